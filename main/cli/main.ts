@@ -1,0 +1,43 @@
+// The CLI's one entry: dispatch, and turn every failure into one line on stderr and a
+// documented exit code. No stack trace ever reaches the user (set LAKEREC_DEBUG=1 to see one).
+import { LakerecError, ExitCode, exitCodeFor, toErrorData } from '../../shared/errors';
+import { commands } from './commands';
+import type { CliIO } from './io';
+
+export const VERSION = '0.1.0';
+
+function help(): string {
+  const w = Math.max(...commands.map((c) => c.name.length));
+  return [
+    'lakerec: forensic workbench for Delta Lake tables',
+    '',
+    ...commands.map((c) => `  ${c.name.padEnd(w)}  ${c.summary}`),
+    '',
+    'Exit codes: 0 nothing blocking, 1 a blocking finding, 2 the invocation was wrong, 3 a side could not be read.',
+    'Run `lakerec COMMAND --help` for a command\'s usage.',
+  ].join('\n');
+}
+
+export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.out(help() + '\n');
+    return name ? ExitCode.Ok : ExitCode.Usage;
+  }
+  if (name === '--version') { io.out(VERSION + '\n'); return ExitCode.Ok; }
+  const cmd = commands.find((c) => c.name === name);
+  if (!cmd) {
+    io.err(`lakerec: unknown command "${name}" (try lakerec --help)\n`);
+    return ExitCode.Usage;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) { io.out(`usage: ${cmd.usage}\n`); return ExitCode.Ok; }
+  try {
+    const mod = await cmd.load();
+    return await mod.run(rest, io);
+  } catch (e) {
+    const data = toErrorData(e);
+    if (io.env.LAKEREC_DEBUG && e instanceof Error) io.err(String(e.stack) + '\n');
+    io.err(`lakerec ${name}: ${data.code === 'internal' ? 'error' : data.code.replace(/_/g, ' ')}: ${data.message}\n`);
+    return e instanceof LakerecError ? e.exitCode : exitCodeFor(data.code);
+  }
+}

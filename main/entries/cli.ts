@@ -1,0 +1,20 @@
+import { runCli } from '../cli/main';
+
+// Leave with the code the tool decided on, after the streams have drained: a native module's
+// finaliser must never turn a documented exit code into a crash code.
+async function main(): Promise<void> {
+  const code = await runCli(process.argv.slice(2), {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+    cwd: process.cwd(),
+    env: process.env,
+  });
+  await new Promise<void>((r) => process.stdout.write('', () => r()));
+  await new Promise<void>((r) => process.stderr.write('', () => r()));
+  process.exit(code);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`lakerec: error: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(3);
+});

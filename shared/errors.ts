@@ -1,0 +1,87 @@
+// Errors as data: every failure the user can cause has a code, one readable message and an
+// exit code. The same object crosses IPC, HTTP and the CLI, so the window, a browser and a CI
+// job all see the same words.
+
+/** Fixed CLI exit codes (the public interface for CI). */
+export const ExitCode = {
+  /** Nothing blocking. */
+  Ok: 0,
+  /** A blocking finding (or a bad version found by bisect, a failed proof check). */
+  Blocking: 1,
+  /** The invocation was wrong: flags, contract, arguments. */
+  Usage: 2,
+  /** A side could not be read: missing table, broken log, unreadable file, refused path. */
+  Unreadable: 3,
+} as const;
+export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
+
+export type ErrorCode =
+  // invocation (exit 2)
+  | 'usage'
+  | 'contract_invalid'
+  | 'contract_mismatch'
+  | 'predicate_refused'
+  | 'writer_misuse'
+  | 'cancelled'
+  // unreadable (exit 3)
+  | 'not_found'
+  | 'not_a_folder'
+  | 'not_a_delta_table'
+  | 'log_corrupt'
+  | 'version_missing'
+  | 'version_not_found'
+  | 'protocol_missing'
+  | 'metadata_missing'
+  | 'unsupported_feature'
+  | 'checkpoint_corrupt'
+  | 'path_outside_table'
+  | 'data_file_missing'
+  | 'source_unreadable'
+  | 'io_error'
+  // the engine itself (exit 3: we could not produce an answer)
+  | 'internal';
+
+export interface LakerecErrorData {
+  code: ErrorCode;
+  message: string;
+  /** Structured detail for the window (e.g. the refused path, the feature name, a contract line). */
+  detail?: Record<string, string | number | boolean | null>;
+}
+
+const usageCodes: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'usage', 'contract_invalid', 'contract_mismatch', 'predicate_refused', 'writer_misuse', 'cancelled',
+]);
+
+export function exitCodeFor(code: ErrorCode): ExitCode {
+  return usageCodes.has(code) ? ExitCode.Usage : ExitCode.Unreadable;
+}
+
+export class LakerecError extends Error {
+  readonly code: ErrorCode;
+  readonly detail?: LakerecErrorData['detail'];
+  constructor(code: ErrorCode, message: string, detail?: LakerecErrorData['detail']) {
+    super(message);
+    this.name = 'LakerecError';
+    this.code = code;
+    this.detail = detail;
+  }
+  toData(): LakerecErrorData {
+    return this.detail ? { code: this.code, message: this.message, detail: this.detail } : { code: this.code, message: this.message };
+  }
+  get exitCode(): ExitCode {
+    return exitCodeFor(this.code);
+  }
+}
+
+export function isLakerecErrorData(v: unknown): v is LakerecErrorData {
+  return typeof v === 'object' && v !== null && typeof (v as { code?: unknown }).code === 'string'
+    && typeof (v as { message?: unknown }).message === 'string';
+}
+
+/** Any thrown value as typed error data; unknown failures become `internal` with their message. */
+export function toErrorData(e: unknown): LakerecErrorData {
+  if (e instanceof LakerecError) return e.toData();
+  if (isLakerecErrorData(e)) return { code: e.code, message: e.message, detail: e.detail };
+  const message = e instanceof Error ? e.message : String(e);
+  return { code: 'internal', message };
+}
