@@ -1,0 +1,68 @@
+// The reader's public shapes. Other modules (reconcile, forensics, bisect, proof, the API) code
+// against these; main/delta/table.ts produces them.
+import type {
+  AddFile, ColumnMappingMode, CommitInfo, DeletionVectorDescriptor, FileStats, Metadata, Protocol,
+  RemoveFile, StructType,
+} from '../../shared/delta';
+
+/** A file of the snapshot, after add/remove reconciliation. */
+export interface ActiveFile {
+  /** Path as written in the log, URL-decoded and canonical (relative to the table root when inside it). */
+  path: string;
+  /** Absolute path on disk (after the outside-root check). */
+  absolutePath: string;
+  size: number;
+  modificationTime: number;
+  /** Raw partition values keyed by LOGICAL column name (null = null partition). */
+  partitionValues: Record<string, string | null>;
+  stats: FileStats | null;
+  deletionVector: DeletionVectorDescriptor | null;
+  /** Rows this file contributes: stats.numRecords minus the DV cardinality; null without stats. */
+  numRecords: number | null;
+  /** The version whose add action put this file in the snapshot. */
+  addedInVersion: number;
+  add: AddFile;
+}
+
+export interface Snapshot {
+  /** Absolute table root. */
+  root: string;
+  version: number;
+  /** Commit timestamp of this version, ms since epoch (in-commit timestamp where enabled). */
+  timestamp: number;
+  protocol: Protocol;
+  metadata: Metadata;
+  schema: StructType;
+  /** Logical partition column names, in order. */
+  partitionColumns: string[];
+  columnMapping: ColumnMappingMode;
+  files: ActiveFile[];
+  /** Sum of files' numRecords; null when any file lacks stats. */
+  numRecords: number | null;
+}
+
+/** One version's commit as a change set (for the timeline, forensics and bisect). */
+export interface VersionChange {
+  version: number;
+  /** ms since epoch: in-commit timestamp, else commitInfo.timestamp, else the file's mtime. */
+  timestamp: number;
+  commitInfo: CommitInfo | null;
+  adds: AddFile[];
+  removes: RemoveFile[];
+  protocol: Protocol | null;
+  metaData: Metadata | null;
+  /** Whether the JSON commit file for this version exists (false: only known from a checkpoint). */
+  hasCommitFile: boolean;
+  /** Whether a checkpoint exists at this version. */
+  hasCheckpoint: boolean;
+}
+
+export interface VersionInfo {
+  version: number;
+  hasCommitFile: boolean;
+  hasCheckpoint: boolean;
+  /** A snapshot at this version can be built from the log that remains. */
+  readable: boolean;
+  /** Why not, when not readable. */
+  reason?: string;
+}
