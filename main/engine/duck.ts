@@ -27,6 +27,8 @@ export async function openDuck(opts: DuckOptions = {}): Promise<Duck> {
     autoload_known_extensions: 'false',
   });
   const conn = await instance.connect();
+  // Timestamps are compared and printed in UTC, whatever the machine's zone.
+  await conn.run("SET TimeZone = 'UTC'");
   return {
     instance,
     conn,
