@@ -38,6 +38,8 @@ export type ErrorCode =
   | 'data_file_missing'
   | 'source_unreadable'
   | 'io_error'
+  /** A writer lost the race for a version: another commit landed first; nothing was committed. */
+  | 'commit_conflict'
   // the engine itself (exit 3: we could not produce an answer)
   | 'internal';
 
