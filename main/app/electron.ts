@@ -1,0 +1,205 @@
+// The Electron main process: one hardened window that loads the built renderer from a private
+// `lakerec://app/` scheme, and IPC handlers generated from shared/api.ts that call the same
+// service web mode serves.
+//
+// Hardening, each line on purpose:
+// - webPreferences: contextIsolation, sandbox, no nodeIntegration (anywhere), webSecurity,
+//   no webview, no insecure content; preload is the only bridge (contextBridge).
+// - CSP on every response of our scheme (header) and in index.html (meta).
+// - No remote content: every http(s)/ws request from any page is cancelled.
+// - Navigation, redirects, new windows and <webview> attachment are refused; permission
+//   requests and checks are denied.
+// - IPC: only the channels of shared/api.ts, only from our own page, requests validated.
+import {
+  app, BrowserWindow, dialog, ipcMain, protocol, session, type IpcMainInvokeEvent, type WebContents,
+} from 'electron';
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import {
+  apiMethods, IPC_CANCEL, IPC_PROGRESS, ipcChannel, isJobId, type ProgressEvent,
+} from '../../shared/api';
+import { ELECTRON_CSP } from './csp';
+import { Dispatcher } from './dispatch';
+import { defaultSample, resolveSamples } from './samples';
+import { createService } from './service';
+
+const SCHEME = 'lakerec';
+const APP_HOST = 'app';
+const APP_ORIGIN = `${SCHEME}://${APP_HOST}`;
+
+export interface ElectronAppOptions {
+  /** The repository (or packaged app) root: holds dist/ and sample-lakes/. */
+  appRoot: string;
+  /** Arguments after the script: a folder to open, if any. */
+  argv: string[];
+}
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.woff2': 'font/woff2',
+};
+
+// Must run before `ready`: our scheme behaves like https (secure context, same-origin rules).
+protocol.registerSchemesAsPrivileged([
+  { scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false } },
+]);
+
+function isOwnPage(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === `${SCHEME}:` && u.host === APP_HOST;
+  } catch {
+    return false;
+  }
+}
+
+function hardenSession(rendererDir: string): void {
+  const ses = session.defaultSession;
+  ses.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  ses.setPermissionCheckHandler(() => false);
+  ses.setDevicePermissionHandler(() => false);
+  // No remote content, ever: the window's only origin is lakerec://app.
+  ses.webRequest.onBeforeRequest({ urls: ['http://*/*', 'https://*/*', 'ws://*/*', 'wss://*/*'] }, (_details, callback) => {
+    callback({ cancel: true });
+  });
+  ses.webRequest.onHeadersReceived((details, callback) => {
+    callback({
+      responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [ELECTRON_CSP] },
+    });
+  });
+
+  const root = resolve(rendererDir);
+  protocol.handle(SCHEME, async (request) => {
+    const url = new URL(request.url);
+    if (url.host !== APP_HOST || request.method !== 'GET') return new Response('not found', { status: 404 });
+    let rel = decodeURIComponent(url.pathname);
+    if (rel === '/' || rel === '') rel = '/index.html';
+    const file = normalize(join(root, rel));
+    if (!file.startsWith(root + sep)) return new Response('not found', { status: 404 });
+    try {
+      const body = await readFile(file);
+      return new Response(body, {
+        status: 200,
+        headers: {
+          'Content-Type': MIME[extname(file).toLowerCase()] ?? 'application/octet-stream',
+          'Content-Security-Policy': ELECTRON_CSP,
+          'X-Content-Type-Options': 'nosniff',
+          'Cache-Control': 'no-store',
+        },
+      });
+    } catch {
+      return new Response('not found', { status: 404 });
+    }
+  });
+}
+
+function lockDownContents(contents: WebContents): void {
+  contents.on('will-navigate', (event) => event.preventDefault());
+  contents.on('will-redirect', (event) => event.preventDefault());
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+}
+
+export function runElectronApp(opts: ElectronAppOptions): void {
+  const distDir = join(opts.appRoot, 'dist');
+  const rendererDir = join(distDir, 'renderer');
+  const preload = join(distDir, 'preload', 'index.cjs');
+  // Tests and portable installs may point app data elsewhere; the default is the OS's folder.
+  if (process.env.LAKEREC_USER_DATA) app.setPath('userData', resolve(process.env.LAKEREC_USER_DATA));
+  const initialTable = opts.argv.find((a) => !a.startsWith('-')) ?? null;
+
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return;
+  }
+  app.enableSandbox();
+
+  let win: BrowserWindow | null = null;
+
+  app.on('web-contents-created', (_event, contents) => lockDownContents(contents));
+  app.on('second-instance', () => {
+    if (win) {
+      if (win.isMinimized()) win.restore();
+      win.focus();
+    }
+  });
+  app.on('window-all-closed', () => app.quit());
+
+  void app.whenReady().then(async () => {
+    hardenSession(rendererDir);
+
+    const userDataDir = app.getPath('userData');
+    // `--sample` (what `npm start` passes without a folder): open a bundled sample lake.
+    const wantSample = opts.argv.includes('--sample');
+    const sampleTables = await resolveSamples(opts.appRoot, userDataDir, wantSample);
+    const service = createService({
+      mode: 'electron',
+      userDataDir,
+      initialTable: initialTable ?? (wantSample ? defaultSample(sampleTables)?.path ?? null : null),
+      sampleTables,
+      pickFolder: async () => {
+        const options = { title: 'Open a Delta table folder', properties: ['openDirectory' as const] };
+        const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
+        return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0];
+      },
+    });
+    const dispatcher = new Dispatcher(service, (line) => process.stderr.write(line + '\n'));
+
+    const fromOwnPage = (event: IpcMainInvokeEvent): boolean =>
+      win !== null && event.sender === win.webContents && isOwnPage(event.senderFrame?.url ?? '');
+
+    for (const method of apiMethods) {
+      ipcMain.handle(ipcChannel(method), async (event, payload: unknown) => {
+        if (!fromOwnPage(event)) return { ok: false, error: { code: 'usage', message: 'Refused: IPC from a page that is not the workbench.' } };
+        const p = (typeof payload === 'object' && payload !== null ? payload : {}) as { request?: unknown; jobId?: unknown };
+        const jobId = isJobId(p.jobId) ? p.jobId : null;
+        const sender = event.sender;
+        return dispatcher.call(method, p.request, {
+          jobId,
+          onProgress: (e: ProgressEvent) => {
+            if (!sender.isDestroyed()) sender.send(IPC_PROGRESS, e);
+          },
+        });
+      });
+    }
+    ipcMain.handle(IPC_CANCEL, (event, jobId: unknown) => {
+      if (!fromOwnPage(event) || !isJobId(jobId)) return false;
+      return dispatcher.cancel(jobId);
+    });
+
+    win = new BrowserWindow({
+      width: 1280,
+      height: 800,
+      minWidth: 880,
+      minHeight: 520,
+      title: 'lakerec',
+      show: false,
+      backgroundColor: '#f6f7f9',
+      webPreferences: {
+        preload,
+        contextIsolation: true,
+        sandbox: true,
+        nodeIntegration: false,
+        nodeIntegrationInWorker: false,
+        nodeIntegrationInSubFrames: false,
+        webSecurity: true,
+        allowRunningInsecureContent: false,
+        experimentalFeatures: false,
+        webviewTag: false,
+        navigateOnDragDrop: false,
+        spellcheck: false,
+      },
+    });
+    win.once('ready-to-show', () => win?.show());
+    win.on('closed', () => {
+      win = null;
+    });
+    await win.loadURL(`${APP_ORIGIN}/index.html`);
+  });
+}

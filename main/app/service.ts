@@ -1,0 +1,162 @@
+// The ONE implementation of shared/api.ts. Electron's IPC handlers and the web server both call
+// these functions (through dispatch.ts); neither transport contains engine logic.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type {
+  ApiHandlers, SampleTable, TableSummary, TransportMode, VersionRow,
+} from '../../shared/api';
+import { LakerecError } from '../../shared/errors';
+import type { JobContext } from '../../shared/jobs';
+import type { VersionChange } from '../delta/types';
+import { readCommitChanges } from './commits';
+import { resolveUserPath, tableName } from './paths';
+import { RecentTables } from './recent';
+
+export const APP_VERSION = '0.1.0';
+
+export interface ServiceOptions {
+  mode: TransportMode;
+  /** The user's app-data folder (Electron: app.getPath('userData')). */
+  userDataDir: string;
+  /** The folder named on the command line, if any. */
+  initialTable?: string | null;
+  sampleTables?: SampleTable[];
+  /** The native folder dialog; absent in web mode. */
+  pickFolder?: () => Promise<string | null>;
+  /** Relative paths typed by the user resolve against this folder. */
+  cwd?: string;
+}
+
+/** Every version of the table, from its log. */
+async function readChanges(root: string, ctx: JobContext): Promise<VersionChange[]> {
+  return readCommitChanges(root, ctx);
+}
+
+export function summarise(root: string, changes: VersionChange[]): TableSummary {
+  const last = changes[changes.length - 1];
+  const first = changes[0];
+  let protocol = null;
+  let metaData = null;
+  for (const c of changes) {
+    if (c.protocol) protocol = c.protocol;
+    if (c.metaData) metaData = c.metaData;
+  }
+  if (!protocol || !metaData) {
+    // JSON commits alone must hold the table's protocol and metadata when no checkpoint exists.
+    const hasCheckpoint = changes.some((c) => c.hasCheckpoint);
+    if (!hasCheckpoint) {
+      const which = !protocol ? 'protocol' : 'metaData';
+      throw new LakerecError(!protocol ? 'protocol_missing' : 'metadata_missing',
+        `The log of ${root} has no ${which} action in any commit: it is not a readable Delta table.`, { path: root });
+    }
+  }
+  return {
+    path: root,
+    name: tableName(root),
+    version: last.version,
+    oldestVersion: first.version,
+    commitCount: changes.filter((c) => c.hasCommitFile).length,
+    lastCommitAt: last.timestamp,
+    partitionColumns: metaData?.partitionColumns ?? [],
+    tableName: metaData?.name ?? null,
+    minReaderVersion: protocol?.minReaderVersion ?? null,
+    minWriterVersion: protocol?.minWriterVersion ?? null,
+  };
+}
+
+function scalarParams(p: Record<string, unknown> | undefined): VersionRow['operationParameters'] {
+  const out: VersionRow['operationParameters'] = {};
+  for (const [k, v] of Object.entries(p ?? {})) {
+    if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[k] = v;
+    else out[k] = JSON.stringify(v);
+  }
+  return out;
+}
+
+export function versionRows(changes: VersionChange[]): VersionRow[] {
+  return changes
+    .filter((c) => c.hasCommitFile)
+    .map((c) => ({
+      version: c.version,
+      timestamp: c.timestamp,
+      operation: typeof c.commitInfo?.operation === 'string' ? c.commitInfo.operation : null,
+      operationParameters: scalarParams(c.commitInfo?.operationParameters),
+      engineInfo: typeof c.commitInfo?.engineInfo === 'string' ? c.commitInfo.engineInfo : null,
+      addedFiles: c.adds.length,
+      removedFiles: c.removes.length,
+    }))
+    .reverse(); // newest first, as a history list reads
+}
+
+/** Bundled sample lakes: every folder with a `_delta_log` directly under `dir` (one level). */
+export function findSampleTables(dir: string): SampleTable[] {
+  if (!existsSync(dir)) return [];
+  const out: SampleTable[] = [];
+  const visit = (d: string, depth: number) => {
+    let names: string[];
+    try {
+      names = readdirSync(d).sort();
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      const p = join(d, n);
+      try {
+        if (!statSync(p).isDirectory()) continue;
+      } catch {
+        continue;
+      }
+      if (existsSync(join(p, '_delta_log'))) out.push({ name: n, path: p });
+      else if (depth < 2) visit(p, depth + 1);
+    }
+  };
+  visit(dir, 0);
+  return out;
+}
+
+export function createService(opts: ServiceOptions): ApiHandlers {
+  const recent = new RecentTables(opts.userDataDir);
+  const cwd = opts.cwd ?? process.cwd();
+  return {
+    async appInfo() {
+      return {
+        version: APP_VERSION,
+        mode: opts.mode,
+        canPickFolder: !!opts.pickFolder,
+        canResolveDroppedFiles: opts.mode === 'electron',
+        initialTable: opts.initialTable ? resolveUserPath(opts.initialTable, cwd) : null,
+        sampleTables: opts.sampleTables ?? [],
+      };
+    },
+
+    async openTable({ path }, ctx) {
+      const root = resolveUserPath(path, cwd);
+      const changes = await readChanges(root, ctx);
+      const table = summarise(root, changes);
+      const list = await recent.remember({ path: root, name: table.name, openedAt: Date.now() });
+      return { table, recent: list };
+    },
+
+    async listVersions({ path }, ctx) {
+      const root = resolveUserPath(path, cwd);
+      const changes = await readChanges(root, ctx);
+      summarise(root, changes); // the same checks as openTable: a broken log never lists half
+      return { versions: versionRows(changes) };
+    },
+
+    async recentTables() {
+      return { tables: await recent.list() };
+    },
+
+    async forgetRecent({ path }) {
+      return { tables: await recent.forget(resolveUserPath(path, cwd)) };
+    },
+
+    async pickFolder() {
+      if (!opts.pickFolder) {
+        throw new LakerecError('usage', 'There is no folder dialog in web mode: type the folder path, or drop the folder.');
+      }
+      return { path: await opts.pickFolder() };
+    },
+  };
+}

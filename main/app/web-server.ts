@@ -1,0 +1,294 @@
+// Web mode: the same renderer and the same API (shared/api.ts) served on 127.0.0.1.
+//
+// Who may call: only a page that was given this launch's token. The token is random per launch,
+// travels to the page in the URL fragment (`#token=...`, never sent to a server or written to
+// a log), and must come back in `Authorization: Bearer` on every /api/ call, including the
+// progress stream. A request without it gets 401 before its body is read or any table touched.
+// Host must be this loopback address (DNS rebinding), and a browser's Origin must be ours
+// (another site in the same browser cannot drive the engine); no CORS headers are ever sent.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import {
+  HTTP_API_PREFIX, HTTP_CANCEL_PATH, HTTP_EVENTS_PATH, HTTP_JOB_HEADER, httpStatusFor, isJobId,
+  type ApiResult, type ProgressEvent,
+} from '../../shared/api';
+import type { ErrorCode } from '../../shared/errors';
+import type { Dispatcher } from './dispatch';
+import { WEB_CSP } from './csp';
+
+export interface WebServerOptions {
+  dispatcher: Dispatcher;
+  /** The built renderer (dist/renderer). */
+  staticDir: string;
+  /** 0 (default): a free port chosen by the OS. */
+  port?: number;
+  /** For tests only; a launch normally gets a fresh random token. */
+  token?: string;
+  log?: (line: string) => void;
+}
+
+export interface WebServer {
+  /** http://127.0.0.1:PORT */
+  origin: string;
+  /** The page to open: origin + `/#token=...`. */
+  pageUrl: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const MAX_BODY = 1024 * 1024;
+const HEARTBEAT_MS = 15_000;
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+function baseHeaders(): Record<string, string> {
+  return {
+    'Content-Security-Policy': WEB_CSP,
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    'Referrer-Policy': 'no-referrer',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+  };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...baseHeaders(),
+    'Content-Type': 'application/json; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'Content-Length': String(Buffer.byteLength(text)),
+    ...extra,
+  });
+  res.end(text);
+}
+
+function sendError(res: ServerResponse, status: number, code: ErrorCode, message: string, extra: Record<string, string> = {}): void {
+  const body: ApiResult<never> = { ok: false, error: { code, message } };
+  sendJson(res, status, body, extra);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolveBody, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        reject(new Error('too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+export async function startWebServer(opts: WebServerOptions): Promise<WebServer> {
+  const token = opts.token ?? randomBytes(32).toString('base64url');
+  const tokenBuf = Buffer.from(`Bearer ${token}`);
+  const log = opts.log ?? (() => {});
+  const staticRoot = resolve(opts.staticDir);
+  const sseClients = new Set<ServerResponse>();
+  let port = 0;
+
+  const allowedHosts = (): Set<string> => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  const allowedOrigins = (): Set<string> => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+
+  const authorised = (req: IncomingMessage): boolean => {
+    const h = req.headers.authorization;
+    if (typeof h !== 'string') return false;
+    const got = Buffer.from(h);
+    return got.length === tokenBuf.length && timingSafeEqual(got, tokenBuf);
+  };
+
+  const broadcast = (e: ProgressEvent): void => {
+    const frame = `event: progress\ndata: ${JSON.stringify(e)}\n\n`;
+    for (const c of sseClients) c.write(frame);
+  };
+
+  async function handleApi(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedOrigins().has(origin)) {
+      sendError(res, 403, 'usage', 'Cross-origin request refused: only the workbench page may call its API.');
+      return;
+    }
+    // A browser tells us when a request is cross-site even where Origin is absent (e.g. GET).
+    const site = req.headers['sec-fetch-site'];
+    if (site === 'cross-site' || site === 'same-site') {
+      sendError(res, 403, 'usage', 'Cross-site request refused.');
+      return;
+    }
+    if (!authorised(req)) {
+      // Nothing is read: not the body, not a table.
+      sendError(res, 401, 'usage', 'Missing or wrong token: open the URL printed by `npm start` (it carries the token).', {
+        'WWW-Authenticate': 'Bearer realm="lakerec"',
+        Connection: 'close',
+      });
+      req.resume();
+      return;
+    }
+
+    if (path === HTTP_EVENTS_PATH) {
+      if (req.method !== 'GET') { sendError(res, 405, 'usage', 'Use GET for the event stream.'); return; }
+      res.writeHead(200, {
+        ...baseHeaders(),
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-store',
+        Connection: 'keep-alive',
+      });
+      res.write(': lakerec progress stream\n\n');
+      sseClients.add(res);
+      const beat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS);
+      res.on('close', () => {
+        clearInterval(beat);
+        sseClients.delete(res);
+      });
+      return;
+    }
+
+    if (req.method !== 'POST') {
+      sendError(res, 405, 'usage', 'API calls are POST with a JSON body.', { Allow: 'POST' });
+      return;
+    }
+    const ctype = req.headers['content-type'] ?? '';
+    if (!ctype.startsWith('application/json')) {
+      sendError(res, 415, 'usage', 'API calls must send Content-Type: application/json.');
+      return;
+    }
+    let body: unknown;
+    try {
+      const text = await readBody(req);
+      body = text === '' ? {} : JSON.parse(text);
+    } catch {
+      sendError(res, 400, 'usage', 'The request body is not valid JSON (or larger than 1 MB).');
+      return;
+    }
+
+    if (path === HTTP_CANCEL_PATH) {
+      const jobId = (body as { jobId?: unknown } | null)?.jobId;
+      if (!isJobId(jobId)) { sendError(res, 400, 'usage', 'Bad request to cancel: "jobId" is missing or malformed.'); return; }
+      sendJson(res, 200, { ok: true, value: { cancelled: opts.dispatcher.cancel(jobId) } });
+      return;
+    }
+
+    const method = path.slice(HTTP_API_PREFIX.length);
+    const jobHeader = req.headers[HTTP_JOB_HEADER];
+    const jobId = typeof jobHeader === 'string' ? jobHeader : null;
+    let finished = false;
+    // A page that goes away (reload, closed tab, aborted fetch) cancels its job.
+    res.on('close', () => {
+      if (!finished && jobId !== null) opts.dispatcher.cancel(jobId);
+    });
+    const result = await opts.dispatcher.call(method, body, { jobId, onProgress: broadcast });
+    finished = true;
+    if (res.destroyed) return;
+    if (result.ok) sendJson(res, 200, result);
+    else sendJson(res, httpStatusFor(result.error.code), result);
+  }
+
+  async function handleStatic(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      sendError(res, 405, 'usage', 'Method not allowed.', { Allow: 'GET, HEAD' });
+      return;
+    }
+    let rel: string;
+    try {
+      rel = decodeURIComponent(path);
+    } catch {
+      sendError(res, 400, 'usage', 'Bad path.');
+      return;
+    }
+    if (rel === '/' || rel === '') rel = '/index.html';
+    const file = normalize(join(staticRoot, rel));
+    if (file !== staticRoot && !file.startsWith(staticRoot + sep)) {
+      sendError(res, 404, 'not_found', 'Not found.');
+      return;
+    }
+    let size: number;
+    try {
+      const s = await stat(file);
+      if (!s.isFile()) throw new Error('not a file');
+      size = s.size;
+    } catch {
+      sendError(res, 404, 'not_found', 'Not found.');
+      return;
+    }
+    res.writeHead(200, {
+      ...baseHeaders(),
+      'Content-Type': CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
+      'Content-Length': String(size),
+      'Cache-Control': rel === '/index.html' ? 'no-store' : 'private, max-age=3600',
+    });
+    if (req.method === 'HEAD') { res.end(); return; }
+    createReadStream(file).pipe(res);
+  }
+
+  const server: Server = createServer((req, res) => {
+    const host = req.headers.host;
+    if (typeof host !== 'string' || !allowedHosts().has(host.toLowerCase())) {
+      // DNS rebinding: a page on evil.example resolved to 127.0.0.1 still sends its own Host.
+      sendError(res, 421, 'usage', 'Wrong Host header: web mode answers only on its loopback address.');
+      req.resume();
+      return;
+    }
+    let path: string;
+    try {
+      path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    } catch {
+      sendError(res, 400, 'usage', 'Bad URL.');
+      return;
+    }
+    const handler = path === '/api' || path.startsWith(HTTP_API_PREFIX) ? handleApi : handleStatic;
+    handler(req, res, path).catch((e: unknown) => {
+      log(`web server error on ${path}: ${e instanceof Error ? e.stack : String(e)}`);
+      if (!res.headersSent) sendError(res, 500, 'internal', 'The server failed on this request.');
+      else res.destroy();
+    });
+  });
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 0; // long jobs keep their request open
+
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => {
+      server.off('error', fail);
+      ok();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  const origin = `http://127.0.0.1:${port}`;
+
+  return {
+    origin,
+    pageUrl: `${origin}/#token=${token}`,
+    port,
+    token,
+    close: () => new Promise<void>((done) => {
+      for (const c of sseClients) c.end();
+      sseClients.clear();
+      server.close(() => done());
+      server.closeAllConnections();
+    }),
+  };
+}
