@@ -1,0 +1,458 @@
+// Forensics: every version's commit summarised from the log alone, and the heuristics that say
+// which versions a human should look at, each with the evidence that fired it. No data file is
+// opened: rows come from add stats, existence checks are stat() calls.
+import { existsSync } from 'node:fs';
+import type { Metadata, StructField } from '../../shared/delta';
+import type { ForensicsResult, HeuristicHit, VersionSummary } from '../../shared/forensics';
+import { LakerecError } from '../../shared/errors';
+import { throwIfCancelled, type JobContext } from '../../shared/jobs';
+import { openDuck, sqlIdent, sqlString, type Duck } from '../engine/duck';
+import { activeAt, partitionLabel, replayHistory, type FileEntry, type History, type HistorySource, type VersionState } from './history';
+import { openHistorySource } from './source';
+
+export interface ForensicsOptions {
+  partitionBy?: string;
+  ctx?: JobContext;
+  /** Tests and embedders may hand a source directly (default: the reader over `root`). */
+  source?: HistorySource;
+}
+
+export async function forensics(root: string, opts: ForensicsOptions = {}): Promise<ForensicsResult> {
+  const src = opts.source ?? await openHistorySource(root);
+  const history = await replayHistory(src, opts.ctx);
+  return forensicsOfHistory(history, opts);
+}
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
+
+function fieldsOf(md: Metadata | null): StructField[] {
+  if (!md) return [];
+  try { return (JSON.parse(md.schemaString) as { fields?: StructField[] }).fields ?? []; } catch { return []; }
+}
+
+function isOverwrite(st: VersionState): boolean {
+  const ci = st.change?.commitInfo;
+  const op = (ci?.operation ?? '').toUpperCase();
+  const mode = String(ci?.operationParameters?.mode ?? '');
+  if (mode.toLowerCase() === 'overwrite') return true;
+  return /REPLACE TABLE|OVERWRITE/.test(op);
+}
+
+function isAppend(st: VersionState, h: History): boolean {
+  const ci = st.change?.commitInfo;
+  const mode = String(ci?.operationParameters?.mode ?? '').toLowerCase();
+  const dataRemoves = st.removed.filter((id) => h.files[id].removedIn === st.version).length;
+  if (st.added.length === 0 || dataRemoves > 0) return false;
+  return mode === 'append' || ci?.isBlindAppend === true || (ci?.operation ?? '').toUpperCase() === 'WRITE' || !ci;
+}
+
+/** The declared predicate of an overwrite/delete (Spark writes a JSON array of strings; delta-rs a string). */
+export function declaredPredicate(params: Record<string, unknown> | undefined): string | null {
+  if (!params) return null;
+  const raw = params.predicate ?? params.replaceWhere;
+  if (raw === undefined || raw === null || raw === '') return null;
+  if (Array.isArray(raw)) return raw.length ? raw.map((p) => `(${String(p)})`).join(' AND ') : null;
+  const s = String(raw);
+  if (s.startsWith('[')) {
+    try {
+      const arr = JSON.parse(s) as unknown;
+      if (Array.isArray(arr)) return arr.length ? arr.map((p) => `(${String(p)})`).join(' AND ') : null;
+    } catch { /* not JSON: use as written */ }
+  }
+  return s;
+}
+
+/** Stats signature of an added file: row count and per-column min/max/nulls (a retried batch repeats it). */
+function signature(f: FileEntry): string | null {
+  if (!f.stats || typeof f.stats.numRecords !== 'number' || f.stats.numRecords === 0) return null;
+  if (!f.stats.minValues && !f.stats.maxValues) return null;
+  return JSON.stringify([f.stats.numRecords, f.stats.minValues ?? null, f.stats.maxValues ?? null, f.stats.nullCount ?? null, f.partitionValues]);
+}
+
+export async function forensicsOfHistory(h: History, opts: { partitionBy?: string; ctx?: JobContext } = {}): Promise<ForensicsResult> {
+  const latest = h.states[h.states.length - 1];
+  const md = latest?.metadata ?? null;
+  const tablePartitionCols = md?.partitionColumns ?? [];
+  let partitionBy: string[] = tablePartitionCols;
+  let partitionSource: ForensicsResult['partitionSource'] = tablePartitionCols.length ? 'partition_values' : 'none';
+  const notes: string[] = [];
+  if (opts.partitionBy) {
+    const col = opts.partitionBy;
+    const known = fieldsOf(md).some((f) => f.name === col);
+    if (!known) throw new LakerecError('usage', `--partition-by ${col}: the table has no column "${col}" (columns: ${fieldsOf(md).map((f) => f.name).join(', ')})`);
+    partitionBy = [col];
+    partitionSource = tablePartitionCols.includes(col) ? 'partition_values' : 'stats';
+    if (partitionSource === 'stats') notes.push(`"${col}" is not a partition column: a file's partition is read from its stats where min = max, else "mixed".`);
+  }
+  const physOf = (col: string, m: Metadata | null): string => {
+    const f = fieldsOf(m).find((x) => x.name === col);
+    const p = f?.metadata?.['delta.columnMapping.physicalName'];
+    return typeof p === 'string' && m?.configuration?.['delta.columnMapping.mode'] && m.configuration['delta.columnMapping.mode'] !== 'none' ? p : col;
+  };
+  const partOf = (f: FileEntry, m: Metadata | null): string => {
+    if (partitionSource === 'partition_values') return partitionLabel(f.partitionValues, partitionBy);
+    if (partitionSource === 'none') return '';
+    const col = partitionBy[0];
+    const p = physOf(col, m);
+    const lo = f.stats?.minValues?.[p];
+    const hi = f.stats?.maxValues?.[p];
+    if (lo !== undefined && lo !== null && JSON.stringify(lo) === JSON.stringify(hi)) return `${col}=${String(lo)}`;
+    if (f.stats?.nullCount?.[p] === f.stats?.numRecords && f.stats?.numRecords) return `${col}=__null__`;
+    return `${col}=mixed`;
+  };
+
+  // ---- per-version summaries ----
+  const versions: VersionSummary[] = [];
+  for (const st of h.states) {
+    const ci = st.change?.commitInfo ?? null;
+    const adds = st.added.map((id) => h.files[id]);
+    const rems = st.removed.map((id) => h.files[id]);
+    const sum = (xs: FileEntry[], f: (e: FileEntry) => number | null): number | null => {
+      let s = 0;
+      for (const x of xs) { const n = f(x); if (n === null) return null; s += n; }
+      return s;
+    };
+    // A file re-added with a new deletion vector: rows hidden by the DV's growth, not a new file.
+    let dvDeleted = 0;
+    const remByPath = new Map(rems.map((r) => [r.path, r]));
+    for (const a of adds) {
+      const r = remByPath.get(a.path);
+      if (r && a.numRecords !== null && r.numRecords !== null) dvDeleted += Math.max(0, r.numRecords - a.numRecords);
+    }
+    const parts = new Set<string>();
+    if (partitionSource !== 'none') for (const f of [...adds, ...rems]) parts.add(partOf(f, st.metadata));
+    const change = st.change;
+    const allRearrange = change !== null && (change.adds.length + change.removes.length) > 0
+      && change.adds.every((a) => a.dataChange === false) && change.removes.every((r) => r.dataChange === false);
+    versions.push({
+      version: st.version,
+      timestamp: change?.timestamp ?? 0,
+      when: change?.timestamp ? iso(change.timestamp) : '',
+      operation: ci?.operation ?? (st.fromSnapshot ? 'CHECKPOINT' : null),
+      operationParameters: (ci?.operationParameters as Record<string, unknown> | undefined) ?? {},
+      writer: ci?.engineInfo ?? null,
+      isolationLevel: ci?.isolationLevel ?? null,
+      isBlindAppend: ci?.isBlindAppend ?? null,
+      readVersion: typeof ci?.readVersion === 'number' ? ci.readVersion : null,
+      addedFiles: adds.length,
+      removedFiles: rems.length,
+      addedRows: sum(adds, (e) => e.numRecords),
+      removedRows: sum(rems, (e) => e.numRecords),
+      dvDeletedRows: dvDeleted,
+      addedBytes: adds.reduce((s, e) => s + e.size, 0),
+      removedBytes: rems.reduce((s, e) => s + e.size, 0),
+      tableRows: st.tableRows,
+      tableFiles: st.tableFiles,
+      partitions: [...parts].sort(),
+      rearrangeOnly: allRearrange,
+      hasCommitFile: st.info.hasCommitFile,
+      hasCheckpoint: st.info.hasCheckpoint,
+      readable: st.info.readable,
+      ...(st.info.readable ? {} : { unreadableReason: st.info.reason ?? 'not readable from the remaining log' }),
+      protocolChanged: st.protocolChanged,
+      metadataChanged: st.metadataChanged,
+    });
+  }
+
+  const hits: HeuristicHit[] = [];
+  let duck: Duck | null = null;
+  try {
+    for (const st of h.states) {
+      throwIfCancelled(opts.ctx);
+      const v = st.version;
+      const sum = versions[v];
+      const ci = st.change?.commitInfo ?? null;
+      const op = ci?.operation ?? 'commit';
+      if (st.fromSnapshot) continue; // a checkpoint reset: not a commit a writer made
+      const adds = st.added.map((id) => h.files[id]);
+      const rems = st.removed.map((id) => h.files[id]).filter((f) => f.removedIn === v);
+      const dataRems = rems.filter((r) => !adds.some((a) => a.path === r.path));
+
+      // partition_emptied: the partition had files before and has none after, none added back.
+      if (partitionSource !== 'none' && dataRems.length) {
+        const before = v > 0 ? activeAt(h, v - 1) : [];
+        const after = activeAt(h, v);
+        const afterParts = new Set(after.map((f) => partOf(f, st.metadata)));
+        const remParts = new Map<string, FileEntry[]>();
+        for (const r of dataRems) {
+          const p = partOf(r, st.metadata);
+          remParts.set(p, [...(remParts.get(p) ?? []), r]);
+        }
+        for (const [p, rs] of remParts) {
+          if (p.endsWith('=mixed')) continue;
+          if (afterParts.has(p)) continue;
+          const had = before.filter((f) => partOf(f, st.metadata) === p).length;
+          const rows = rs.reduce((s, f) => s + (f.numRecords ?? 0), 0);
+          hits.push({
+            name: 'partition_emptied', version: v, severity: 'warn',
+            message: `${op} removed every file it touched in ${p} and added none back`,
+            evidence: { partition: p, filesBefore: had, filesRemoved: rs.length, rowsRemoved: rows, operation: op, removedPaths: rs.slice(0, 10).map((f) => f.path) },
+          });
+        }
+      }
+
+      if (isOverwrite(st) && dataRems.length) {
+        const remParts = new Set(dataRems.map((f) => partOf(f, st.metadata)));
+        const addParts = new Set(adds.map((f) => partOf(f, st.metadata)));
+        // overwrite_shrank_the_table: removed from more partitions than it wrote.
+        if (partitionSource !== 'none' && remParts.size > addParts.size) {
+          const gone = [...remParts].filter((p) => !addParts.has(p)).sort();
+          hits.push({
+            name: 'overwrite_shrank_the_table', version: v, severity: 'warn',
+            message: `overwrite removed files from ${remParts.size} partition(s) and wrote ${addParts.size}; the difference is data that is now gone`,
+            evidence: { partitionsRemovedFrom: [...remParts].sort(), partitionsWritten: [...addParts].sort(), partitionsNotRewritten: gone, rowsRemoved: sum.removedRows, rowsAdded: sum.addedRows },
+          });
+        }
+      }
+
+      // overwrite_wider_than_predicate: evaluate the declared predicate on each removed file's
+      // partition values (in DuckDB, typed by the schema); a removed file outside it is too wide.
+      const pred = declaredPredicate(ci?.operationParameters as Record<string, unknown> | undefined);
+      if (pred && dataRems.length && tablePartitionCols.length && (isOverwrite(st) || /DELETE/i.test(op))) {
+        if (!duck) {
+          duck = await openDuck({ threads: 1, memoryLimit: '256MB' });
+          // The predicate text comes from the log: evaluate it with no file or network access.
+          await duck.conn.run('SET enable_external_access = false');
+        }
+        const outside = await filesOutsidePredicate(duck, pred, dataRems, st.metadata);
+        if (outside === 'not_evaluable') {
+          hits.push({
+            name: 'predicate_not_evaluable', version: v, severity: 'info',
+            message: `${op}'s declared predicate could not be checked against partition values (it names data columns or is not SQL DuckDB reads)`,
+            evidence: { predicate: pred },
+          });
+        } else if (outside.length) {
+          const parts = [...new Set(outside.map((f) => partOf(f, st.metadata)))].sort();
+          hits.push({
+            name: 'overwrite_wider_than_predicate', version: v, severity: 'warn',
+            message: `${op} removed ${outside.length} file(s) in ${parts.join(', ')}, outside its declared predicate ${pred}`,
+            evidence: { predicate: pred, partitionsOutside: parts, filesOutside: outside.length, rowsOutside: outside.reduce((s, f) => s + (f.numRecords ?? 0), 0), paths: outside.slice(0, 10).map((f) => f.path) },
+          });
+        }
+      }
+
+      // duplicate_batch: an append whose files repeat the stats of an earlier append still in the table.
+      if (isAppend(st, h)) {
+        const sigs = adds.map(signature);
+        if (sigs.every((s) => s !== null)) {
+          const earlier = activeAt(h, v - 1 < 0 ? 0 : v - 1).filter((f) => f.addedIn < v);
+          const bySig = new Map<string, FileEntry[]>();
+          for (const f of earlier) {
+            const s = signature(f);
+            if (s) bySig.set(s, [...(bySig.get(s) ?? []), f]);
+          }
+          const used = new Set<number>();
+          const matched: FileEntry[] = [];
+          for (let i = 0; i < adds.length; i++) {
+            const cand = (bySig.get(sigs[i] as string) ?? []).find((f) => !used.has(f.id));
+            if (cand) { used.add(cand.id); matched.push(cand); }
+          }
+          if (matched.length === adds.length) {
+            const from = [...new Set(matched.map((f) => f.addedIn))].sort((a, b) => a - b);
+            const rows = adds.reduce((s, f) => s + (f.numRecords ?? 0), 0);
+            hits.push({
+              name: 'duplicate_batch', version: v, severity: 'warn',
+              message: `append of ${adds.length} file(s)/${rows} row(s) repeats the row counts and stats of v${from.join(', v')} (still in the table): a retried batch?`,
+              evidence: { earlierVersions: from, files: adds.length, rows, partitions: sum.partitions, matchedPaths: matched.slice(0, 10).map((f) => f.path) },
+            });
+          }
+        }
+      }
+
+      // blind_append_after_overwrite: an append into partitions the previous commit just overwrote.
+      if (v > 0 && isAppend(st, h) && isOverwrite(h.states[v - 1]) && partitionSource !== 'none') {
+        const prevParts = new Set(versions[v - 1].partitions);
+        const overlap = sum.partitions.filter((p) => prevParts.has(p));
+        if (overlap.length) {
+          hits.push({
+            name: 'blind_append_after_overwrite', version: v, severity: 'info',
+            message: `append into ${overlap.join(', ')} right after v${v - 1} overwrote it: the overwrite's rows and these may both be meant as the partition's contents`,
+            evidence: { overwriteVersion: v - 1, partitions: overlap, rowsAppended: sum.addedRows },
+          });
+        }
+      }
+
+      if (st.metadataChanged) {
+        const prev = v > 0 ? h.states[v - 1].metadata : null;
+        const a = fieldsOf(prev);
+        const b = fieldsOf(st.metadata);
+        const added = b.filter((f) => !a.some((x) => x.name === f.name)).map((f) => f.name);
+        const dropped = a.filter((f) => !b.some((x) => x.name === f.name)).map((f) => f.name);
+        const retyped = b.filter((f) => a.some((x) => x.name === f.name && JSON.stringify(x.type) !== JSON.stringify(f.type)))
+          .map((f) => `${f.name}: ${JSON.stringify(a.find((x) => x.name === f.name)?.type)} -> ${JSON.stringify(f.type)}`);
+        const nullability = b.filter((f) => a.some((x) => x.name === f.name && x.nullable !== f.nullable)).map((f) => `${f.name}: nullable ${!f.nullable} -> ${f.nullable}`);
+        const pcBefore = prev?.partitionColumns ?? [];
+        const pcAfter = st.metadata?.partitionColumns ?? [];
+        const parts: string[] = [];
+        if (added.length) parts.push(`added ${added.join(', ')}`);
+        if (dropped.length) parts.push(`dropped ${dropped.join(', ')}`);
+        if (retyped.length) parts.push(`retyped ${retyped.join('; ')}`);
+        if (nullability.length) parts.push(nullability.join('; '));
+        if (JSON.stringify(pcBefore) !== JSON.stringify(pcAfter)) parts.push(`partition columns ${JSON.stringify(pcBefore)} -> ${JSON.stringify(pcAfter)}`);
+        hits.push({
+          name: 'schema_changed', version: v, severity: dropped.length || retyped.length ? 'warn' : 'info',
+          message: `${op} changed the schema: ${parts.join('; ') || 'schema text changed'}`,
+          evidence: { added, dropped, retyped, nullability, partitionColumnsBefore: pcBefore, partitionColumnsAfter: pcAfter },
+        });
+      }
+
+      if (st.protocolChanged) {
+        const prev = v > 0 ? h.states[v - 1].protocol : null;
+        const p = st.protocol;
+        const newFeatures = [...(p?.readerFeatures ?? []), ...(p?.writerFeatures ?? [])]
+          .filter((f) => ![...(prev?.readerFeatures ?? []), ...(prev?.writerFeatures ?? [])].includes(f));
+        hits.push({
+          name: 'protocol_upgraded', version: v, severity: 'info',
+          message: `protocol reader ${prev?.minReaderVersion ?? '?'} -> ${p?.minReaderVersion ?? '?'}, writer ${prev?.minWriterVersion ?? '?'} -> ${p?.minWriterVersion ?? '?'}${newFeatures.length ? `, features +${[...new Set(newFeatures)].join(', +')}` : ''}: older readers can no longer read this table`,
+          evidence: { readerBefore: prev?.minReaderVersion ?? null, readerAfter: p?.minReaderVersion ?? null, writerBefore: prev?.minWriterVersion ?? null, writerAfter: p?.minWriterVersion ?? null, newFeatures: [...new Set(newFeatures)] },
+        });
+      }
+
+      // large_delete: a commit whose net row loss is at least a quarter of the table.
+      const prevRows = v > 0 ? h.states[v - 1].tableRows : null;
+      if (prevRows && st.tableRows !== null && prevRows - st.tableRows >= Math.max(1, prevRows * 0.25) && !isOverwrite(st)) {
+        hits.push({
+          name: 'large_delete', version: v, severity: 'warn',
+          message: `${op} took the table from ${prevRows} to ${st.tableRows} row(s) (-${(100 * (prevRows - st.tableRows) / prevRows).toFixed(1)}%)`,
+          evidence: { rowsBefore: prevRows, rowsAfter: st.tableRows, operation: op, partitions: sum.partitions },
+        });
+      }
+
+      // dv_heavy_delete: deletion vectors that hide at least half of their files' rows.
+      const dvAdds = adds.filter((a) => a.deletionVector && a.stats && typeof a.stats.numRecords === 'number');
+      if (dvAdds.length) {
+        const physical = dvAdds.reduce((s, a) => s + (a.stats?.numRecords ?? 0), 0);
+        const hidden = dvAdds.reduce((s, a) => s + (a.deletionVector?.cardinality ?? 0), 0);
+        if (physical > 0 && hidden / physical >= 0.5) {
+          hits.push({
+            name: 'dv_heavy_delete', version: v, severity: 'info',
+            message: `${op} left deletion vectors hiding ${hidden} of ${physical} row(s) in ${dvAdds.length} file(s): readers skip most of what they read (OPTIMIZE/purge would rewrite them)`,
+            evidence: { files: dvAdds.length, physicalRows: physical, hiddenRows: hidden, rowsHiddenThisCommit: sum.dvDeletedRows },
+          });
+        }
+      }
+
+      // clock_went_backwards: a commit timestamp earlier than its predecessor's.
+      if (v > 0 && st.change && h.states[v - 1].change && sum.timestamp && versions[v - 1].timestamp && sum.timestamp < versions[v - 1].timestamp) {
+        hits.push({
+          name: 'clock_went_backwards', version: v, severity: 'info',
+          message: `commit time ${sum.when} is ${((versions[v - 1].timestamp - sum.timestamp) / 1000).toFixed(1)} s earlier than v${v - 1}'s ${versions[v - 1].when}: time travel by timestamp is ambiguous here`,
+          evidence: { timestamp: sum.when, previousTimestamp: versions[v - 1].when, previousVersion: v - 1 },
+        });
+      }
+
+      // stats_missing: added files without numRecords (count-level checks and log-only bisect cannot see them).
+      const noStats = adds.filter((a) => a.numRecords === null);
+      if (noStats.length) {
+        hits.push({
+          name: 'stats_missing', version: v, severity: 'info',
+          message: `${noStats.length} added file(s) carry no row-count stats: counts and log-only predicates cannot see their rows`,
+          evidence: { files: noStats.length, paths: noStats.slice(0, 10).map((f) => f.path) },
+        });
+      }
+
+      // writer_changed: a different engine wrote this commit than the previous one with an engineInfo.
+      if (sum.writer) {
+        let prevWriter: string | null = null;
+        for (let u = v - 1; u >= 0 && prevWriter === null; u--) prevWriter = versions[u].writer;
+        if (prevWriter && prevWriter !== sum.writer) {
+          hits.push({
+            name: 'writer_changed', version: v, severity: 'info',
+            message: `written by ${sum.writer}, the previous commit by ${prevWriter}`,
+            evidence: { writer: sum.writer, previousWriter: prevWriter },
+          });
+        }
+      }
+    }
+  } finally {
+    duck?.close();
+  }
+
+  // vacuumed_history: versions the log can no longer produce.
+  const unreadable = h.states.filter((s) => !s.info.readable).map((s) => s.version);
+  if (unreadable.length) {
+    hits.push({
+      name: 'vacuumed_history', version: unreadable[unreadable.length - 1], severity: 'info',
+      message: `${unreadable.length} version(s) can no longer be read (${ranges(unreadable)}); the oldest readable version is ${h.oldestReadable ?? 'none'}`,
+      evidence: { unreadableVersions: ranges(unreadable), count: unreadable.length, oldestReadable: h.oldestReadable, reason: h.states[unreadable[0]].info.reason ?? null },
+    });
+  }
+
+  // data_files_missing: the log outlives the data (VACUUM, a manual delete): active files not on disk,
+  // and removed files gone (time travel to before the removal cannot read data).
+  if (latest) {
+    const missing = activeAt(h, latest.version).filter((f) => !fileExists(f));
+    if (missing.length) {
+      hits.push({
+        name: 'data_files_missing', version: latest.version, severity: 'warn',
+        message: `${missing.length} file(s) the latest version needs are not on disk: the table cannot be read in full`,
+        evidence: { files: missing.length, rows: missing.reduce((s, f) => s + (f.numRecords ?? 0), 0), paths: missing.slice(0, 10).map((f) => f.path) },
+      });
+    }
+    const gone = h.files.filter((f) => f.removedIn !== null && !fileExists(f));
+    if (gone.length) {
+      const newest = Math.max(...gone.map((f) => f.removedIn as number));
+      hits.push({
+        name: 'data_files_missing', version: newest, severity: 'info',
+        message: `${gone.length} removed file(s) were deleted from disk (VACUUM): versions before v${newest} keep their log but not their data`,
+        evidence: { files: gone.length, oldestDataReadableVersion: newest, paths: gone.slice(0, 10).map((f) => f.path) },
+      });
+    }
+  }
+
+  hits.sort((a, b) => a.version - b.version || (a.severity === b.severity ? 0 : a.severity === 'warn' ? -1 : 1));
+  return {
+    root: h.root, partitionBy, partitionSource, latestVersion: h.latestVersion, oldestReadableVersion: h.oldestReadable,
+    versions, heuristics: hits, dataFilesRead: 0, notes,
+  };
+}
+
+/** A stat(), not a read. Files on another scheme (s3:, ...) cannot be checked here: assumed present. */
+function fileExists(f: FileEntry): boolean {
+  return f.absolutePath === null || existsSync(f.absolutePath);
+}
+
+export function ranges(vs: number[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < vs.length; i++) {
+    let j = i;
+    while (j + 1 < vs.length && vs[j + 1] === vs[j] + 1) j++;
+    out.push(i === j ? `v${vs[i]}` : `v${vs[i]}-v${vs[j]}`);
+    i = j;
+  }
+  return out.join(', ');
+}
+
+const duckTypeOf = (t: unknown): string => {
+  if (typeof t !== 'string') return 'VARCHAR';
+  if (t === 'long') return 'BIGINT';
+  if (t === 'integer') return 'INTEGER';
+  if (t === 'short') return 'SMALLINT';
+  if (t === 'byte') return 'TINYINT';
+  if (t === 'date') return 'DATE';
+  if (t === 'timestamp') return 'TIMESTAMPTZ';
+  if (t === 'timestamp_ntz') return 'TIMESTAMP';
+  if (t === 'boolean') return 'BOOLEAN';
+  if (t === 'double') return 'DOUBLE';
+  if (t === 'float') return 'FLOAT';
+  if (t.startsWith('decimal')) return t.toUpperCase();
+  return 'VARCHAR';
+};
+
+/** Removed files whose partition values do not satisfy `predicate`; 'not_evaluable' when DuckDB
+ *  cannot evaluate it over partition columns alone. */
+async function filesOutsidePredicate(duck: Duck, predicate: string, files: FileEntry[], md: Metadata | null): Promise<FileEntry[] | 'not_evaluable'> {
+  const cols = md?.partitionColumns ?? [];
+  const types = new Map(fieldsOf(md).map((f) => [f.name, duckTypeOf(f.type)]));
+  const rows = files.map((f, i) => `(${i}, ${cols.map((c) => {
+    const v = f.partitionValues[c];
+    return v === null || v === undefined ? 'NULL' : `TRY_CAST(${sqlString(v)} AS ${types.get(c) ?? 'VARCHAR'})`;
+  }).join(', ')})`);
+  try {
+    const sql = `SELECT i FROM (VALUES ${rows.join(', ')}) t(i, ${cols.map(sqlIdent).join(', ')}) WHERE NOT coalesce((${predicate}), false)`;
+    const r = await duck.conn.runAndReadAll(sql);
+    return r.getRows().map((row) => files[Number(row[0])]);
+  } catch {
+    return 'not_evaluable';
+  }
+}
