@@ -1,0 +1,7 @@
+// The Delta writer's public surface.
+export {
+  DeltaWriter, WRITER_ENGINE_INFO, versionFileName, deltaTypeOfDuck,
+  type RowSource, type WriterOptions, type CreateTableOptions, type WriterState, type CommitResult,
+  type WriteOptions, type OverwriteOptions, type MergeOptions, type VacuumOptions, type VacuumResult,
+} from './writer';
+export { duckType, partitionDirName, logPath } from './schema';
