@@ -19,9 +19,11 @@ export interface ActiveFile {
   deletionVector: DeletionVectorDescriptor | null;
   /** Rows this file contributes: stats.numRecords minus the DV cardinality; null without stats. */
   numRecords: number | null;
-  /** The version whose add action put this file in the snapshot. */
+  /** The version whose add action put this file in the snapshot (the checkpoint's version for files known only from a checkpoint). */
   addedInVersion: number;
   add: AddFile;
+  /** The path resolves outside the table root (absolute elsewhere, `..`, another scheme). */
+  outside?: boolean;
 }
 
 export interface Snapshot {
@@ -65,4 +67,8 @@ export interface VersionInfo {
   readable: boolean;
   /** Why not, when not readable. */
   reason?: string;
+  /** Whether every data file (and DV file) of this version's snapshot still exists; null when not checked or not readable. From `table.versionsWithData()`. */
+  dataFilesExist?: boolean | null;
+  /** How many of the snapshot's files are missing (after VACUUM: history shows it but time travel fails). */
+  missingDataFiles?: number;
 }

@@ -1,0 +1,183 @@
+// The files of _delta_log, classified by name (PROTOCOL.md "Delta Log Entries"), and the choice of
+// checkpoint and commits that rebuild a version (the log segment).
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { LakerecError } from '../../shared/errors';
+
+export type CheckpointKind = 'classic' | 'multipart' | 'v2';
+
+export interface CheckpointRef {
+  version: number;
+  kind: CheckpointKind;
+  /** File names in _delta_log (all parts for a multi-part checkpoint, in part order). */
+  files: string[];
+  /** For v2: 'json' or 'parquet'. */
+  format: 'json' | 'parquet';
+  /** Multi-part: all parts present. */
+  complete: boolean;
+}
+
+export interface CompactionRef {
+  from: number;
+  to: number;
+  file: string;
+}
+
+export interface LastCheckpoint {
+  version: number;
+  size?: number;
+  parts?: number;
+  sizeInBytes?: number;
+  numOfAddFiles?: number;
+}
+
+export interface LogListing {
+  logDir: string;
+  /** version -> commit file name */
+  commits: Map<number, string>;
+  /** version -> checkpoints at that version (complete ones first) */
+  checkpoints: Map<number, CheckpointRef[]>;
+  compactions: CompactionRef[];
+  lastCheckpoint: LastCheckpoint | null;
+  /** Why _last_checkpoint was ignored, if it was present but unusable. */
+  lastCheckpointProblem: string | null;
+  /** Commit file mtimes (ms), for versions without commitInfo timestamps. */
+  mtimes: Map<number, number>;
+}
+
+const commitRe = /^(\d{20})\.json$/;
+const classicRe = /^(\d{20})\.checkpoint\.parquet$/;
+const multipartRe = /^(\d{20})\.checkpoint\.(\d{10})\.(\d{10})\.parquet$/;
+const v2Re = /^(\d{20})\.checkpoint\.([0-9a-fA-F-]{36})\.(json|parquet)$/;
+const compactionRe = /^(\d{20})\.(\d{20})\.compacted\.json$/;
+
+export function commitFileName(v: number): string {
+  return `${String(v).padStart(20, '0')}.json`;
+}
+
+/** Classifies a directory listing of _delta_log (pure: unit-testable without a disk). */
+export function classifyLogFiles(names: string[]): Omit<LogListing, 'logDir' | 'lastCheckpoint' | 'lastCheckpointProblem' | 'mtimes'> {
+  const commits = new Map<number, string>();
+  const checkpoints = new Map<number, CheckpointRef[]>();
+  const compactions: CompactionRef[] = [];
+  const parts = new Map<string, { version: number; total: number; files: Map<number, string> }>();
+  const add = (c: CheckpointRef): void => {
+    const list = checkpoints.get(c.version) ?? [];
+    list.push(c);
+    checkpoints.set(c.version, list);
+  };
+  for (const n of names) {
+    let m: RegExpExecArray | null;
+    if ((m = commitRe.exec(n))) commits.set(Number(m[1]), n);
+    else if ((m = classicRe.exec(n))) add({ version: Number(m[1]), kind: 'classic', files: [n], format: 'parquet', complete: true });
+    else if ((m = multipartRe.exec(n))) {
+      const key = `${m[1]}.${m[3]}`;
+      const g = parts.get(key) ?? { version: Number(m[1]), total: Number(m[3]), files: new Map<number, string>() };
+      g.files.set(Number(m[2]), n);
+      parts.set(key, g);
+    } else if ((m = v2Re.exec(n))) add({ version: Number(m[1]), kind: 'v2', files: [n], format: m[3] as 'json' | 'parquet', complete: true });
+    else if ((m = compactionRe.exec(n))) compactions.push({ from: Number(m[1]), to: Number(m[2]), file: n });
+  }
+  for (const g of parts.values()) {
+    const files: string[] = [];
+    for (let i = 1; i <= g.total; i++) { const f = g.files.get(i); if (f) files.push(f); }
+    add({ version: g.version, kind: 'multipart', files, format: 'parquet', complete: files.length === g.total && g.total > 0 });
+  }
+  for (const list of checkpoints.values()) list.sort((a, b) => Number(b.complete) - Number(a.complete));
+  compactions.sort((a, b) => a.from - b.from || a.to - b.to);
+  return { commits, checkpoints, compactions };
+}
+
+/** Parses _last_checkpoint; returns null with a reason when it is absent or unusable. */
+export function parseLastCheckpoint(text: string): { value: LastCheckpoint | null; problem: string | null } {
+  try {
+    const j = JSON.parse(text) as Partial<LastCheckpoint> | null;
+    if (!j || typeof j.version !== 'number' || !Number.isInteger(j.version) || j.version < 0) {
+      return { value: null, problem: '_last_checkpoint has no valid "version"' };
+    }
+    return { value: j as LastCheckpoint, problem: null };
+  } catch {
+    return { value: null, problem: '_last_checkpoint is not valid JSON' };
+  }
+}
+
+export function listLog(root: string): LogListing {
+  const logDir = join(root, '_delta_log');
+  let names: string[];
+  try {
+    names = readdirSync(logDir);
+  } catch (e) {
+    throw new LakerecError('io_error', `cannot list ${logDir}: ${(e as Error).message}`, { path: logDir });
+  }
+  const c = classifyLogFiles(names);
+  let lastCheckpoint: LastCheckpoint | null = null;
+  let lastCheckpointProblem: string | null = null;
+  if (names.includes('_last_checkpoint')) {
+    try {
+      const r = parseLastCheckpoint(readFileSync(join(logDir, '_last_checkpoint'), 'utf8'));
+      lastCheckpoint = r.value;
+      lastCheckpointProblem = r.problem;
+    } catch (e) {
+      lastCheckpointProblem = `_last_checkpoint unreadable: ${(e as Error).message}`;
+    }
+  }
+  if (lastCheckpoint && !c.checkpoints.get(lastCheckpoint.version)?.some((x) => x.complete)) {
+    lastCheckpointProblem = `_last_checkpoint names version ${lastCheckpoint.version}, which has no complete checkpoint; the listing was used`;
+  }
+  const mtimes = new Map<number, number>();
+  for (const [v, name] of c.commits) {
+    try { mtimes.set(v, statSync(join(logDir, name)).mtimeMs); } catch { /* raced with a cleanup */ }
+  }
+  return { logDir, ...c, lastCheckpoint, lastCheckpointProblem, mtimes };
+}
+
+export interface LogSegment {
+  version: number;
+  checkpoint: CheckpointRef | null;
+  /** Commits to apply after the checkpoint, ascending. */
+  commits: number[];
+  /** Compaction files used instead of runs of commits (each replaces versions from..to). */
+  compactions: CompactionRef[];
+  /** What to apply after the checkpoint, in version order. */
+  steps: SegmentStep[];
+}
+
+export type SegmentStep = { commit: number } | { compaction: CompactionRef };
+
+/**
+ * The log segment that rebuilds `version`: the newest complete checkpoint at or before it whose
+ * following commits are all present, then those commits. Listing is authoritative;
+ * _last_checkpoint is only a hint (it may be stale, missing or corrupt). `skip` lists checkpoints
+ * that failed to read, so the caller can fall back to an older one.
+ */
+export function selectSegment(
+  listing: Pick<LogListing, 'commits' | 'checkpoints' | 'compactions'>,
+  version: number,
+  skip: ReadonlySet<CheckpointRef> = new Set(),
+): LogSegment | { error: string } {
+  const cps = [...listing.checkpoints.keys()].filter((v) => v <= version).sort((a, b) => b - a);
+  const candidates: (CheckpointRef | null)[] = [];
+  for (const v of cps) for (const c of listing.checkpoints.get(v) ?? []) if (c.complete && !skip.has(c)) candidates.push(c);
+  candidates.push(null);
+  let firstGap: number | null = null;
+  for (const cp of candidates) {
+    const start = cp ? cp.version + 1 : 0;
+    const commits: number[] = [];
+    const compactions: CompactionRef[] = [];
+    const steps: SegmentStep[] = [];
+    let ok = true;
+    for (let v = start; v <= version;) {
+      if (listing.commits.has(v)) { commits.push(v); steps.push({ commit: v }); v++; continue; }
+      // A log compaction file can stand in for a run of commits that has been cleaned up.
+      const comp = listing.compactions.filter((c) => c.from === v && c.to <= version).sort((a, b) => b.to - a.to)[0];
+      if (comp) { compactions.push(comp); steps.push({ compaction: comp }); v = comp.to + 1; continue; }
+      ok = false;
+      if (firstGap === null || v > firstGap) firstGap = v;
+      break;
+    }
+    if (ok) return { version, checkpoint: cp, commits, compactions, steps };
+  }
+  return {
+    error: `version ${version} cannot be rebuilt: commit ${firstGap ?? 0} is missing and no complete checkpoint at or before version ${version} covers it (the log was cleaned up or is damaged)`,
+  };
+}

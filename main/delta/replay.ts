@@ -1,0 +1,207 @@
+// Log replay: commit parsing and the add/remove reconciliation that yields a snapshot's files.
+// Pure logic over actions (no disk), so it is unit-testable; table.ts feeds it files.
+import { LakerecError } from '../../shared/errors';
+import type {
+  Action, AddFile, ColumnMappingMode, CommitInfo, DomainMetadata, FileStats, Metadata, Protocol,
+  RemoveFile, Sidecar, StructType, TransactionId,
+} from '../../shared/delta';
+import type { ActiveFile } from './types';
+import { canonicalisePath, type CanonicalPath } from './paths';
+import { dvUniqueId } from './dv';
+import { physicalToLogical, statsToLogical } from './schema';
+
+/** A checkpoint add may carry typed `stats_parsed` instead of the JSON `stats` string. */
+export type LogAddFile = AddFile & { stats_parsed?: Record<string, unknown> | null };
+
+export interface ParsedCommit {
+  version: number;
+  adds: LogAddFile[];
+  removes: RemoveFile[];
+  protocol: Protocol | null;
+  metaData: Metadata | null;
+  commitInfo: CommitInfo | null;
+  txns: TransactionId[];
+  domainMetadata: DomainMetadata[];
+  sidecars: Sidecar[];
+  hasCheckpointMetadata: boolean;
+}
+
+export function emptyCommit(version: number): ParsedCommit {
+  return { version, adds: [], removes: [], protocol: null, metaData: null, commitInfo: null, txns: [], domainMetadata: [], sidecars: [], hasCheckpointMetadata: false };
+}
+
+/** Adds one action to a parsed commit (unknown action kinds are ignored, per protocol). */
+export function addAction(c: ParsedCommit, a: Action): void {
+  if (a.add) c.adds.push(a.add as LogAddFile);
+  else if (a.remove) c.removes.push(a.remove);
+  else if (a.commitInfo) c.commitInfo = a.commitInfo;
+  else if (a.metaData) c.metaData = a.metaData;
+  else if (a.protocol) c.protocol = a.protocol;
+  else if (a.txn) c.txns.push(a.txn);
+  else if (a.domainMetadata) c.domainMetadata.push(a.domainMetadata);
+  else if (a.sidecar) c.sidecars.push(a.sidecar);
+  else if (a.checkpointMetadata) c.hasCheckpointMetadata = true;
+}
+
+/** Parses a newline-delimited JSON commit (or JSON checkpoint / compaction file). */
+export function parseCommitText(text: string, version: number, fileName: string): ParsedCommit {
+  const c = emptyCommit(version);
+  let start = 0;
+  let lineNo = 0;
+  while (start < text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    lineNo++;
+    const line = text.slice(start, end);
+    start = end + 1;
+    if (line.trim() === '') continue;
+    let a: Action;
+    try {
+      a = JSON.parse(line) as Action;
+    } catch (e) {
+      throw new LakerecError('log_corrupt', `${fileName} line ${lineNo} is not valid JSON (${(e as Error).message})`, { file: fileName, line: lineNo });
+    }
+    if (a === null || typeof a !== 'object') {
+      throw new LakerecError('log_corrupt', `${fileName} line ${lineNo} is not an action object`, { file: fileName, line: lineNo });
+    }
+    addAction(c, a);
+  }
+  return c;
+}
+
+const numRecordsRe = /"numRecords"\s*:\s*(\d+)/;
+
+/** numRecords from a stats JSON string without parsing the whole (possibly 100-column) object. */
+export function numRecordsFromStats(stats: string | null | undefined): number | null {
+  if (!stats) return null;
+  const m = numRecordsRe.exec(stats);
+  return m ? Number(m[1]) : null;
+}
+
+function addNumRecords(add: LogAddFile): number | null {
+  const n = numRecordsFromStats(add.stats);
+  if (n !== null) return n;
+  const p = add.stats_parsed?.numRecords;
+  return typeof p === 'number' ? p : null;
+}
+
+export interface FileEntry {
+  add: LogAddFile;
+  version: number;
+  canon: CanonicalPath;
+}
+
+/** The state of the table as actions are applied in version order. */
+export class ReplayState {
+  protocol: Protocol | null = null;
+  metadata: Metadata | null = null;
+  /** key: canonical path + NUL + DV unique id */
+  readonly files = new Map<string, FileEntry>();
+  readonly txns = new Map<string, TransactionId>();
+  readonly domains = new Map<string, DomainMetadata>();
+  constructor(readonly root: string) {}
+
+  clone(): ReplayState {
+    const s = new ReplayState(this.root);
+    s.protocol = this.protocol;
+    s.metadata = this.metadata;
+    for (const [k, v] of this.files) s.files.set(k, v);
+    for (const [k, v] of this.txns) s.txns.set(k, v);
+    for (const [k, v] of this.domains) s.domains.set(k, v);
+    return s;
+  }
+
+  static key(canonKey: string, dvId: string): string {
+    return dvId ? `${canonKey}\u0000${dvId}` : canonKey;
+  }
+
+  /**
+   * Applies one version. Removes go first: within a version an add and a remove of the same file
+   * cannot both be meant literally, and a DV update writes remove(old DV) + add(new DV).
+   */
+  apply(c: ParsedCommit, hooks?: { onAdd?(e: FileEntry): void; onRemove?(e: FileEntry): void }): void {
+    if (c.protocol) this.protocol = c.protocol;
+    if (c.metaData) this.metadata = c.metaData;
+    for (const t of c.txns) this.txns.set(t.appId, t);
+    for (const d of c.domainMetadata) {
+      if (d.removed) this.domains.delete(d.domain); else this.domains.set(d.domain, d);
+    }
+    for (const r of c.removes) {
+      const k = ReplayState.key(canonicalisePath(r.path, this.root).key, dvUniqueId(r.deletionVector));
+      const e = this.files.get(k);
+      if (e) {
+        this.files.delete(k);
+        hooks?.onRemove?.(e);
+      }
+    }
+    for (const a of c.adds) {
+      const canon = canonicalisePath(a.path, this.root);
+      const k = ReplayState.key(canon.key, dvUniqueId(a.deletionVector));
+      const prev = this.files.get(k);
+      if (prev) hooks?.onRemove?.(prev);
+      const e: FileEntry = { add: a, version: c.version, canon };
+      this.files.set(k, e);
+      hooks?.onAdd?.(e);
+    }
+  }
+}
+
+export function parseStats(add: LogAddFile, schema: StructType, mode: ColumnMappingMode): FileStats | null {
+  let raw: Record<string, unknown> | null = null;
+  if (add.stats) {
+    try { raw = JSON.parse(add.stats) as Record<string, unknown>; } catch { raw = null; }
+  } else if (add.stats_parsed) {
+    raw = add.stats_parsed;
+  }
+  if (!raw || typeof raw !== 'object') return null;
+  const s: FileStats = {};
+  if (typeof raw.numRecords === 'number') s.numRecords = raw.numRecords;
+  if (typeof raw.tightBounds === 'boolean') s.tightBounds = raw.tightBounds;
+  if (raw.minValues) s.minValues = statsToLogical(raw.minValues, schema, mode) as Record<string, unknown>;
+  if (raw.maxValues) s.maxValues = statsToLogical(raw.maxValues, schema, mode) as Record<string, unknown>;
+  const nc = raw.nullCount ?? raw.nullCounts;
+  if (nc) s.nullCount = statsToLogical(nc, schema, mode) as Record<string, unknown>;
+  return s;
+}
+
+/**
+ * The snapshot's file list. `stats` is parsed on first use (a 300k-file log with 100-column stats
+ * must not pay for JSON it never reads); numRecords comes from a cheap scan of the stats text.
+ */
+export function activeFiles(state: ReplayState, schema: StructType, mode: ColumnMappingMode): ActiveFile[] {
+  const toLogical = physicalToLogical(schema, mode);
+  const out: ActiveFile[] = [];
+  for (const e of state.files.values()) {
+    const a = e.add;
+    const pv: Record<string, string | null> = {};
+    if (a.partitionValues) {
+      for (const [k, v] of Object.entries(a.partitionValues)) pv[toLogical.get(k) ?? k] = v === undefined ? null : v;
+    }
+    const n = addNumRecords(a);
+    const dv = a.deletionVector ?? null;
+    const f = {
+      path: e.canon.key,
+      absolutePath: e.canon.absolute ?? e.canon.raw,
+      size: a.size,
+      modificationTime: a.modificationTime,
+      partitionValues: pv,
+      deletionVector: dv,
+      numRecords: n === null ? null : n - (dv?.cardinality ?? 0),
+      addedInVersion: e.version,
+      add: a,
+      outside: e.canon.outside,
+    } as ActiveFile;
+    let cached: FileStats | null | undefined;
+    Object.defineProperty(f, 'stats', {
+      enumerable: true,
+      configurable: true,
+      get(): FileStats | null {
+        if (cached === undefined) cached = parseStats(a, schema, mode);
+        return cached;
+      },
+      set(v: FileStats | null) { cached = v; },
+    });
+    out.push(f);
+  }
+  return out;
+}

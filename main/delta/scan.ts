@@ -1,0 +1,218 @@
+// Scanning a snapshot's rows through DuckDB: read_parquet over the snapshot's files, physical
+// columns mapped to logical names (column mapping name/id), typed partition columns filled in,
+// deletion vectors applied (anti-join on file_row_number), columns missing from older files as NULL,
+// every column cast to the Delta schema's type.
+import { existsSync } from 'node:fs';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { LakerecError } from '../../shared/errors';
+import type { DataType, StructField } from '../../shared/delta';
+import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
+import { sqlIdent, sqlString } from '../engine/duck';
+import type { ActiveFile, Snapshot } from './types';
+import { readDeletionVector } from './dv';
+import { deltaTypeToDuckDb, fieldId, logicalValueExpr, partitionValueExpr, physicalName } from './schema';
+
+export { deltaTypeToDuckDb } from './schema';
+
+export interface ViewOptions {
+  /** Add `_lakerec_file` (ActiveFile.path) and `_lakerec_row` (0-based row index in the file). */
+  provenance?: boolean;
+  /** Restrict to these files of the snapshot (bisect, baseline). */
+  files?: ActiveFile[];
+  /** Read DV files outside the table root (the table was opened with allowOutsidePaths). */
+  allowOutsidePaths?: boolean;
+}
+
+interface FileColumns {
+  /** top-level column name -> Parquet field id (or null) */
+  columns: { name: string; fieldId: number | null }[];
+}
+
+// Parquet footers do not change for a given path, size and mtime: cache across views (bisect
+// registers many snapshots over mostly the same files).
+const schemaCache = new Map<string, FileColumns>();
+const cacheKey = (f: ActiveFile): string => `${f.absolutePath}\u0000${f.size}\u0000${f.modificationTime}`;
+
+async function loadFileColumns(conn: DuckDBConnection, files: ActiveFile[], ctx?: JobContext): Promise<void> {
+  const todo = files.filter((f) => !schemaCache.has(cacheKey(f)));
+  const batch = 256;
+  for (let i = 0; i < todo.length; i += batch) {
+    throwIfCancelled(ctx);
+    const part = todo.slice(i, i + batch);
+    const byPath = new Map(part.map((f) => [f.absolutePath, f]));
+    let rows: unknown[][];
+    try {
+      const r = await conn.runAndReadAll(
+        `SELECT file_name, name, num_children, field_id FROM parquet_schema([${part.map((f) => sqlString(f.absolutePath)).join(', ')}])`);
+      rows = r.getRows();
+    } catch (e) {
+      throw new LakerecError('io_error', `cannot read the Parquet footer of a data file: ${(e as Error).message.split('\n')[0]}`);
+    }
+    // Rows come per file in schema order (pre-order): the root, then its subtrees.
+    const perFile = new Map<string, { name: string; n: number; id: number | null }[]>();
+    for (const r of rows) {
+      const list = perFile.get(String(r[0])) ?? [];
+      list.push({ name: String(r[1]), n: r[2] === null ? 0 : Number(r[2]), id: r[3] === null ? null : Number(r[3]) });
+      perFile.set(String(r[0]), list);
+    }
+    for (const [file, list] of perFile) {
+      const f = byPath.get(file);
+      if (!f || list.length === 0) continue;
+      const cols: FileColumns['columns'] = [];
+      const skip = (i: number): number => {
+        const n = list[i]?.n ?? 0;
+        let j = i + 1;
+        for (let k = 0; k < n; k++) j = skip(j);
+        return j;
+      };
+      let j = 1;
+      for (let k = 0; k < list[0].n && j < list.length; k++) {
+        cols.push({ name: list[j].name, fieldId: list[j].id });
+        j = skip(j);
+      }
+      schemaCache.set(cacheKey(f), { columns: cols });
+    }
+    report(ctx, { phase: 'reading file footers', done: Math.min(i + batch, todo.length), total: todo.length });
+  }
+}
+
+/** Which column of this file holds a field: by field id (id mode), physical name, then logical name. */
+function resolveColumn(field: StructField, snapshot: Snapshot, cols: FileColumns): string | null {
+  const mode = snapshot.columnMapping;
+  if (mode === 'id') {
+    const id = fieldId(field);
+    if (id !== null) {
+      const hit = cols.columns.find((c) => c.fieldId === id);
+      if (hit) return hit.name;
+    }
+  }
+  const phys = physicalName(field, mode);
+  const exact = cols.columns.find((c) => c.name === phys);
+  if (exact) return exact.name;
+  const lower = phys.toLowerCase();
+  const ci = cols.columns.find((c) => c.name.toLowerCase() === lower);
+  return ci ? ci.name : null;
+}
+
+function tempName(viewName: string, suffix: string): string {
+  return sqlIdent(`${viewName}__lakerec_${suffix}`);
+}
+
+const globChars = /[*?[\]{}]/;
+
+/**
+ * Creates (or replaces) a TEMP view `viewName` with the snapshot's logical rows, columns in schema
+ * order. An empty snapshot (or file subset) gives an empty view with the right columns.
+ */
+export async function registerSnapshotView(
+  conn: DuckDBConnection, snapshot: Snapshot, viewName: string, opts: ViewOptions = {}, ctx?: JobContext,
+): Promise<void> {
+  const files = opts.files ?? snapshot.files;
+  const fields = snapshot.schema.fields;
+  const partCols = new Set(snapshot.partitionColumns);
+  const provenance = opts.provenance === true;
+
+  const emptySelect = (): string => {
+    const cols = fields.map((f) => `CAST(NULL AS ${deltaTypeToDuckDb(f.type)}) AS ${sqlIdent(f.name)}`);
+    if (provenance) cols.push('CAST(NULL AS VARCHAR) AS _lakerec_file', 'CAST(NULL AS BIGINT) AS _lakerec_row');
+    return `SELECT ${cols.join(', ')} WHERE false`;
+  };
+
+  for (const f of files) {
+    if (f.outside && !opts.allowOutsidePaths) {
+      throw new LakerecError('path_outside_table', `"${f.add.path}" resolves outside the table root; it is not read unless outside paths are allowed`, { path: f.add.path });
+    }
+    if (!existsSync(f.absolutePath)) {
+      throw new LakerecError('data_file_missing',
+        `data file ${f.path} of version ${snapshot.version} no longer exists (removed by VACUUM?): the log still shows this version but its data cannot be read`,
+        { path: f.path, version: snapshot.version });
+    }
+    if (globChars.test(f.absolutePath)) {
+      throw new LakerecError('io_error', `data file ${f.path} has a glob character in its name, which DuckDB's read_parquet cannot read literally`, { path: f.path });
+    }
+  }
+
+  if (files.length === 0) {
+    await conn.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdent(viewName)} AS ${emptySelect()}`);
+    return;
+  }
+
+  await loadFileColumns(conn, files, ctx);
+
+  // Files table: absolute path -> log path and raw partition values (cast in the view).
+  const partList = snapshot.partitionColumns;
+  const filesTable = tempName(viewName, 'files');
+  await conn.run(`CREATE OR REPLACE TEMP TABLE ${filesTable} (abs VARCHAR, path VARCHAR${partList.map((_, i) => `, p${i} VARCHAR`).join('')})`);
+  {
+    const app = await conn.createAppender(`${viewName}__lakerec_files`, 'main', 'temp');
+    for (const f of files) {
+      app.appendVarchar(f.absolutePath);
+      app.appendVarchar(f.path);
+      for (const p of partList) {
+        const v = f.partitionValues[p];
+        if (v === null || v === undefined) app.appendNull(); else app.appendVarchar(v);
+      }
+      app.endRow();
+    }
+    app.flushSync();
+    app.closeSync();
+  }
+
+  // Deleted rows of files with a DV.
+  const dvFiles = files.filter((f) => f.deletionVector);
+  const dvTable = tempName(viewName, 'dv');
+  if (dvFiles.length > 0) {
+    await conn.run(`CREATE OR REPLACE TEMP TABLE ${dvTable} (abs VARCHAR, row BIGINT)`);
+    const app = await conn.createAppender(`${viewName}__lakerec_dv`, 'main', 'temp');
+    let done = 0;
+    for (const f of dvFiles) {
+      throwIfCancelled(ctx);
+      const rows = readDeletionVector(f.deletionVector!, snapshot.root, { allowOutsidePaths: opts.allowOutsidePaths });
+      for (const r of rows) {
+        app.appendVarchar(f.absolutePath);
+        app.appendBigInt(BigInt(r));
+        app.endRow();
+      }
+      report(ctx, { phase: 'reading deletion vectors', done: ++done, total: dvFiles.length });
+    }
+    app.flushSync();
+    app.closeSync();
+  }
+
+  // Group files that hold the same physical columns, so each read_parquet binds one layout.
+  const groups = new Map<string, { resolved: (string | null)[]; files: ActiveFile[] }>();
+  for (const f of files) {
+    const cols = schemaCache.get(cacheKey(f)) ?? { columns: [] };
+    const resolved = fields.map((fd) => (partCols.has(fd.name) ? null : resolveColumn(fd, snapshot, cols)));
+    const key = JSON.stringify(resolved);
+    const g = groups.get(key) ?? { resolved, files: [] };
+    g.files.push(f);
+    groups.set(key, g);
+  }
+
+  const needJoin = partList.length > 0 || provenance;
+  const selects: string[] = [];
+  for (const g of groups.values()) {
+    const exprs = fields.map((fd, i) => {
+      const type: DataType = fd.type;
+      if (partCols.has(fd.name)) return `${partitionValueExpr(`f.p${partList.indexOf(fd.name)}`, type)} AS ${sqlIdent(fd.name)}`;
+      const col = g.resolved[i];
+      if (col === null) return `CAST(NULL AS ${deltaTypeToDuckDb(type)}) AS ${sqlIdent(fd.name)}`;
+      return `${logicalValueExpr(`t.${sqlIdent(col)}`, type, snapshot.columnMapping)} AS ${sqlIdent(fd.name)}`;
+    });
+    if (provenance) exprs.push('f.path AS _lakerec_file', 't.file_row_number AS _lakerec_row');
+    const list = `[${g.files.map((f) => sqlString(f.absolutePath)).join(', ')}]`;
+    let from = `read_parquet(${list}, filename = true, file_row_number = true, union_by_name = true) AS t`;
+    if (needJoin) from += ` JOIN ${filesTable} AS f ON f.abs = t.filename`;
+    if (g.files.some((f) => f.deletionVector)) from += ` ANTI JOIN ${dvTable} AS d ON d.abs = t.filename AND d.row = t.file_row_number`;
+    selects.push(`SELECT ${exprs.join(', ')} FROM ${from}`);
+  }
+  await conn.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdent(viewName)} AS ${selects.join('\nUNION ALL\n')}`);
+}
+
+/** Drops a view made by registerSnapshotView and its helper tables. */
+export async function dropSnapshotView(conn: DuckDBConnection, viewName: string): Promise<void> {
+  await conn.run(`DROP VIEW IF EXISTS ${sqlIdent(viewName)}`);
+  await conn.run(`DROP TABLE IF EXISTS ${tempName(viewName, 'files')}`);
+  await conn.run(`DROP TABLE IF EXISTS ${tempName(viewName, 'dv')}`);
+}

@@ -1,0 +1,128 @@
+// The table schema (schemaString), its DuckDB types, and column mapping (logical <-> physical).
+import { LakerecError } from '../../shared/errors';
+import type { ColumnMappingMode, DataType, Metadata, StructField, StructType } from '../../shared/delta';
+import { sqlIdent } from '../engine/duck';
+
+export function parseSchemaString(metadata: Metadata): StructType {
+  let s: unknown;
+  try {
+    s = JSON.parse(metadata.schemaString);
+  } catch (e) {
+    throw new LakerecError('log_corrupt', `metaData.schemaString is not valid JSON: ${(e as Error).message}`);
+  }
+  if (!s || typeof s !== 'object' || (s as StructType).type !== 'struct' || !Array.isArray((s as StructType).fields)) {
+    throw new LakerecError('log_corrupt', 'metaData.schemaString is not a struct type');
+  }
+  return s as StructType;
+}
+
+export function columnMappingMode(metadata: Metadata): ColumnMappingMode {
+  const m = metadata.configuration?.['delta.columnMapping.mode'];
+  if (m === 'name' || m === 'id') return m;
+  return 'none';
+}
+
+/** The name a field has in the Parquet files (its physical name under column mapping). */
+export function physicalName(field: StructField, mode: ColumnMappingMode): string {
+  if (mode === 'none') return field.name;
+  const p = field.metadata?.['delta.columnMapping.physicalName'];
+  return typeof p === 'string' && p.length > 0 ? p : field.name;
+}
+
+/** The Parquet field id of a field under `id` column mapping, if recorded. */
+export function fieldId(field: StructField): number | null {
+  const id = field.metadata?.['delta.columnMapping.id'];
+  return typeof id === 'number' ? id : null;
+}
+
+const decimalRe = /^decimal\(\s*(\d+)\s*,\s*(\d+)\s*\)$/;
+
+/** The DuckDB type of a Delta type (timestamp is an instant: TIMESTAMPTZ; timestamp_ntz: TIMESTAMP). */
+export function deltaTypeToDuckDb(type: DataType): string {
+  if (typeof type === 'string') {
+    switch (type) {
+      case 'string': return 'VARCHAR';
+      case 'long': return 'BIGINT';
+      case 'integer': return 'INTEGER';
+      case 'short': return 'SMALLINT';
+      case 'byte': return 'TINYINT';
+      case 'float': return 'FLOAT';
+      case 'double': return 'DOUBLE';
+      case 'boolean': return 'BOOLEAN';
+      case 'binary': return 'BLOB';
+      case 'date': return 'DATE';
+      case 'timestamp': return 'TIMESTAMPTZ';
+      case 'timestamp_ntz': return 'TIMESTAMP';
+      case 'void': return 'VARCHAR';
+      case 'decimal': return 'DECIMAL(10,0)';
+      default: {
+        const m = decimalRe.exec(type);
+        if (m) return `DECIMAL(${Number(m[1])},${Number(m[2])})`;
+        throw new LakerecError('unsupported_feature', `column type "${type}" is not supported by this reader`, { feature: type });
+      }
+    }
+  }
+  if (type.type === 'struct') {
+    return `STRUCT(${type.fields.map((f) => `${sqlIdent(f.name)} ${deltaTypeToDuckDb(f.type)}`).join(', ')})`;
+  }
+  if (type.type === 'array') return `${deltaTypeToDuckDb(type.elementType)}[]`;
+  if (type.type === 'map') return `MAP(${deltaTypeToDuckDb(type.keyType)}, ${deltaTypeToDuckDb(type.valueType)})`;
+  throw new LakerecError('unsupported_feature', `unknown column type ${JSON.stringify(type)}`);
+}
+
+/** Whether a type (or anything nested in it) has a field whose physical name differs from its name. */
+export function hasRenamedNested(type: DataType, mode: ColumnMappingMode): boolean {
+  if (mode === 'none' || typeof type === 'string') return false;
+  if (type.type === 'struct') return type.fields.some((f) => physicalName(f, mode) !== f.name || hasRenamedNested(f.type, mode));
+  if (type.type === 'array') return hasRenamedNested(type.elementType, mode);
+  return hasRenamedNested(type.keyType, mode) || hasRenamedNested(type.valueType, mode);
+}
+
+/**
+ * A SQL expression turning a physical value `expr` into the logical type: nested fields renamed
+ * from physical to logical names, everything cast to the Delta type.
+ */
+export function logicalValueExpr(expr: string, type: DataType, mode: ColumnMappingMode, depth = 0): string {
+  if (!hasRenamedNested(type, mode) || typeof type === 'string') return `CAST(${expr} AS ${deltaTypeToDuckDb(type)})`;
+  const v = `x${depth}`;
+  if (type.type === 'struct') {
+    const parts = type.fields.map((f) => `${sqlIdent(f.name)} := ${logicalValueExpr(`(${expr}).${sqlIdent(physicalName(f, mode))}`, f.type, mode, depth + 1)}`);
+    return `CASE WHEN ${expr} IS NULL THEN NULL ELSE struct_pack(${parts.join(', ')}) END`;
+  }
+  if (type.type === 'array') {
+    return `list_transform(${expr}, ${v} -> ${logicalValueExpr(v, type.elementType, mode, depth + 1)})`;
+  }
+  return `map_from_entries(list_transform(map_entries(${expr}), ${v} -> struct_pack(key := ${logicalValueExpr(`${v}.key`, type.keyType, mode, depth + 1)}, value := ${logicalValueExpr(`${v}.value`, type.valueType, mode, depth + 1)})))`;
+}
+
+/** SQL turning a partition value (a string column or literal, per PROTOCOL.md "Partition Value Serialization") into its type. */
+export function partitionValueExpr(expr: string, type: DataType): string {
+  if (typeof type !== 'string') {
+    throw new LakerecError('log_corrupt', 'a partition column has a nested type');
+  }
+  const nullIfEmpty = `NULLIF(${expr}, '')`;
+  if (type === 'binary') return `encode(${nullIfEmpty})`;
+  if (type === 'string') return nullIfEmpty;
+  return `CAST(${nullIfEmpty} AS ${deltaTypeToDuckDb(type)})`;
+}
+
+/** Logical name by physical name for the top-level fields (partitionValues and stats use physical names under column mapping). */
+export function physicalToLogical(schema: StructType, mode: ColumnMappingMode): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const f of schema.fields) m.set(physicalName(f, mode), f.name);
+  return m;
+}
+
+/** Renames physical keys of a stats object (minValues etc.) to logical names, recursively. */
+export function statsToLogical(values: unknown, schema: StructType, mode: ColumnMappingMode): unknown {
+  if (mode === 'none' || !values || typeof values !== 'object' || Array.isArray(values)) return values;
+  const out: Record<string, unknown> = {};
+  const byPhys = new Map<string, StructField>();
+  for (const f of schema.fields) byPhys.set(physicalName(f, mode), f);
+  for (const [k, v] of Object.entries(values as Record<string, unknown>)) {
+    const f = byPhys.get(k);
+    if (!f) { out[k] = v; continue; }
+    out[f.name] = typeof f.type === 'object' && f.type.type === 'struct' ? statsToLogical(v, f.type, mode) : v;
+  }
+  return out;
+}

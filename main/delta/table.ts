@@ -1,0 +1,407 @@
+// DeltaTable: a Delta table's log, read per PROTOCOL.md. Open a folder, list its versions, build a
+// snapshot at any version or timestamp, and produce every version's change set in one pass.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { LakerecError } from '../../shared/errors';
+import type { CommitInfo, Metadata } from '../../shared/delta';
+import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
+import type { ActiveFile, Snapshot, VersionChange, VersionInfo } from './types';
+import { commitFileName, listLog, selectSegment, type CheckpointRef, type LogListing, type LogSegment } from './logfiles';
+import { activeFiles, parseCommitText, ReplayState, type FileEntry, type ParsedCommit } from './replay';
+import { readCheckpoint } from './checkpoint';
+import { checkReaderProtocol } from './features';
+import { columnMappingMode, parseSchemaString } from './schema';
+import { deletionVectorLocation } from './dv';
+
+export interface OpenOptions {
+  /** Read data and DV files whose paths resolve outside the table root (off by default). */
+  allowOutsidePaths?: boolean;
+}
+
+export interface SnapshotOptions {
+  version?: number;
+  /** ms since epoch, an ISO string, or a Date: the newest version committed at or before it. */
+  timestamp?: number | string | Date;
+}
+
+function commitTimestamp(c: ParsedCommit, mtime: number | undefined): number {
+  const ci = c.commitInfo;
+  if (ci && typeof ci.inCommitTimestamp === 'number') return ci.inCommitTimestamp;
+  if (ci && typeof ci.timestamp === 'number') return ci.timestamp;
+  return mtime ?? 0;
+}
+
+export class DeltaTable {
+  readonly root: string;
+  readonly allowOutsidePaths: boolean;
+  private listing: LogListing;
+  private readonly commitCache = new Map<number, ParsedCommit>();
+  private readonly checkpointCache = new Map<CheckpointRef, Promise<ParsedCommit>>();
+  private readonly badCheckpoints = new Set<CheckpointRef>();
+  private readonly snapshotCache = new Map<number, Promise<Snapshot>>();
+  private changesCache: VersionChange[] | null = null;
+
+  private constructor(root: string, listing: LogListing, opts: OpenOptions) {
+    this.root = root;
+    this.listing = listing;
+    this.allowOutsidePaths = opts.allowOutsidePaths ?? false;
+  }
+
+  /** Opens a table folder. Throws `not_found`, `not_a_folder`, `not_a_delta_table`. */
+  static async open(root: string, opts: OpenOptions = {}): Promise<DeltaTable> {
+    const abs = resolve(root);
+    let st;
+    try {
+      st = statSync(abs);
+    } catch {
+      throw new LakerecError('not_found', `${abs} does not exist`, { path: abs });
+    }
+    if (!st.isDirectory()) throw new LakerecError('not_a_folder', `${abs} is not a folder`, { path: abs });
+    const logDir = join(abs, '_delta_log');
+    if (!existsSync(logDir) || !statSync(logDir).isDirectory()) {
+      throw new LakerecError('not_a_delta_table', `${abs} has no _delta_log folder, so it is not a Delta table`, { path: abs });
+    }
+    const listing = listLog(abs);
+    if (listing.commits.size === 0 && listing.checkpoints.size === 0) {
+      throw new LakerecError('not_a_delta_table', `${logDir} holds no commits or checkpoints`, { path: abs });
+    }
+    return new DeltaTable(abs, listing, opts);
+  }
+
+  /** Re-lists _delta_log (new commits by another writer); cached parses stay valid (commits are immutable). */
+  refresh(): void {
+    this.listing = listLog(this.root);
+    this.changesCache = null;
+  }
+
+  get latestVersion(): number {
+    let max = -1;
+    for (const v of this.listing.commits.keys()) if (v > max) max = v;
+    for (const [v, list] of this.listing.checkpoints) if (v > max && list.some((c) => c.complete)) max = v;
+    return max;
+  }
+
+  /** Oldest version that appears in the log (as a commit or a checkpoint). */
+  get earliestVersion(): number {
+    let min = Infinity;
+    for (const v of this.listing.commits.keys()) if (v < min) min = v;
+    for (const v of this.listing.checkpoints.keys()) if (v < min) min = v;
+    return min === Infinity ? 0 : min;
+  }
+
+  /** Things a user should know that did not stop the read (e.g. a stale or corrupt _last_checkpoint). */
+  get warnings(): string[] {
+    return this.listing.lastCheckpointProblem ? [this.listing.lastCheckpointProblem] : [];
+  }
+
+  /** The log files, classified (for forensics: which versions have checkpoints). */
+  get log(): Readonly<LogListing> {
+    return this.listing;
+  }
+
+  /**
+   * Every version from 0 to the latest: whether its commit file and a checkpoint exist, and whether
+   * a snapshot can be rebuilt from the log that remains (without opening checkpoints).
+   */
+  versions(): VersionInfo[] {
+    const latest = this.latestVersion;
+    const out: VersionInfo[] = [];
+    const readable: boolean[] = [];
+    const compactionsByEnd = new Map<number, number[]>();
+    for (const c of this.listing.compactions) compactionsByEnd.set(c.to, [...(compactionsByEnd.get(c.to) ?? []), c.from]);
+    for (let v = 0; v <= latest; v++) {
+      const hasCommitFile = this.listing.commits.has(v);
+      const hasCheckpoint = (this.listing.checkpoints.get(v) ?? []).some((c) => c.complete);
+      const ok = hasCheckpoint
+        || (hasCommitFile && (v === 0 || readable[v - 1]))
+        || (compactionsByEnd.get(v) ?? []).some((from) => from === 0 || readable[from - 1]);
+      readable.push(ok);
+      const info: VersionInfo = { version: v, hasCommitFile, hasCheckpoint, readable: ok };
+      if (!ok) {
+        info.reason = hasCommitFile
+          ? `an earlier commit is missing and no checkpoint at or before version ${v} covers it`
+          : `commit ${commitFileName(v)} is missing (cleaned up) and no checkpoint covers version ${v}`;
+      }
+      out.push(info);
+    }
+    return out;
+  }
+
+  private commit(v: number): ParsedCommit {
+    let c = this.commitCache.get(v);
+    if (c) return c;
+    const name = this.listing.commits.get(v) ?? commitFileName(v);
+    let text: string;
+    try {
+      text = readFileSync(join(this.listing.logDir, name), 'utf8');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new LakerecError(code === 'ENOENT' ? 'version_missing' : 'io_error', `commit file ${name} cannot be read (${code ?? (e as Error).message})`, { version: v });
+    }
+    c = parseCommitText(text, v, name);
+    this.commitCache.set(v, c);
+    return c;
+  }
+
+  private checkpoint(cp: CheckpointRef): Promise<ParsedCommit> {
+    let p = this.checkpointCache.get(cp);
+    if (!p) {
+      p = readCheckpoint(this.listing.logDir, cp);
+      this.checkpointCache.set(cp, p);
+      p.catch(() => this.checkpointCache.delete(cp));
+    }
+    return p;
+  }
+
+  private segment(version: number): LogSegment {
+    const latest = this.latestVersion;
+    if (!Number.isInteger(version) || version < 0 || version > latest) {
+      throw new LakerecError('version_not_found', `version ${version} does not exist (the table's versions are ${this.earliestVersion} to ${latest})`, { version });
+    }
+    const s = selectSegment(this.listing, version, this.badCheckpoints);
+    if ('error' in s) throw new LakerecError('version_missing', s.error, { version });
+    return s;
+  }
+
+  /** Rebuilds the replay state at a version: newest usable checkpoint, then commits. */
+  private async stateAt(version: number, ctx?: JobContext): Promise<ReplayState> {
+    for (;;) {
+      const seg = this.segment(version);
+      const state = new ReplayState(this.root);
+      if (seg.checkpoint) {
+        try {
+          state.apply(await this.checkpoint(seg.checkpoint));
+        } catch (e) {
+          // A damaged checkpoint: fall back to an older one or to the commits, if they remain.
+          if (e instanceof LakerecError && e.code === 'checkpoint_corrupt') {
+            this.badCheckpoints.add(seg.checkpoint);
+            const retry = selectSegment(this.listing, version, this.badCheckpoints);
+            if ('error' in retry) throw e;
+            continue;
+          }
+          throw e;
+        }
+      }
+      let done = 0;
+      for (const step of seg.steps) {
+        throwIfCancelled(ctx);
+        if ('commit' in step) {
+          state.apply(this.commit(step.commit));
+        } else {
+          const name = step.compaction.file;
+          const c = parseCommitText(readFileSync(join(this.listing.logDir, name), 'utf8'), step.compaction.to, name);
+          state.apply(c);
+        }
+        report(ctx, { phase: 'replaying log', done: ++done, total: seg.steps.length });
+      }
+      return state;
+    }
+  }
+
+  /** The table at a version (default: latest) or timestamp. */
+  async snapshot(opts: SnapshotOptions = {}, ctx?: JobContext): Promise<Snapshot> {
+    if (opts.version !== undefined && opts.timestamp !== undefined) {
+      throw new LakerecError('usage', 'give a version or a timestamp, not both');
+    }
+    const version = opts.timestamp !== undefined ? await this.versionAtTimestamp(opts.timestamp, ctx) : (opts.version ?? this.latestVersion);
+    let p = this.snapshotCache.get(version);
+    if (!p) {
+      p = this.buildSnapshot(version, ctx);
+      this.snapshotCache.set(version, p);
+      p.catch(() => this.snapshotCache.delete(version));
+      if (this.snapshotCache.size > 16) this.snapshotCache.delete(this.snapshotCache.keys().next().value as number);
+    }
+    return p;
+  }
+
+  private async buildSnapshot(version: number, ctx?: JobContext): Promise<Snapshot> {
+    const state = await this.stateAt(version, ctx);
+    return this.snapshotFromState(state, version);
+  }
+
+  private snapshotFromState(state: ReplayState, version: number): Snapshot {
+    if (!state.protocol) {
+      throw new LakerecError('protocol_missing', `no protocol action at or before version ${version}: the log is incomplete`, { version });
+    }
+    checkReaderProtocol(state.protocol);
+    if (!state.metadata) {
+      throw new LakerecError('metadata_missing', `no metaData action at or before version ${version}: the table's schema is unknown`, { version });
+    }
+    const metadata: Metadata = state.metadata;
+    const schema = parseSchemaString(metadata);
+    const mode = columnMappingMode(metadata);
+    if (mode !== 'none' && state.protocol.minReaderVersion < 2) {
+      throw new LakerecError('log_corrupt', `column mapping mode "${mode}" needs reader version 2 or higher, the protocol says ${state.protocol.minReaderVersion}`);
+    }
+    const files = activeFiles(state, schema, mode);
+    for (const f of files) {
+      if (f.outside && !this.allowOutsidePaths) {
+        throw new LakerecError('path_outside_table',
+          `version ${version} references "${f.add.path}", which resolves outside the table root ${this.root}; it is not read unless outside paths are allowed for this table`,
+          { path: f.add.path, version });
+      }
+      if (f.deletionVector) {
+        const loc = deletionVectorLocation(f.deletionVector, this.root);
+        if (loc && loc.outside && !this.allowOutsidePaths) {
+          throw new LakerecError('path_outside_table',
+            `version ${version} references deletion vector "${loc.raw}", which resolves outside the table root ${this.root}`,
+            { path: loc.raw, version });
+        }
+      }
+    }
+    let numRecords: number | null = 0;
+    for (const f of files) {
+      if (f.numRecords === null) { numRecords = null; break; }
+      numRecords += f.numRecords;
+    }
+    const partitionColumns = metadata.partitionColumns ?? [];
+    return {
+      root: this.root,
+      version,
+      timestamp: this.timestampOf(version),
+      protocol: state.protocol,
+      metadata,
+      schema,
+      partitionColumns,
+      columnMapping: mode,
+      files,
+      numRecords,
+    };
+  }
+
+  private timestampOf(version: number): number {
+    if (this.listing.commits.has(version)) {
+      try {
+        return commitTimestamp(this.commit(version), this.listing.mtimes.get(version));
+      } catch { /* fall through */ }
+    }
+    const cp = this.listing.checkpoints.get(version)?.[0];
+    if (cp) {
+      try { return statSync(join(this.listing.logDir, cp.files[0])).mtimeMs; } catch { /* ignore */ }
+    }
+    return this.listing.mtimes.get(version) ?? 0;
+  }
+
+  /**
+   * The newest version committed at or before a timestamp (commit timestamps: in-commit timestamp
+   * where the table writes one, else commitInfo.timestamp, else the file time; made monotonic as
+   * Delta does). Before the first version: `version_not_found`.
+   */
+  async versionAtTimestamp(ts: number | string | Date, ctx?: JobContext): Promise<number> {
+    const t = typeof ts === 'number' ? ts : typeof ts === 'string' ? Date.parse(ts) : ts.getTime();
+    if (Number.isNaN(t)) throw new LakerecError('usage', `"${String(ts)}" is not a timestamp (use ISO 8601, e.g. 2024-01-31T12:00:00Z)`);
+    const changes = await this.changes({}, ctx);
+    let best: number | null = null;
+    let prev = -Infinity;
+    for (const c of changes) {
+      const adj = Math.max(c.timestamp, prev + 1);
+      prev = adj;
+      if (adj <= t) best = c.version;
+    }
+    if (best === null) {
+      const first = changes[0];
+      throw new LakerecError('version_not_found',
+        `no version was committed at or before ${new Date(t).toISOString()}${first ? ` (the earliest, version ${first.version}, is from ${new Date(first.timestamp).toISOString()})` : ''}`);
+    }
+    return best;
+  }
+
+  /**
+   * Every version's change set in one pass over the log: adds, removes, commitInfo, protocol and
+   * metaData. Versions known only from a checkpoint (their commit was cleaned up) appear with
+   * `hasCommitFile: false` and no actions.
+   */
+  async changes(opts: { from?: number; to?: number } = {}, ctx?: JobContext): Promise<VersionChange[]> {
+    if (!this.changesCache) {
+      const versions = new Set<number>([...this.listing.commits.keys()]);
+      for (const [v, list] of this.listing.checkpoints) if (list.some((c) => c.complete)) versions.add(v);
+      const sorted = [...versions].sort((a, b) => a - b);
+      const out: VersionChange[] = [];
+      let done = 0;
+      for (const v of sorted) {
+        throwIfCancelled(ctx);
+        const hasCommitFile = this.listing.commits.has(v);
+        const hasCheckpoint = (this.listing.checkpoints.get(v) ?? []).some((c) => c.complete);
+        if (hasCommitFile) {
+          const c = this.commit(v);
+          out.push({
+            version: v,
+            timestamp: commitTimestamp(c, this.listing.mtimes.get(v)),
+            commitInfo: c.commitInfo as CommitInfo | null,
+            adds: c.adds,
+            removes: c.removes,
+            protocol: c.protocol,
+            metaData: c.metaData,
+            hasCommitFile,
+            hasCheckpoint,
+          });
+        } else {
+          out.push({ version: v, timestamp: this.timestampOf(v), commitInfo: null, adds: [], removes: [], protocol: null, metaData: null, hasCommitFile, hasCheckpoint });
+        }
+        report(ctx, { phase: 'reading log', done: ++done, total: sorted.length });
+        // Yield now and then so a window stays responsive while a large log is read.
+        if (done % 64 === 0) await new Promise<void>((r) => setImmediate(r));
+      }
+      this.changesCache = out;
+    }
+    const from = opts.from ?? -Infinity;
+    const to = opts.to ?? Infinity;
+    return this.changesCache.filter((c) => c.version >= from && c.version <= to);
+  }
+
+  /**
+   * versions() plus, for every readable version, whether all its data files (and DV files) still
+   * exist: after VACUUM the log outlives the data ("history shows it but time travel fails").
+   * One forward pass; each file is checked on disk once.
+   */
+  async versionsWithData(ctx?: JobContext): Promise<VersionInfo[]> {
+    const infos = this.versions();
+    const exists = new Map<string, boolean>();
+    const check = (abs: string | null): boolean => {
+      if (abs === null) return false;
+      let e = exists.get(abs);
+      if (e === undefined) { e = existsSync(abs); exists.set(abs, e); }
+      return e;
+    };
+    const missingOf = (fe: FileEntry): boolean => {
+      if (fe.canon.outside && !this.allowOutsidePaths) return false; // refused, not missing
+      if (!check(fe.canon.absolute)) return true;
+      const dv = fe.add.deletionVector;
+      if (dv) {
+        const loc = deletionVectorLocation(dv, this.root);
+        if (loc && !check(loc.absolute)) return true;
+      }
+      return false;
+    };
+    let state: ReplayState | null = null;
+    let missing = 0;
+    const hooks = {
+      onAdd: (fe: FileEntry) => { if (missingOf(fe)) missing++; },
+      onRemove: (fe: FileEntry) => { if (missingOf(fe)) missing--; },
+    };
+    for (const info of infos) {
+      throwIfCancelled(ctx);
+      if (!info.readable) { state = null; info.dataFilesExist = null; continue; }
+      try {
+        if (state && info.hasCommitFile) {
+          state.apply(this.commit(info.version), hooks);
+        } else {
+          state = await this.stateAt(info.version);
+          missing = 0;
+          for (const fe of state.files.values()) if (missingOf(fe)) missing++;
+        }
+        info.dataFilesExist = missing === 0;
+        info.missingDataFiles = missing;
+      } catch (e) {
+        state = null;
+        info.readable = false;
+        info.reason = e instanceof Error ? e.message : String(e);
+        info.dataFilesExist = null;
+      }
+      report(ctx, { phase: 'checking data files', done: info.version + 1, total: infos.length });
+    }
+    return infos;
+  }
+}
+
+export type { ActiveFile, Snapshot, VersionChange, VersionInfo };
