@@ -1,2 +1,20 @@
+import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-createRoot(document.getElementById('root')!).render(<div>lakerec</div>);
+import { createClient } from './api/client';
+import { App } from './app/App';
+import { WorkbenchContext } from './state/context';
+import { createWorkbenchStore } from './state/store';
+import './styles.css';
+
+const client = createClient();
+const store = createWorkbenchStore(client);
+const root = document.getElementById('root');
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <WorkbenchContext.Provider value={{ store, client }}>
+        <App />
+      </WorkbenchContext.Provider>
+    </StrictMode>,
+  );
+}

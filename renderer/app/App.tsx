@@ -1,0 +1,117 @@
+// The window: title bar, sidebar (open, recent, samples), main panel; the whole window takes
+// folder drops.
+import { useEffect, useRef, useState, type DragEvent } from 'react';
+import { TableView } from '../history/TableView';
+import { pathFromDrop } from '../open/drop';
+import { OpenPanel, RecentList, SampleList } from '../open/OpenPanel';
+import { NO_SAMPLES, useClient, useWorkbench } from '../state/context';
+import { ErrorPanel } from './ErrorPanel';
+
+function EmptyState() {
+  const samples = useWorkbench((s) => s.info?.sampleTables ?? NO_SAMPLES);
+  const openTable = useWorkbench((s) => s.openTable);
+  return (
+    <div className="empty" data-testid="empty-state">
+      <div className="drop-target">
+        <div className="drop-glyph" aria-hidden="true">⇩</div>
+        <h1>Open a Delta table</h1>
+        <p>Drop a table folder here, type its path on the left, or pick a recent table.</p>
+        <p className="muted">lakerec reads the table&apos;s <code>_delta_log</code> and never writes into it.</p>
+        {samples.length > 0 && (
+          <button type="button" className="btn btn-primary" onClick={() => void openTable(samples[0].path)}>
+            Open the sample lake “{samples[0].name}”
+          </button>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function TitleBar() {
+  const info = useWorkbench((s) => s.info);
+  return (
+    <header className="titlebar">
+      <span className="brand"><span className="brand-mark" aria-hidden="true">◈</span>lakerec</span>
+      <span className="brand-sub">Delta table forensics</span>
+      <span className="spacer" />
+      {info && (
+        <span className="mode" data-testid="mode-badge" title={info.mode === 'web' ? 'Served on 127.0.0.1 to this browser only' : 'Desktop app'}>
+          {info.mode === 'web' ? 'web mode · 127.0.0.1' : 'desktop'} · v{info.version}
+        </span>
+      )}
+    </header>
+  );
+}
+
+export function App() {
+  const client = useClient();
+  const boot = useWorkbench((s) => s.boot);
+  const bootError = useWorkbench((s) => s.bootError);
+  const table = useWorkbench((s) => s.table);
+  const notice = useWorkbench((s) => s.notice);
+  const setNotice = useWorkbench((s) => s.setNotice);
+  const openTable = useWorkbench((s) => s.openTable);
+  const [dragging, setDragging] = useState(false);
+  const depth = useRef(0);
+
+  useEffect(() => {
+    void boot();
+  }, [boot]);
+
+  const onDragEnter = (e: DragEvent) => {
+    e.preventDefault();
+    depth.current++;
+    setDragging(true);
+  };
+  const onDragLeave = (e: DragEvent) => {
+    e.preventDefault();
+    depth.current = Math.max(0, depth.current - 1);
+    if (depth.current === 0) setDragging(false);
+  };
+  const onDragOver = (e: DragEvent) => {
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+  };
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    depth.current = 0;
+    setDragging(false);
+    const r = pathFromDrop(e.dataTransfer, client);
+    if (!r) setNotice({ code: 'usage', message: 'That drop did not name a folder. Drop a Delta table folder.' });
+    else if ('path' in r) void openTable(r.path);
+    else setNotice(r.error);
+  };
+
+  return (
+    <div className="app" data-testid="app" onDragEnter={onDragEnter} onDragLeave={onDragLeave} onDragOver={onDragOver} onDrop={onDrop}>
+      <TitleBar />
+      <div className="body">
+        <aside className="sidebar">
+          <OpenPanel />
+          {notice && (
+            <div className="notice" role="status" data-testid="notice">
+              <span>{notice.message}</span>
+              <button type="button" className="item-remove" aria-label="Dismiss" onClick={() => setNotice(null)}>×</button>
+            </div>
+          )}
+          <RecentList />
+          <SampleList />
+        </aside>
+        <main className="main">
+          {bootError ? (
+            <div className="pad"><ErrorPanel error={bootError} onRetry={() => void boot()} /></div>
+          ) : table ? (
+            <TableView />
+          ) : (
+            <EmptyState />
+          )}
+        </main>
+      </div>
+      {dragging && (
+        <div className="drop-overlay" aria-hidden="true">
+          <div className="drop-overlay-box">Drop the table folder to open it</div>
+        </div>
+      )}
+    </div>
+  );
+}

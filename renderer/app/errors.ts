@@ -1,0 +1,38 @@
+// Titles and next steps for each error code, so a failure reads as a sentence, not a code.
+import type { ErrorCode } from '../../shared/errors';
+
+const TITLES: Partial<Record<ErrorCode, string>> = {
+  not_found: 'Folder not found',
+  not_a_folder: 'Not a folder',
+  not_a_delta_table: 'Not a Delta table',
+  log_corrupt: "The table's log is broken",
+  version_missing: 'A version is missing from the log',
+  version_not_found: 'Version not found',
+  protocol_missing: 'The log has no protocol',
+  metadata_missing: 'The log has no metadata',
+  unsupported_feature: 'Unsupported table feature',
+  checkpoint_corrupt: 'A checkpoint is broken',
+  path_outside_table: 'A path points outside the table',
+  io_error: 'Cannot read the folder',
+  cancelled: 'Cancelled',
+  usage: 'Cannot do that',
+  internal: 'Something failed inside the workbench',
+};
+
+const HINTS: Partial<Record<ErrorCode, string>> = {
+  not_found: 'Check the path for typos; it must be a folder on this machine.',
+  not_a_folder: 'Open the table\'s root folder: the one that contains _delta_log.',
+  not_a_delta_table: 'A Delta table is a folder with a _delta_log folder of JSON commits inside.',
+  log_corrupt: 'The commit named above cannot be parsed. The table itself was not changed; inspect or restore that commit file.',
+  version_missing: 'A commit file was deleted or never written. Versions after the gap cannot be trusted.',
+  io_error: 'Check the folder\'s permissions for this user.',
+  cancelled: 'Open the table again when you are ready.',
+};
+
+export function errorTitle(code: ErrorCode): string {
+  return TITLES[code] ?? code.replace(/_/g, ' ');
+}
+
+export function errorHint(code: ErrorCode): string | null {
+  return HINTS[code] ?? null;
+}

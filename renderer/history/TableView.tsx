@@ -1,0 +1,69 @@
+// The open table: its header, then the list of versions from the log (or loading / error).
+import { ErrorPanel } from '../app/ErrorPanel';
+import { useWorkbench } from '../state/context';
+import { formatAgo, formatUtc } from './format';
+import { VersionsTable } from './VersionsTable';
+
+export function TableView() {
+  const table = useWorkbench((s) => s.table);
+  const openTable = useWorkbench((s) => s.openTable);
+  const cancel = useWorkbench((s) => s.cancelOpen);
+  const close = useWorkbench((s) => s.closeTable);
+  if (!table) return null;
+  const s = table.summary;
+
+  return (
+    <div className="table-view">
+      <header className="table-header">
+        <div className="table-title">
+          <span className="table-icon" aria-hidden="true">▦</span>
+          <div>
+            <h1 data-testid="table-name">{s?.name ?? table.path.split(/[\\/]/).filter(Boolean).pop() ?? table.path}</h1>
+            <div className="table-path mono" title={table.path}>{table.path}</div>
+          </div>
+        </div>
+        {s && (
+          <dl className="facts" data-testid="table-facts">
+            <div><dt>Version</dt><dd className="mono">{s.version}</dd></div>
+            <div><dt>Commits</dt><dd className="mono">{s.commitCount}</dd></div>
+            <div><dt>Last commit</dt><dd title={formatUtc(s.lastCommitAt) + ' UTC'}>{formatAgo(s.lastCommitAt)}</dd></div>
+            <div><dt>Partitions</dt><dd className="mono">{s.partitionColumns.length ? s.partitionColumns.join(', ') : 'none'}</dd></div>
+            <div><dt>Protocol</dt><dd className="mono">{s.minReaderVersion ?? '?'} / {s.minWriterVersion ?? '?'}</dd></div>
+          </dl>
+        )}
+      </header>
+
+      {table.status === 'loading' && (
+        <div className="loading" data-testid="loading">
+          <div className="loading-row">
+            <span className="spinner" aria-hidden="true" />
+            <span>
+              {table.progress
+                ? `${table.progress.phase}${table.progress.total !== null ? ` ${table.progress.done} / ${table.progress.total}` : ''}`
+                : 'Reading the log…'}
+            </span>
+            <button type="button" className="btn btn-quiet" data-testid="cancel-button" onClick={cancel}>Cancel</button>
+          </div>
+          <div className="bar"><div className="bar-fill" style={{ width: table.progress?.total ? `${Math.round((100 * table.progress.done) / table.progress.total)}%` : '15%' }} /></div>
+        </div>
+      )}
+
+      {table.status === 'error' && table.error && (
+        <div className="pad">
+          <ErrorPanel error={table.error} onRetry={() => void openTable(table.path)} onDismiss={close} />
+        </div>
+      )}
+
+      {table.status === 'ready' && table.versions && (
+        <>
+          <div className="section-bar">
+            <h2>History</h2>
+            <span className="count" data-testid="version-count">{table.versions.length} versions</span>
+            <span className="section-note">from the JSON commits in _delta_log, newest first</span>
+          </div>
+          <VersionsTable versions={table.versions} />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import { createContext, useContext } from 'react';
+import { useStore, type StoreApi } from 'zustand';
+import type { ApiClient, SampleTable } from '../../shared/api';
+import type { WorkbenchState } from './store';
+
+export interface Workbench {
+  store: StoreApi<WorkbenchState>;
+  client: ApiClient;
+}
+
+export const WorkbenchContext = createContext<Workbench | null>(null);
+
+function useWorkbenchContext(): Workbench {
+  const wb = useContext(WorkbenchContext);
+  if (!wb) throw new Error('WorkbenchContext is missing');
+  return wb;
+}
+
+export function useWorkbench<T>(selector: (s: WorkbenchState) => T): T {
+  return useStore(useWorkbenchContext().store, selector);
+}
+
+export function useClient(): ApiClient {
+  return useWorkbenchContext().client;
+}
+
+/** A stable empty list: a selector must not return a new array on every call. */
+export const NO_SAMPLES: SampleTable[] = [];
