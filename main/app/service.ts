@@ -8,8 +8,8 @@ import type {
 import { LakerecError } from '../../shared/errors';
 import type { JobContext } from '../../shared/jobs';
 import type { VersionChange } from '../delta/types';
-import { readCommitChanges } from './commits';
-import { resolveUserPath, tableName } from './paths';
+import { DeltaTable } from '../delta/table';
+import { assertTableFolder, resolveUserPath, tableName } from './paths';
 import { RecentTables } from './recent';
 
 export const APP_VERSION = '0.1.0';
@@ -27,9 +27,26 @@ export interface ServiceOptions {
   cwd?: string;
 }
 
-/** Every version of the table, from its log. */
+/** Every version of the table, from its log (the Delta reader: JSON commits, checkpoints). */
 async function readChanges(root: string, ctx: JobContext): Promise<VersionChange[]> {
-  return readCommitChanges(root, ctx);
+  // Our own check first: it words each wrong-folder case for a person and maps EACCES.
+  await assertTableFolder(root);
+  const table = await DeltaTable.open(root);
+  const changes = await table.changes({}, ctx);
+  if (changes.length === 0) {
+    throw new LakerecError('not_a_delta_table', `${root} has a _delta_log folder but no commits in it.`, { path: root });
+  }
+  // A hole in the log that no later checkpoint covers: the versions after it cannot be trusted.
+  for (let i = 1; i < changes.length; i++) {
+    const prev = changes[i - 1].version;
+    const next = changes[i];
+    if (next.version !== prev + 1 && !next.hasCheckpoint) {
+      throw new LakerecError('version_missing',
+        `The log of ${root} jumps from version ${prev} to ${next.version}: commit ${prev + 1} is missing and no checkpoint covers it.`,
+        { path: root, version: prev + 1 });
+    }
+  }
+  return changes;
 }
 
 export function summarise(root: string, changes: VersionChange[]): TableSummary {
