@@ -1,0 +1,121 @@
+// What a value's bytes are, per type, and what is refused rather than guessed. The canonical
+// text of a row is built in DuckDB SQL (rows never come to JavaScript); docs/adr/0003 is the
+// written definition and this file must agree with it.
+import { sqlIdent, sqlString } from '../engine/duck';
+
+/** Bumped whenever the canonical text of any type changes (baselines record it). */
+export const CANONICAL_VERSION = 'md5-canonical-v1';
+
+export type TypeFamily =
+  | 'integer' | 'decimal' | 'string' | 'boolean' | 'date' | 'timestamp' | 'timestamp_naive'
+  | 'time' | 'blob' | 'uuid' | 'interval' | 'float' | 'nested' | 'other';
+
+/** Family of a DuckDB type name (as DESCRIBE prints it). */
+export function typeFamily(duckType: string): TypeFamily {
+  const t = duckType.toUpperCase().trim();
+  if (/^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|INT\d*)$/.test(t)) return 'integer';
+  if (t.startsWith('DECIMAL') || t.startsWith('NUMERIC')) return 'decimal';
+  if (t === 'VARCHAR' || t.startsWith('VARCHAR(') || t === 'TEXT' || t === 'STRING') return 'string';
+  if (t === 'BOOLEAN' || t === 'BOOL') return 'boolean';
+  if (t === 'DATE') return 'date';
+  if (t === 'TIMESTAMP WITH TIME ZONE' || t === 'TIMESTAMPTZ') return 'timestamp';
+  if (t === 'TIMESTAMP' || t === 'TIMESTAMP_NS' || t === 'TIMESTAMP_MS' || t === 'TIMESTAMP_S' || t === 'DATETIME') return 'timestamp_naive';
+  if (t === 'TIME' || t === 'TIME WITH TIME ZONE') return 'time';
+  if (t === 'BLOB' || t === 'BYTEA') return 'blob';
+  if (t === 'UUID') return 'uuid';
+  if (t === 'INTERVAL') return 'interval';
+  if (t === 'FLOAT' || t === 'DOUBLE' || t === 'REAL' || t === 'FLOAT4' || t === 'FLOAT8') return 'float';
+  if (t.endsWith('[]') || /\[\d+\]$/.test(t) || t.startsWith('STRUCT') || t.startsWith('MAP') || t.startsWith('UNION')) return 'nested';
+  return 'other';
+}
+
+/**
+ * The family a column compares in. A naive timestamp counts as UTC only when the contract says
+ * so; otherwise it is its own family and will not compare with a zoned one.
+ */
+export function compareFamily(duckType: string, naiveIsUtc: boolean): TypeFamily {
+  const f = typeFamily(duckType);
+  return f === 'timestamp_naive' && naiveIsUtc ? 'timestamp' : f;
+}
+
+/** Decimal scale, to say "decimals keep scale" in a type comparison. */
+export function decimalScale(duckType: string): number | null {
+  const m = /^DECIMAL\((\d+),\s*(\d+)\)$/i.exec(duckType.trim());
+  return m ? Number(m[2]) : null;
+}
+
+/** Whether two column types compare value by value (same family, and same scale for decimals). */
+export function typesComparable(a: string, b: string, naiveIsUtc: boolean): boolean {
+  const fa = compareFamily(a, naiveIsUtc);
+  const fb = compareFamily(b, naiveIsUtc);
+  if (fa !== fb || fa === 'other') return false;
+  if (fa === 'decimal') return decimalScale(a) === decimalScale(b);
+  if (fa === 'nested') return a.toUpperCase() === b.toUpperCase();
+  return true;
+}
+
+/** Text of one non-null value (SQL over expression `x`); text of fixed-form types never holds '|'. */
+function valueText(x: string, family: TypeFamily): { text: string; delimited: boolean } {
+  switch (family) {
+    case 'integer':
+    case 'decimal': // DuckDB prints a decimal with all its scale digits: 12.30 stays "12.30"
+    case 'date':
+    case 'time':
+    case 'uuid':
+    case 'interval':
+      return { text: `CAST(${x} AS VARCHAR)`, delimited: true };
+    case 'boolean':
+      return { text: `CASE WHEN ${x} THEN 't' ELSE 'f' END`, delimited: true };
+    case 'timestamp':
+    case 'timestamp_naive':
+      // UTC microseconds since the epoch: one integer, whatever the precision or zone it was stored in.
+      return { text: `CAST(epoch_us(${x}) AS VARCHAR)`, delimited: true };
+    case 'blob':
+      return { text: `hex(${x})`, delimited: true };
+    case 'string':
+      // UTF-8 bytes as stored: no trimming, no case folding, no Unicode normalisation.
+      return { text: x, delimited: false };
+    case 'nested':
+      // JSON text escapes strings, so nested values cannot be confused with one another.
+      return { text: `CAST(to_json(${x}) AS VARCHAR)`, delimited: false };
+    default:
+      return { text: `CAST(${x} AS VARCHAR)`, delimited: false };
+  }
+}
+
+/**
+ * SQL for one column's canonical field: 'N|' for null; 'V' + text + '|' for fixed-form types;
+ * 'V' + byte length + ':' + text for strings and nested values (so no separator can be forged).
+ */
+export function canonicalField(column: string, duckType: string, naiveIsUtc: boolean): string {
+  const x = sqlIdent(column);
+  const fam = compareFamily(duckType, naiveIsUtc);
+  if (fam === 'float') throw new Error(`float column ${column} has no canonical bytes`);
+  const { text, delimited } = valueText(x, fam);
+  const v = delimited ? `'V' || ${text} || '|'` : `'V' || CAST(strlen(${text}) AS VARCHAR) || ':' || ${text}`;
+  return `CASE WHEN ${x} IS NULL THEN 'N|' ELSE ${v} END`;
+}
+
+export interface CanonicalColumn {
+  name: string;
+  type: string;
+}
+
+/** SQL text of the whole row's canonical bytes: fields in the given (sorted) column order. */
+export function canonicalRow(columns: CanonicalColumn[], naiveIsUtc: boolean): string {
+  if (columns.length === 0) return sqlString('');
+  return columns.map((c) => `(${canonicalField(c.name, c.type, naiveIsUtc)})`).join(' || ');
+}
+
+/**
+ * SQL for the 128-bit row digest as a UHUGEINT: md5 of the canonical text, read as a
+ * little-endian integer (DuckDB's md5_number).
+ */
+export function rowDigest(columns: CanonicalColumn[], naiveIsUtc: boolean): string {
+  return `md5_number(${canonicalRow(columns, naiveIsUtc)})`;
+}
+
+/** Display text of a value of any type (for example rows): DuckDB's own cast. */
+export function displayText(column: string): string {
+  return `CAST(${sqlIdent(column)} AS VARCHAR)`;
+}

@@ -1,0 +1,205 @@
+// The two sides of a reconciliation: a source of truth (Parquet file or folder, CSV, JSON lines,
+// or a Delta table at a version) and the Delta target. Each becomes a DuckDB view of logical
+// rows under target column names; nothing is read until a level needs it, and reads are counted.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DataType, StructType } from '../../shared/delta';
+import { LakerecError } from '../../shared/errors';
+import type { SchemaColumn } from '../../shared/reconcile';
+import { sqlIdent, sqlString } from '../engine/duck';
+import { DeltaTable } from '../delta/table';
+import { registerSnapshotView } from '../delta/scan';
+import type { Snapshot, VersionChange } from '../delta/types';
+import { compareFamily } from './canonical';
+import type { Contract } from './contract';
+
+export type SourceKind = 'parquet' | 'csv' | 'json' | 'delta';
+
+const deltaPrimitive: Record<string, string> = {
+  string: 'VARCHAR', long: 'BIGINT', integer: 'INTEGER', short: 'SMALLINT', byte: 'TINYINT',
+  float: 'FLOAT', double: 'DOUBLE', boolean: 'BOOLEAN', binary: 'BLOB', date: 'DATE',
+  timestamp: 'TIMESTAMP WITH TIME ZONE', timestamp_ntz: 'TIMESTAMP',
+};
+
+/** The DuckDB spelling of a Delta type (what the scan view will produce). */
+export function duckTypeOfDelta(t: DataType): string {
+  if (typeof t === 'string') {
+    if (deltaPrimitive[t]) return deltaPrimitive[t];
+    const m = /^decimal\(\s*(\d+)\s*,\s*(\d+)\s*\)$/.exec(t);
+    if (m) return `DECIMAL(${m[1]},${m[2]})`;
+    return t.toUpperCase();
+  }
+  if (t.type === 'struct') return `STRUCT(${t.fields.map((f) => `${sqlIdent(f.name)} ${duckTypeOfDelta(f.type)}`).join(', ')})`;
+  if (t.type === 'array') return `${duckTypeOfDelta(t.elementType)}[]`;
+  return `MAP(${duckTypeOfDelta(t.keyType)}, ${duckTypeOfDelta(t.valueType)})`;
+}
+
+export function normaliseType(t: string): string {
+  return t.toUpperCase().replace(/\s+/g, ' ').replace(/"/g, '').replace(/^TIMESTAMPTZ$/, 'TIMESTAMP WITH TIME ZONE').trim();
+}
+
+function schemaColumns(schema: StructType): SchemaColumn[] {
+  return schema.fields.map((f) => ({ name: f.name, type: normaliseType(duckTypeOfDelta(f.type)) }));
+}
+
+async function describe(conn: DuckDBConnection, view: string): Promise<SchemaColumn[]> {
+  const r = await conn.runAndReadAll(`DESCRIBE ${sqlIdent(view)}`);
+  return r.getRowObjectsJS().map((row) => ({ name: String(row.column_name), type: normaliseType(String(row.column_type)) }));
+}
+
+function unreadable(description: string, e: unknown): LakerecError {
+  if (e instanceof LakerecError) return e;
+  const msg = (e instanceof Error ? e.message : String(e)).split('\n')[0];
+  return new LakerecError('source_unreadable', `cannot read source ${description}: ${msg}`, { path: description });
+}
+
+export interface TargetSide {
+  root: string;
+  table: DeltaTable;
+  snapshot: Snapshot;
+  /** Logical schema from the log (no data file opened). */
+  columns: SchemaColumn[];
+  view: string | null;
+}
+
+/** Opens the target's log at a version; no data file is read. Reader errors keep their codes (exit 3). */
+export async function openTarget(root: string, version?: number): Promise<TargetSide> {
+  const table = await DeltaTable.open(resolve(root));
+  const snapshot = await table.snapshot(version === undefined ? {} : { version });
+  return { root: resolve(root), table, snapshot, columns: schemaColumns(snapshot.schema), view: null };
+}
+
+/** Registers the target's logical rows (optionally only some files) as a view, with provenance. */
+export async function registerTargetView(conn: DuckDBConnection, t: TargetSide, view: string, files?: Snapshot['files']): Promise<void> {
+  await registerSnapshotView(conn, t.snapshot, view, { provenance: true, ...(files ? { files } : {}) });
+  t.view = view;
+}
+
+export async function targetChanges(t: TargetSide): Promise<VersionChange[]> {
+  return t.table.changes();
+}
+
+export interface SourceSide {
+  kind: SourceKind;
+  description: string;
+  version: number | null;
+  /** View of the source under target column names (renamed, CSV/JSON typed like the target). */
+  view: string;
+  /** Columns of `view` (target names). */
+  columns: SchemaColumn[];
+  /** Columns as the source names them, before renames (for the schema report). */
+  rawColumns: SchemaColumn[];
+  snapshot: Snapshot | null;
+}
+
+interface ParsedSourceSpec { path: string; version: number | undefined }
+
+/** "lake/orders@3" names a Delta table at version 3 (only when the literal path does not exist). */
+function parseSourceSpec(spec: string, cwd: string): ParsedSourceSpec {
+  const direct = resolve(cwd, spec);
+  if (existsSync(direct)) return { path: direct, version: undefined };
+  const m = /^(.*)@(\d+)$/.exec(spec);
+  if (m && existsSync(resolve(cwd, m[1]))) return { path: resolve(cwd, m[1]), version: Number(m[2]) };
+  throw new LakerecError('source_unreadable', `source ${spec} does not exist`, { path: spec });
+}
+
+function detectKind(path: string): SourceKind {
+  const st = statSync(path);
+  if (st.isDirectory()) {
+    if (existsSync(join(path, '_delta_log'))) return 'delta';
+    return 'parquet';
+  }
+  const lower = path.toLowerCase();
+  if (/\.(csv|tsv)(\.gz)?$/.test(lower)) return 'csv';
+  if (/\.(json|jsonl|ndjson)(\.gz)?$/.test(lower)) return 'json';
+  return 'parquet';
+}
+
+function parquetFilesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.name.startsWith('.') || e.name.startsWith('_')) continue;
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.parquet')) out.push(p);
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+/**
+ * Opens the source and registers `view`: its rows under target column names. Text formats (CSV,
+ * JSON) carry no types, so their columns are cast to the target's types; a naive timestamp text
+ * is read as UTC only where the contract says so, otherwise it is refused.
+ */
+export async function openSource(
+  conn: DuckDBConnection, spec: string, cwd: string, contract: Contract, target: TargetSide, view: string,
+): Promise<SourceSide> {
+  const { path, version } = parseSourceSpec(spec, cwd);
+  const kind = detectKind(path);
+  const description = version === undefined ? spec : `${path}@${version}`;
+  const raw = `${view}_raw`;
+  let snapshot: Snapshot | null = null;
+  try {
+    if (kind === 'delta') {
+      const table = await DeltaTable.open(path);
+      snapshot = await table.snapshot(version === undefined ? {} : { version });
+      await registerSnapshotView(conn, snapshot, raw, {});
+    } else if (kind === 'parquet') {
+      const files = statSync(path).isDirectory() ? parquetFilesUnder(path) : [path];
+      if (files.length === 0) throw new LakerecError('source_unreadable', `source folder ${spec} holds no .parquet file`, { path: spec });
+      await conn.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdent(raw)} AS SELECT * FROM read_parquet([${files.map(sqlString).join(', ')}], union_by_name = true, hive_partitioning = false)`);
+    } else if (kind === 'csv') {
+      await conn.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdent(raw)} AS SELECT * FROM read_csv(${sqlString(path)}, header = true, all_varchar = true)`);
+    } else {
+      await conn.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdent(raw)} AS SELECT * FROM read_json(${sqlString(path)}, format = 'newline_delimited')`);
+    }
+  } catch (e) {
+    throw unreadable(spec, e);
+  }
+  let rawColumns: SchemaColumn[];
+  try {
+    rawColumns = await describe(conn, raw);
+  } catch (e) {
+    throw unreadable(spec, e);
+  }
+
+  // Renames (source name -> target name), then types for untyped formats.
+  const targetTypes = new Map(target.columns.map((c) => [c.name, c.type]));
+  const renameOf = (n: string) => contract.renames[n] ?? n;
+  const select: string[] = [];
+  for (const c of rawColumns) {
+    const name = renameOf(c.name);
+    const tt = targetTypes.get(name);
+    let expr = sqlIdent(c.name);
+    if ((kind === 'csv' || kind === 'json') && tt && normaliseType(c.type) !== tt) {
+      expr = castText(expr, c.type, tt, name, contract.naiveIsUtc);
+    }
+    select.push(`${expr} AS ${sqlIdent(name)}`);
+  }
+  await conn.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdent(view)} AS SELECT ${select.join(', ')} FROM ${sqlIdent(raw)}`);
+  let columns: SchemaColumn[];
+  try {
+    columns = await describe(conn, view);
+  } catch (e) {
+    throw unreadable(spec, e);
+  }
+  return { kind, description, version: snapshot ? snapshot.version : null, view, columns, rawColumns, snapshot };
+}
+
+/** A cast of untyped text (or JSON-guessed type) to the target's type. */
+function castText(expr: string, fromType: string, toType: string, column: string, naiveIsUtc: boolean): string {
+  if (compareFamily(toType, false) === 'timestamp' && !naiveIsUtc) {
+    // Text without an offset is a wall-clock time: only the contract may say it is UTC.
+    const s = `CAST(${expr} AS VARCHAR)`;
+    return `CASE WHEN ${expr} IS NULL THEN NULL WHEN regexp_matches(${s}, '(Z|[+-]\\d\\d(:?\\d\\d)?)$') THEN CAST(${s} AS ${toType}) `
+      + `ELSE error(${sqlString(`column ${column}: a timestamp without a time zone; set timestamps.naive_is_utc: true in the contract if it is UTC`)}) END`;
+  }
+  if (fromType === 'VARCHAR' && compareFamily(toType, false) === 'boolean') {
+    return `CAST(lower(${expr}) AS BOOLEAN)`;
+  }
+  return `CAST(${expr} AS ${toType})`;
+}
