@@ -4,6 +4,9 @@ import type { ColumnMappingMode, DataType, Metadata, StructField, StructType } f
 import { sqlIdent } from '../engine/duck';
 
 export function parseSchemaString(metadata: Metadata): StructType {
+  if (typeof metadata.schemaString !== 'string') {
+    throw new LakerecError('metadata_missing', 'the metaData action has no schemaString, so the table\'s schema is unknown');
+  }
   let s: unknown;
   try {
     s = JSON.parse(metadata.schemaString);

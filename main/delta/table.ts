@@ -22,6 +22,8 @@ export interface SnapshotOptions {
   version?: number;
   /** ms since epoch, an ISO string, or a Date: the newest version committed at or before it. */
   timestamp?: number | string | Date;
+  /** false: rebuild from JSON commits only, ignoring checkpoints (to cross-check a checkpoint). */
+  useCheckpoints?: boolean;
 }
 
 function commitTimestamp(c: ParsedCommit, mtime: number | undefined): number {
@@ -153,20 +155,21 @@ export class DeltaTable {
     return p;
   }
 
-  private segment(version: number): LogSegment {
+  private segment(version: number, useCheckpoints = true): LogSegment {
     const latest = this.latestVersion;
     if (!Number.isInteger(version) || version < 0 || version > latest) {
       throw new LakerecError('version_not_found', `version ${version} does not exist (the table's versions are ${this.earliestVersion} to ${latest})`, { version });
     }
-    const s = selectSegment(this.listing, version, this.badCheckpoints);
+    const listing = useCheckpoints ? this.listing : { ...this.listing, checkpoints: new Map() };
+    const s = selectSegment(listing, version, this.badCheckpoints);
     if ('error' in s) throw new LakerecError('version_missing', s.error, { version });
     return s;
   }
 
   /** Rebuilds the replay state at a version: newest usable checkpoint, then commits. */
-  private async stateAt(version: number, ctx?: JobContext): Promise<ReplayState> {
+  private async stateAt(version: number, ctx?: JobContext, useCheckpoints = true): Promise<ReplayState> {
     for (;;) {
-      const seg = this.segment(version);
+      const seg = this.segment(version, useCheckpoints);
       const state = new ReplayState(this.root);
       if (seg.checkpoint) {
         try {
@@ -204,6 +207,7 @@ export class DeltaTable {
       throw new LakerecError('usage', 'give a version or a timestamp, not both');
     }
     const version = opts.timestamp !== undefined ? await this.versionAtTimestamp(opts.timestamp, ctx) : (opts.version ?? this.latestVersion);
+    if (opts.useCheckpoints === false) return this.snapshotFromState(await this.stateAt(version, ctx, false), version);
     let p = this.snapshotCache.get(version);
     if (!p) {
       p = this.buildSnapshot(version, ctx);
