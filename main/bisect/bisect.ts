@@ -14,18 +14,20 @@ export interface BisectContext extends JobContext {
   source?: HistorySource;
   /** Override the exhaustive-walk limit (default 48 versions). */
   exhaustiveLimit?: number;
+  /** Read data files whose paths resolve outside the table root (off by default). */
+  allowOutsidePaths?: boolean;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
 
 export async function bisect(root: string, spec: PredicateSpec, ctx: BisectContext = {}): Promise<BisectResult> {
-  const src = ctx.source ?? await openHistorySource(root);
+  const src = ctx.source ?? await openHistorySource(root, { allowOutsidePaths: ctx.allowOutsidePaths });
   const history = await replayHistory(src, ctx);
   return bisectHistory(history, spec, ctx);
 }
 
 export async function bisectHistory(h: History, spec: PredicateSpec, ctx: BisectContext = {}): Promise<BisectResult> {
-  const pred = await bindPredicate(spec, h, { ctx });
+  const pred = await bindPredicate(spec, h, { ctx, allowOutsidePaths: ctx.allowOutsidePaths });
   try {
     const found = await searchVersions({
       latestVersion: h.latestVersion,

@@ -15,10 +15,11 @@ export interface ForensicsOptions {
   ctx?: JobContext;
   /** Tests and embedders may hand a source directly (default: the reader over `root`). */
   source?: HistorySource;
+  allowOutsidePaths?: boolean;
 }
 
 export async function forensics(root: string, opts: ForensicsOptions = {}): Promise<ForensicsResult> {
-  const src = opts.source ?? await openHistorySource(root);
+  const src = opts.source ?? await openHistorySource(root, { allowOutsidePaths: opts.allowOutsidePaths });
   const history = await replayHistory(src, opts.ctx);
   return forensicsOfHistory(history, opts);
 }

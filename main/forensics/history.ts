@@ -176,6 +176,12 @@ export async function replayHistory(src: HistorySource, ctx?: JobContext): Promi
       protocol = snap.protocol;
       metadata = snap.metadata;
       st.fromSnapshot = true;
+      if (change && info.hasCommitFile) {
+        // The commit itself is still on disk: show what it added, not the whole reset file set.
+        const own = new Set(change.adds.map((a) => canonicalisePath(a.path, src.root).key));
+        st.added = st.added.filter((id) => own.has(files[id].path));
+        st.removed = [];
+      }
       started = true;
     } else if (change) {
       if (change.protocol) {

@@ -2,9 +2,9 @@
 // replay and heuristics do not pull the reader (and its Parquet checkpoint code) into every import.
 import type { HistorySource } from './history';
 
-export async function openHistorySource(root: string): Promise<HistorySource> {
+export async function openHistorySource(root: string, opts: { allowOutsidePaths?: boolean } = {}): Promise<HistorySource> {
   const { DeltaTable } = await import('../delta/table');
-  const table = await DeltaTable.open(root);
+  const table = await DeltaTable.open(root, { allowOutsidePaths: opts.allowOutsidePaths ?? false });
   return {
     root: table.root,
     versions: async () => await table.versions(),

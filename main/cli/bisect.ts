@@ -1,0 +1,88 @@
+// `lakerec bisect TABLE --predicate P ...`: the first bad version of a table's own history.
+// Exit codes (fixed): 1 a bad version was found (also a healed or unrecoverable history), 0 every
+// examined version passes, 2 the invocation was wrong or the predicate refused, 3 unreadable.
+import { resolve } from 'node:path';
+import { parseArgs, bool, str, int, requirePositional } from './args';
+import type { CliIO } from './io';
+import { bisect } from '../bisect/bisect';
+import { PREDICATE_NAMES, type BisectResult, type PredicateName, type PredicateSpec } from '../../shared/bisect';
+import { ExitCode, LakerecError } from '../../shared/errors';
+import { ranges } from '../forensics/forensics';
+
+const USAGE = 'lakerec bisect TABLE --predicate P [--keys K] [--expect N] [--partition P=V] [--source F] [--json]';
+
+/** JSON with a space after ':' and ',' (as the seed prints parameters). */
+function params(o: Record<string, unknown>): string {
+  const entries = Object.entries(o);
+  if (entries.length === 0) return '{}';
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(', ')}}`;
+}
+
+export function formatBisect(r: BisectResult): string {
+  const out: string[] = [];
+  const label = (s: string) => (s + ':').padEnd(19);
+  const spec = r.predicate;
+  const what = [spec.predicate, spec.keys?.length ? `--keys ${spec.keys.join(',')}` : '', spec.expect !== undefined ? `--expect ${spec.expect}` : '',
+    spec.partition ? `--partition ${spec.partition}` : '', spec.source ? `--source ${spec.source}` : ''].filter(Boolean).join(' ');
+  if (r.outcome === 'bad' && r.culprit) {
+    const c = r.culprit;
+    const rows = (n: number | null) => (n === null ? '?' : String(n));
+    let change = `+${c.addedFiles} file(s)/${rows(c.addedRows)} row(s)`;
+    if (c.removedFiles) change += ` -${c.removedFiles} file(s)/${rows(c.removedRows)} row(s)`;
+    out.push(`${label('first bad version')}${r.firstBad}`);
+    out.push(`${label('culprit')}version ${c.version} · ${c.operation ?? '(no commitInfo)'} · ${c.when || '?'} · ${params(c.operationParameters)} · ${change}`);
+    if (c.partitions.length) out.push(`${label('partitions')}${c.partitions.join(', ')}`);
+    out.push(`${label('last good')}${r.lastGood ?? 'none (the first version already fails)'}`);
+  } else if (r.outcome === 'not_recoverable') {
+    out.push(`${label('first bad version')}not recoverable: it already fails at v${r.probes.find((p) => p.state === 'bad')?.version ?? r.oldestReadableVersion}, the oldest version this log still holds`);
+  } else if (r.outcome === 'clean') {
+    out.push(`${label('first bad version')}none: every examined version passes`);
+  } else {
+    out.push(`${label('first bad version')}unknown: no version could be evaluated`);
+  }
+  if (r.healed) {
+    out.push(`${label('healed')}true · ${r.transitions.map((t) => `${t.kind} at v${t.to}`).join(' · ')} · latest v${r.latestVersion} ${r.latestState ?? '?'}`);
+  }
+  out.push(`${label('examined')}${r.examined} version(s) (${r.exhaustive ? 'exhaustive' : 'binary search, monotone: null'})`);
+  if (r.unreadableVersions.length) out.push(`${label('unreadable')}${ranges(r.unreadableVersions)} (neither good nor bad)`);
+  out.push(`${label('predicate')}${what}`);
+  out.push(`${label('means')}${r.semantics}`);
+  out.push(`${label('files read')}${r.filesRead} (${r.filesFromCache} per-file result(s) reused)`);
+  if (r.probes.length) {
+    const shown = r.probes.slice(0, 24).map((p) => `v${p.version} ${p.state}`).join(', ');
+    out.push(`${label('probes')}${shown}${r.probes.length > 24 ? `, … (${r.probes.length - 24} more)` : ''}`);
+  }
+  const bad = r.firstBad === null ? null : r.probes.find((p) => p.version === r.firstBad);
+  if (bad?.detail) out.push(`${label('at first bad')}${bad.detail}`);
+  for (const n of r.notes) out.push(`note: ${n}`);
+  return out.join('\n') + '\n';
+}
+
+export function exitCodeOf(r: BisectResult): number {
+  if (r.outcome === 'bad' || r.outcome === 'not_recoverable') return ExitCode.Blocking;
+  if (r.outcome === 'unreadable') return ExitCode.Unreadable;
+  return ExitCode.Ok;
+}
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const p = parseArgs(argv, {
+    predicate: 'string', keys: 'string[]', expect: 'string', partition: 'string', source: 'string', json: 'boolean', 'allow-outside-paths': 'boolean',
+  });
+  const [tablePath] = requirePositional(p, 1, USAGE);
+  const predicate = str(p, 'predicate');
+  if (!predicate) throw new LakerecError('usage', `--predicate is required (one of ${PREDICATE_NAMES.join(', ')}); usage: ${USAGE}`);
+  if (!(PREDICATE_NAMES as readonly string[]).includes(predicate)) throw new LakerecError('usage', `unknown predicate "${predicate}" (one of ${PREDICATE_NAMES.join(', ')})`);
+  const keys = p.flags.keys as string[] | undefined;
+  const source = str(p, 'source');
+  const spec: PredicateSpec = { predicate: predicate as PredicateName };
+  if (keys) spec.keys = keys.flatMap((k) => k.split(',')).map((k) => k.trim()).filter(Boolean);
+  const expect = int(p, 'expect');
+  if (expect !== undefined) spec.expect = expect;
+  const partition = str(p, 'partition');
+  if (partition !== undefined) spec.partition = partition;
+  if (source !== undefined) spec.source = resolve(io.cwd, source);
+  const r = await bisect(resolve(io.cwd, tablePath), spec, { allowOutsidePaths: bool(p, 'allow-outside-paths') });
+  if (bool(p, 'json')) io.out(JSON.stringify(r, null, 2) + '\n');
+  else io.out(formatBisect(r));
+  return exitCodeOf(r);
+}

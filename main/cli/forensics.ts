@@ -1,0 +1,65 @@
+// `lakerec forensics TABLE [--partition-by COL] [--json]`: the log as an incident record. Every
+// version's commit from the log alone, then the heuristics that fired, each with its evidence.
+import { resolve } from 'node:path';
+import { parseArgs, bool, str, requirePositional } from './args';
+import type { CliIO } from './io';
+import { forensics } from '../forensics/forensics';
+import type { ForensicsResult, HeuristicHit } from '../../shared/forensics';
+
+const USAGE = 'lakerec forensics TABLE [--partition-by COL] [--json]';
+
+function wrap(text: string, width: number, indent: string): string {
+  const words = text.split(' ');
+  const lines: string[] = [];
+  let cur = '';
+  for (const w of words) {
+    if (cur && (cur.length + 1 + w.length) > width) { lines.push(cur); cur = indent + w; } else cur = cur ? `${cur} ${w}` : w;
+  }
+  if (cur) lines.push(cur);
+  return lines.join('\n');
+}
+
+function evidenceText(h: HeuristicHit): string {
+  return Object.entries(h.evidence)
+    .filter(([, v]) => v !== null && !(Array.isArray(v) && v.length === 0))
+    .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`)
+    .join('  ');
+}
+
+export function formatForensics(r: ForensicsResult, opts: { evidence?: boolean } = {}): string {
+  const out: string[] = [];
+  const n = (x: number | null) => (x === null ? '?' : String(x));
+  const partsText = (ps: string[]) => (ps.length <= 3 ? ps.join(', ') : `${ps.slice(0, 3).join(', ')} +${ps.length - 3} more`);
+  out.push(` ${'ver'.padStart(4)}  ${'when'.padEnd(20)}  ${'operation'.padEnd(16)}  ${'+files'.padStart(6)}  ${'-files'.padStart(6)}  ${'+rows'.padStart(8)}  ${'-rows'.padStart(8)}  ${r.partitionSource === 'none' ? '' : 'partitions'}`.trimEnd());
+  for (const v of r.versions) {
+    if (!v.readable && !v.hasCommitFile) {
+      out.push(` ${String(v.version).padStart(4)}  ${''.padEnd(20)}  (unreadable: ${v.unreadableReason ?? 'not in the log'})`);
+      continue;
+    }
+    const op = (v.operation ?? '?') + (v.hasCheckpoint ? ' [cp]' : '');
+    out.push(` ${String(v.version).padStart(4)}  ${v.when.padEnd(20)}  ${op.padEnd(16)}  ${String(v.addedFiles).padStart(6)}  ${String(v.removedFiles).padStart(6)}  ${n(v.addedRows).padStart(8)}  ${n(v.removedRows).padStart(8)}  ${partsText(v.partitions)}`.trimEnd());
+  }
+  out.push('');
+  const warn = r.heuristics;
+  if (warn.length === 0) {
+    out.push('worth a second look: nothing; the log shows no commit a human needs to look at');
+  } else {
+    out.push('worth a second look:');
+    for (const h of warn) {
+      out.push('  ' + wrap(`v${h.version} ${h.name}: ${h.message}`, 100, '     '));
+      if (opts.evidence) out.push('     ' + wrap(`evidence: ${evidenceText(h)}`, 100, '       '));
+    }
+  }
+  for (const note of r.notes) out.push(`note: ${note}`);
+  return out.join('\n') + '\n';
+}
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const p = parseArgs(argv, { json: 'boolean', 'partition-by': 'string', evidence: 'boolean', 'allow-outside-paths': 'boolean' });
+  const [tablePath] = requirePositional(p, 1, USAGE);
+  const r = await forensics(resolve(io.cwd, tablePath), { partitionBy: str(p, 'partition-by'), allowOutsidePaths: bool(p, 'allow-outside-paths') });
+  if (bool(p, 'json')) io.out(JSON.stringify(r, null, 2) + '\n');
+  else io.out(formatForensics(r, { evidence: bool(p, 'evidence') }));
+  // Heuristics are leads for a human, not verdicts: forensics exits 0 when the log could be read.
+  return 0;
+}
