@@ -606,6 +606,19 @@ export class DeltaWriter {
     return { deleted: deleted.sort(), kept: kept.sort() };
   }
 
+  /**
+   * SQL for the logical rows of the writer's current version (partition columns filled in,
+   * columns added by schema evolution null in older files), for checks and read-back.
+   */
+  async currentRowsSql(): Promise<string> {
+    const files = [...this.st.files.values()];
+    const cols = this.schema.fields.map((f) => sqlIdent(f.name)).join(', ');
+    if (files.length === 0) {
+      return `SELECT ${this.schema.fields.map((f) => `CAST(NULL AS ${duckType(f.type)}) AS ${sqlIdent(f.name)}`).join(', ')} WHERE false`;
+    }
+    return `SELECT ${cols} FROM (${await this.scanSql(files)})`;
+  }
+
   // ---- internals ----
 
   private async run(sql: string, what: string): Promise<void> {
