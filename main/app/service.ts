@@ -1,7 +1,7 @@
 // The ONE implementation of shared/api.ts. Electron's IPC handlers and the web server both call
 // these functions (through dispatch.ts); neither transport contains engine logic.
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import type {
   ApiHandlers, SampleTable, TableSummary, TransportMode, VersionRow,
 } from '../../shared/api';
@@ -105,7 +105,7 @@ export function versionRows(changes: VersionChange[]): VersionRow[] {
     .reverse(); // newest first, as a history list reads
 }
 
-/** Bundled sample lakes: every folder with a `_delta_log` directly under `dir` (one level). */
+/** Bundled sample lakes: every folder with a `_delta_log` under `dir` (up to three levels down). */
 export function findSampleTables(dir: string): SampleTable[] {
   if (!existsSync(dir)) return [];
   const out: SampleTable[] = [];
@@ -123,7 +123,8 @@ export function findSampleTables(dir: string): SampleTable[] {
       } catch {
         continue;
       }
-      if (existsSync(join(p, '_delta_log'))) out.push({ name: n, path: p });
+      // Named by its path under the lakes folder ("control/target"): lakes hold more than one folder.
+      if (existsSync(join(p, '_delta_log'))) out.push({ name: relative(dir, p).split(sep).join('/'), path: p });
       else if (depth < 2) visit(p, depth + 1);
     }
   };

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { ApiClient } from '../../shared/api';
+import { pathFromDrop, type DropData } from '../open/drop';
+import { takeToken } from './client';
+import { parseSseFrames } from './sse';
+
+describe('parseSseFrames', () => {
+  it('parses complete frames, skips comments, keeps a partial frame for later', () => {
+    const { events, rest } = parseSseFrames(': hello\n\nevent: progress\ndata: {"a":1}\n\nevent: progress\ndata: {"a"');
+    expect(events).toEqual([{ event: 'progress', data: '{"a":1}' }]);
+    expect(rest).toBe('event: progress\ndata: {"a"');
+  });
+});
+
+describe('takeToken', () => {
+  function fakes(hash: string) {
+    const store = new Map<string, string>();
+    const replaced: string[] = [];
+    const loc = { hash, pathname: '/', search: '' } as Location;
+    const storage = { setItem: (k: string, v: string) => store.set(k, v), getItem: (k: string) => store.get(k) ?? null } as Storage;
+    const hist = { replaceState: (_d: unknown, _t: string, url: string) => replaced.push(url) } as unknown as History;
+    return { loc, storage, hist, replaced };
+  }
+  it('takes the token from the fragment and removes it from the address bar', () => {
+    const f = fakes('#token=abc_DEF-123');
+    expect(takeToken(f.loc, f.storage, f.hist)).toBe('abc_DEF-123');
+    expect(f.replaced).toEqual(['/']);
+    // A reload (no fragment) keeps this tab's copy.
+    const again = { ...f, loc: { hash: '', pathname: '/', search: '' } as Location };
+    expect(takeToken(again.loc, f.storage, f.hist)).toBe('abc_DEF-123');
+  });
+  it('has no token when none was given', () => {
+    const f = fakes('');
+    expect(takeToken(f.loc, f.storage, f.hist)).toBeNull();
+  });
+});
+
+describe('pathFromDrop', () => {
+  const web: ApiClient = { invoke: () => Promise.reject(new Error('unused')), pathForDroppedFile: () => null };
+  const desktop: ApiClient = { ...web, pathForDroppedFile: () => '/data/orders' };
+  const drop = (types: Record<string, string>, files: { name: string }[] = []): DropData => ({
+    files: files as unknown as ArrayLike<File>,
+    types: Object.keys(types),
+    getData: (f) => types[f] ?? '',
+  });
+  it('uses the real path where the transport knows it (Electron)', () => {
+    expect(pathFromDrop(drop({}, [{ name: 'orders' }]), desktop)).toEqual({ path: '/data/orders' });
+  });
+  it('uses a file:// URI or an absolute path carried as text', () => {
+    expect(pathFromDrop(drop({ 'text/uri-list': '# c\nfile:///data/t%20x\n' }), web)).toEqual({ path: 'file:///data/t%20x' });
+    expect(pathFromDrop(drop({ 'text/plain': '/data/orders' }), web)).toEqual({ path: '/data/orders' });
+    expect(pathFromDrop(drop({ 'text/plain': 'hello world' }), web)).toBeNull();
+  });
+  it('explains when a browser hides where a dropped folder is', () => {
+    const r = pathFromDrop(drop({}, [{ name: 'orders' }]), web);
+    expect(r && 'error' in r && r.error.message).toContain('"orders"');
+  });
+});
