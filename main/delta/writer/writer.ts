@@ -15,6 +15,7 @@ import type {
 import { LakerecError } from '../../../shared/errors';
 import { throwIfCancelled, type JobContext } from '../../../shared/jobs';
 import { openDuck, sqlIdent, sqlString, type Duck } from '../../engine/duck';
+import { DeltaTable } from '../table';
 import {
   assignable, duckType, logPath, parseSchema, partitionDirName, partitionLiteralSql, partitionValueSql,
 } from './schema';
@@ -208,6 +209,32 @@ export class DeltaWriter {
   static async fromState(root: string, state: WriterState, opts: WriterOptions = {}): Promise<DeltaWriter> {
     const duck = opts.duck ?? await openDuck({ threads: 2 });
     return new DeltaWriter(root, state, duck, !opts.duck, opts);
+  }
+
+  /**
+   * Opens an existing table at its latest version through lakerec's reader. The writer writes
+   * protocol (1, 2) tables only: a table that needs reader or writer features (column mapping,
+   * deletion vectors, ...) is refused rather than written without honouring them.
+   */
+  static async open(root: string, opts: WriterOptions = {}): Promise<DeltaWriter> {
+    const table = await DeltaTable.open(root);
+    const snap = await table.snapshot();
+    const p = snap.protocol;
+    if (p.minReaderVersion > 1 || p.minWriterVersion > 2 || (p.writerFeatures?.length ?? 0) > 0 || snap.columnMapping !== 'none') {
+      throw misuse(`the writer writes protocol (1, 2) tables without column mapping; this table has reader ${p.minReaderVersion}, writer ${p.minWriterVersion}${p.writerFeatures?.length ? ` (${p.writerFeatures.join(', ')})` : ''}`);
+    }
+    const files = new Map<string, AddFile>(snap.files.map((f) => [f.add.path, f.add]));
+    const tombstones = new Map<string, RemoveFile>();
+    try {
+      // Tombstones give vacuum the time each file stopped being referenced.
+      for (const c of await table.changes({}, opts.ctx)) {
+        for (const r of c.removes) if (!files.has(r.path)) tombstones.set(r.path, r);
+        for (const a of c.adds) tombstones.delete(a.path);
+      }
+    } catch {
+      /* history partly gone (log cleanup): vacuum falls back to file times */
+    }
+    return DeltaWriter.fromState(snap.root, { version: snap.version, protocol: snap.protocol, metadata: snap.metadata, files, tombstones }, opts);
   }
 
   /** The version, schema and files as of the writer's last commit. */
