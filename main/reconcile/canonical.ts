@@ -87,11 +87,14 @@ function valueText(x: string, family: TypeFamily): { text: string; delimited: bo
  * SQL for one column's canonical field: 'N|' for null; 'V' + text + '|' for fixed-form types;
  * 'V' + byte length + ':' + text for strings and nested values (so no separator can be forged).
  */
-export function canonicalField(column: string, duckType: string, naiveIsUtc: boolean): string {
-  const x = sqlIdent(column);
+export function canonicalField(column: string, duckType: string, naiveIsUtc: boolean, opts: { qualifier?: string; nfc?: boolean } = {}): string {
+  const x = (opts.qualifier ? opts.qualifier + '.' : '') + sqlIdent(column);
   const fam = compareFamily(duckType, naiveIsUtc);
   if (fam === 'float') throw new Error(`float column ${column} has no canonical bytes`);
-  const { text, delimited } = valueText(x, fam);
+  const vt = valueText(x, fam);
+  // Only for classification (never for the checksum): strings compared after NFC normalisation.
+  const text = opts.nfc && fam === 'string' ? `nfc_normalize(${vt.text})` : vt.text;
+  const delimited = vt.delimited;
   const v = delimited ? `'V' || ${text} || '|'` : `'V' || CAST(strlen(${text}) AS VARCHAR) || ':' || ${text}`;
   return `CASE WHEN ${x} IS NULL THEN 'N|' ELSE ${v} END`;
 }
@@ -102,9 +105,9 @@ export interface CanonicalColumn {
 }
 
 /** SQL text of the whole row's canonical bytes: fields in the given (sorted) column order. */
-export function canonicalRow(columns: CanonicalColumn[], naiveIsUtc: boolean): string {
+export function canonicalRow(columns: CanonicalColumn[], naiveIsUtc: boolean, opts: { qualifier?: string; nfc?: boolean } = {}): string {
   if (columns.length === 0) return sqlString('');
-  return columns.map((c) => `(${canonicalField(c.name, c.type, naiveIsUtc)})`).join(' || ');
+  return columns.map((c) => `(${canonicalField(c.name, c.type, naiveIsUtc, opts)})`).join(' || ');
 }
 
 /**

@@ -164,12 +164,20 @@ export function classify(ev: Evidence): Classification {
   }
 
   // ---- float aggregates (checksum and deeper) ----
+  // Named only where the float sum is the sole difference (same rows, same digests): elsewhere the
+  // count or digest evidence already speaks. With a tolerance, keys and rows compare floats row by
+  // row, so the aggregate only names at checksum level.
   if (at >= lvlChecksum) {
+    const byLabel = new Map(ev.partitions.map((p) => [p.partition, p]));
     for (const f of ev.floats) {
-      const bad = f.partitions.filter((p) => !p.agree && !late.has(p.partition));
+      if (at >= lvlKeys && f.rule === 'tolerance') continue;
+      const bad = f.partitions.filter((p) => {
+        const pr = byLabel.get(p.partition);
+        return !p.agree && !late.has(p.partition) && pr !== undefined && pr.sourceRows === pr.targetRows && pr.sourceChecksum === pr.targetChecksum;
+      });
       if (!bad.length) continue;
       findings.push(makeFinding('content_divergence', 'checksum',
-        `float column ${f.column}: exact sums differ in ${plural(bad.length, 'partition')} (${f.rule === 'exclude' ? 'compared by exact sum' : `tolerance ${f.tolerance}`})`,
+        `float column ${f.column}: exact sums differ in ${plural(bad.length, 'partition')} whose other columns agree (${f.rule === 'exclude' ? 'compared by exact sum' : `tolerance ${f.tolerance} per value`})`,
         {
           counts: { partitions: bad.length },
           partitions: bad.map((p) => p.partition),
@@ -244,11 +252,6 @@ function classifyCounts(
       partial.forEach((p) => explained.add(p.partition));
     }
   }
-  for (const p of ev.partitions) {
-    if (p.sourceRows === 0 && p.targetRows > 0 && !explained.has(p.partition) && !surplusLeft.includes(p)) {
-      // a partition only the target has is extra rows (handled above as a surplus)
-    }
-  }
   if (checksums) {
     const silent = rest.filter((p) => p.sourceRows === p.targetRows && p.sourceChecksum !== null && p.targetChecksum !== null && p.sourceChecksum !== p.targetChecksum);
     for (const p of silent) unnamed.push(`${p.partition}: same row count (${fmt(p.sourceRows)}), different checksum: rows differ in content`);
@@ -258,7 +261,7 @@ function classifyCounts(
 /** Keys and rows levels: the key diff names what per-partition totals could not. */
 function classifyKeys(ev: Evidence, kd: KeyDiffEvidence, findings: Finding[], unnamed: string[], explained: Set<string>, late: Set<string>): void {
   const level: Level = ev.level === 'rows' ? 'rows' : 'keys';
-  const byP = [...kd.byPartition.entries()].filter(([p]) => !late.has(p));
+  const byP = [...kd.byPartition.entries()].filter(([p]) => !late.has(p)).sort((a, b) => a[0].localeCompare(b[0]));
 
   if (kd.nullKeyRowsTarget > 0) {
     const parts = byP.filter(([, v]) => v.nullKeyRows > 0).map(([p]) => p);
@@ -321,16 +324,15 @@ function classifyKeys(ev: Evidence, kd: KeyDiffEvidence, findings: Finding[], un
     changed -= kd.staleRows;
   }
   if (changed > 0 && kd.unicodeOnly > 0) {
-    const all = kd.unicodeOnly === kd.unicodeExamined;
     findings.push(makeFinding('unicode_normalisation', level,
-      `${plural(kd.unicodeOnly, 'changed row')} of ${fmt(kd.unicodeExamined)} examined differ only in Unicode normal form (NFC vs NFD)`,
+      `${plural(kd.unicodeOnly, 'changed row')} differ only in Unicode normal form (NFC vs NFD): equal once both sides are NFC-normalised`,
       {
-        counts: { 'changed rows': changed, examined: kd.unicodeExamined, 'normal form only': kd.unicodeOnly },
+        counts: { 'changed rows': changed, 'normal form only': kd.unicodeOnly },
+        partitions: byP.filter(([, v]) => v.changed > 0).map(([p]) => p),
         exampleKeys: kd.exampleKeys.unicode, exampleRows: kd.examples.unicode,
-        notes: [kd.unicodeExamined < changed ? `${fmt(kd.unicodeExamined)} of ${fmt(changed)} changed rows were examined value by value` : 'every changed row was examined value by value'],
+        notes: [`all ${fmt(kd.unicodeExamined)} changed rows were re-compared with strings NFC-normalised; ${fmt(kd.unicodeOnly)} then agree`],
       }));
-    if (all && kd.unicodeExamined === changed) changed = 0;
-    else changed -= kd.unicodeOnly;
+    changed -= kd.unicodeOnly;
   }
   if (changed > 0) {
     findings.push(makeFinding('content_divergence', level, `${plural(changed, 'row')} with the same key hold different values`,

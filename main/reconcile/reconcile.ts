@@ -12,7 +12,7 @@ import {
 } from '../../shared/reconcile';
 import { openDuck, sqlIdent, sqlString } from '../engine/duck';
 import type { ActiveFile } from '../delta/types';
-import { CANONICAL_VERSION, canonicalField, compareFamily, rowDigest, typesComparable } from './canonical';
+import { CANONICAL_VERSION, canonicalField, canonicalRow, compareFamily, rowDigest, typesComparable } from './canonical';
 import {
   addGroup, combineHalves, digestHalvesSql, emptyExactSum, exactSumToNumber, floatPartsSql, toHex128, type ExactSum,
 } from './checksum';
@@ -163,9 +163,10 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
         reads.targetFilesRead = target.snapshot.files.length;
       }
       statsNullKeys = nullKeysFromStats(target, contract.keys);
-      late = latePartitions(contract, part, [...partitions.values()]);
       const needLog = [...partitions.values()].some((p) => p.targetRows < p.sourceRows);
       if (needLog && part.targetIsDeltaPartition) removals = await removalsFromLog(conn, target, part);
+      // A partition the table once held is not "late": it was loaded and then lost.
+      late = latePartitions(contract, part, [...partitions.values()], new Set([...removals.values()].filter((r) => r.everLoaded).map((r) => r.partition)));
       statsDuplicates = duplicateFilesFromStats(target, part);
     }
 
@@ -455,14 +456,14 @@ function nullKeysFromStats(target: TargetSide, keys: string[]): number | null {
 }
 
 /** Source partitions beyond the target's newest, within the contract's lateness allowance. */
-function latePartitions(contract: Contract, part: PartitionSpec, parts: PartitionResult[]): Evidence['late'] {
+function latePartitions(contract: Contract, part: PartitionSpec, parts: PartitionResult[], onceLoaded: Set<string>): Evidence['late'] {
   if (!contract.lateness || part.column === null || contract.lateness.column !== part.column) return null;
   const loaded = parts.filter((p) => p.targetRows > 0).map((p) => dayOf(p.value)).filter((d): d is number => d !== null);
   if (!loaded.length) return null;
   const newest = Math.max(...loaded);
   const late = parts.filter((p) => {
     const d = dayOf(p.value);
-    return d !== null && p.targetRows === 0 && p.sourceRows > 0 && d > newest && d - newest <= contract.lateness!.days;
+    return d !== null && !onceLoaded.has(p.partition) && p.targetRows === 0 && p.sourceRows > 0 && d > newest && d - newest <= contract.lateness!.days;
   });
   if (!late.length) return null;
   return { partitions: late.map((p) => p.partition), rows: late.reduce((a, p) => a + p.sourceRows, 0), allow: contract.lateness.allow };
@@ -722,7 +723,7 @@ async function diffKeys(
   const keyCols = contract.keys;
   const exampleSql = (where: string, n: number) => `SELECT ${K.join(', ')}, kind, sp, tp, file, rowno FROM lk_kd WHERE ${where} ORDER BY ${K.join(', ')} LIMIT ${n}`;
   const staleWhere = contract.ordering ? `kind = 'changed' AND tgo < so` : 'false';
-  const unicodeN = Math.max(limit, 200);
+  const unicodeN = limit * 4;
   const picks: { kind: keyof KeyDiffEvidence['examples']; where: string; n: number }[] = [
     { kind: 'missing', where: `kind = 'missing'`, n: limit },
     { kind: 'extra', where: `kind = 'extra'`, n: limit },
@@ -781,10 +782,8 @@ async function diffKeys(
       targetRow: r.rowno === null || r.rowno === undefined ? null : Number(r.rowno),
     };
     if (kind === 'changed') {
-      ev.unicodeExamined++;
       const unicodeOnly = diffCols.length > 0 && diffCols.every((c) => stringCols.has(c) && s![c] !== null && t![c] !== null && s![c]!.normalize('NFC') === t![c]!.normalize('NFC'));
       if (unicodeOnly) {
-        ev.unicodeOnly++;
         if (ev.examples.unicode.length < limit) { ev.examples.unicode.push(rd); ev.exampleKeys.unicode.push(keyLabel(r)); }
         continue;
       }
@@ -792,6 +791,20 @@ async function diffKeys(
     }
     ev.examples[kind].push(rd);
     ev.exampleKeys[kind].push(keyLabel(r));
+  }
+  // Unicode: every changed row (not just the examples) re-compared with strings NFC-normalised,
+  // fetched back by key from both sides (a targeted read, counted with the example rows).
+  const staleCond = contract.ordering ? ' AND NOT coalesce(k.tgo < k.so, false)' : '';
+  const hasStrings = digestCols.some((c) => compareFamily(tgtType.get(c)!, false) === 'string');
+  if (ev.changed > 0 && hasStrings) {
+    const sc = digestCols.map((c) => ({ name: c, type: srcType.get(c)! }));
+    const tc = digestCols.map((c) => ({ name: c, type: tgtType.get(c)! }));
+    const jk = (a: string) => keyCols.map((kc, i) => `${a}.${sqlIdent(kc)} = k.${K[i]}`).join(' AND ');
+    const u = (await rows(conn, `SELECT count(*) AS n, count(*) FILTER (WHERE md5(${canonicalRow(sc, contract.naiveIsUtc, { qualifier: 's', nfc: true })}) = md5(${canonicalRow(tc, contract.naiveIsUtc, { qualifier: 't', nfc: true })})) AS u
+      FROM lk_kd k JOIN lk_src s ON ${jk('s')} JOIN lk_tgt_all t ON ${jk('t')} WHERE k.kind = 'changed' AND NOT k.same_d${staleCond}`))[0];
+    ev.unicodeExamined = num(u.n);
+    ev.unicodeOnly = num(u.u);
+    reads.exampleRowsFetched += 2 * num(u.n);
   }
   // Null-key rows have no key to fetch by: show them from their file position.
   if (ev.nullKeyRowsTarget > 0) {

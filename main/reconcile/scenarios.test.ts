@@ -1,0 +1,40 @@
+// Every scenario lake, reconciled at the deepest level: the named finding is the scenario's, and
+// the two that must stay silent do. Lakes are built small (600 rows) in a temp folder.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildSampleLakes, type BuiltLake } from '../../sample-lakes/build';
+import { SCENARIOS } from '../../sample-lakes/scenarios';
+import { reconcile } from './reconcile';
+
+let dir: string;
+let lakes: BuiltLake[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lakerec-rec-scen-'));
+  lakes = await buildSampleLakes({ out: dir, rows: 600, only: SCENARIOS.map((s) => s.name) });
+}, 180_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('scenario lakes at level rows', () => {
+  for (const spec of SCENARIOS) {
+    it(`${spec.name}: ${spec.expectedMode ?? 'silent'}`, async () => {
+      const lake = lakes.find((l) => l.name === spec.name)!;
+      const r = await reconcile({ source: lake.sourceParquet, target: { root: lake.tablePath }, contract: lake.contractPath, level: 'rows' });
+      const modes = r.findings.map((f) => f.mode);
+      if (spec.expectedMode === null) {
+        expect({ modes, unnamed: r.unnamed, verdict: r.verdict }).toEqual({ modes: [], unnamed: [], verdict: 'matches' });
+        expect(r.exitCode).toBe(0);
+      } else {
+        expect(modes).toContain(spec.expectedMode);
+        expect(r.verdict).toBe('diverges');
+        expect(r.exitCode).toBe(1);
+      }
+      console.log(spec.name, '->', JSON.stringify(r.findings.map((f) => `${f.mode}: ${f.summary}`)), JSON.stringify(r.unnamed));
+    });
+  }
+});
