@@ -35,6 +35,8 @@ export interface ProofCheck {
   evidence: string[];
 }
 
+export type FingerprintMethod = 'duckdb-sql' | 'typescript-arrow';
+
 export type ProofStepId = 'generate' | 'a_write' | 'b_read' | 'b_write' | 'a_read';
 export type StepStatus = 'pending' | 'running' | 'done' | 'failed';
 
@@ -48,15 +50,15 @@ export interface ProofStep {
   table: 'a' | 'b' | null;
   rows: number | null;
   /**
-   * The fingerprint of what the step produced: for reads, TypeScript over the Arrow table the
-   * engine returned; for writes and generate, DuckDB running the fingerprint SQL.
+   * The fingerprint of what the step produced: generate and reads, TypeScript over the Arrow table
+   * (generated, or returned by the engine); writes, DuckDB running the fingerprint SQL over the
+   * table's files.
    */
   fingerprint: OdsFingerprint | null;
-  /**
-   * The same figures computed the other way: for generate, DuckDB SQL over the generated rows; for
-   * reads, DuckDB SQL over the files the engine read. null for writes.
-   */
+  fingerprintBy: FingerprintMethod | null;
+  /** The same figures computed the other way (generate: DuckDB SQL over the generated rows; reads: DuckDB SQL over the files read); null for writes. */
   fingerprintCheck: OdsFingerprint | null;
+  fingerprintCheckBy: FingerprintMethod | null;
   /** Differences from the generated data's fingerprint (empty: equal). */
   differences: string[];
   ms: number;

@@ -109,7 +109,7 @@ export function cellOfDuck(v: DuckDBValue): Cell {
 
 /** Creates table `name` with `schema` in DuckDB and inserts `rows` as typed literals. */
 export async function loadRows(conn: DuckDBConnection, name: string, schema: StructType, rows: Cell[][]): Promise<void> {
-  const cols = schema.fields.map((f) => `${sqlIdent(f.name)} ${duckTypeOf(f.type)}`).join(', ');
+  const cols = schema.fields.map((f) => `${sqlIdent(f.name)} ${duckTypeOf(f.type)}${f.nullable ? '' : ' NOT NULL'}`).join(', ');
   await conn.run(`CREATE OR REPLACE TABLE ${sqlIdent(name)} (${cols})`);
   const batch = 200;
   for (let i = 0; i < rows.length; i += batch) {

@@ -1,0 +1,88 @@
+// The arrow engine: Parquet written by parquet-wasm (arrow-rs compiled to WebAssembly) from an
+// Arrow IPC stream, read back by parquet-wasm into Arrow IPC and then apache-arrow; the Delta log
+// is ours. A Parquet implementation independent of DuckDB's.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as A from 'apache-arrow';
+import * as P from 'parquet-wasm';
+import { LakerecError } from '../../../shared/errors';
+import { throwIfCancelled, type JobContext } from '../../../shared/jobs';
+import { arrowSchemaOf, buildTable, deltaSchemaOf } from '../cells';
+import { commitNewTable, dataFileName } from '../delta-log';
+import { openSnapshot, withDeltaFields } from './common';
+import type { Engine, EngineRead, EngineWrite } from './types';
+
+export const PARQUET_WASM_VERSION = '0.8.0';
+export const APACHE_ARROW_VERSION = '21.2.0';
+
+/** Parquet bytes of an Arrow table, written by parquet-wasm. */
+export function writeParquetArrow(table: A.Table): Uint8Array {
+  const wasmTable = P.Table.fromIPCStream(A.tableToIPC(table, 'stream'));
+  const props = new P.WriterPropertiesBuilder()
+    .setCompression(P.Compression.SNAPPY)
+    .setCreatedBy(`lakerec-arrow (parquet-wasm ${PARQUET_WASM_VERSION})`)
+    .build();
+  return P.writeParquet(wasmTable, props);
+}
+
+/** An Arrow table of Parquet bytes, read by parquet-wasm. */
+export function readParquetArrow(bytes: Uint8Array): A.Table {
+  return A.tableFromIPC(P.readParquet(bytes).intoIPCStream());
+}
+
+/** Writes `table` as one parquet-wasm file and commits version 0 with `engineInfo`. */
+export function writeArrowTable(root: string, table: A.Table, engineInfo: string): EngineWrite {
+  mkdirSync(root, { recursive: true });
+  const file = dataFileName(0);
+  const bytes = writeParquetArrow(table);
+  writeFileSync(join(root, file), bytes);
+  const schema = deltaSchemaOf(table.schema);
+  const nullCount: Record<string, number> = {};
+  schema.fields.forEach((f, i) => { if (typeof f.type === 'string') nullCount[f.name] = table.getChildAt(i)?.nullCount ?? 0; });
+  const { version } = commitNewTable({ root, schema, engineInfo, files: [{ path: file, size: bytes.length, numRecords: table.numRows, nullCount }] });
+  return { version, files: 1, rows: table.numRows, schema };
+}
+
+export const arrowEngine: Engine = {
+  name: 'arrow',
+  description: `Parquet written and read by parquet-wasm ${PARQUET_WASM_VERSION} (arrow-rs), Arrow by apache-arrow ${APACHE_ARROW_VERSION}; our Delta log and reader`,
+  engineInfoPrefix: 'lakerec-arrow/',
+  // No deletion vectors and no column mapping: this engine reads the files as they are.
+  readerFeatures: new Set(['timestampNtz']),
+
+  async write(root: string, table: A.Table, ctx?: JobContext): Promise<EngineWrite> {
+    throwIfCancelled(ctx);
+    return writeArrowTable(root, table, `lakerec-arrow/parquet-wasm-${PARQUET_WASM_VERSION} apache-arrow-${APACHE_ARROW_VERSION}`);
+  },
+
+  async read(root: string, ctx?: JobContext): Promise<EngineRead> {
+    throwIfCancelled(ctx);
+    const { snapshot, featuresChecked } = await openSnapshot(this, root);
+    if (snapshot.partitionColumns.length) throw new LakerecError('unsupported_feature', 'the arrow engine does not read partitioned tables', { feature: 'partitionColumns' });
+    const types = new Map<string, A.DataType>();
+    const parts: A.Table[] = [];
+    for (const f of snapshot.files) {
+      throwIfCancelled(ctx);
+      if (f.deletionVector) throw new LakerecError('unsupported_feature', 'the arrow engine does not apply deletion vectors', { feature: 'deletionVectors' });
+      const t = readParquetArrow(new Uint8Array(readFileSync(f.absolutePath)));
+      for (const field of t.schema.fields) {
+        const seen = types.get(field.name);
+        if (seen && String(seen) !== String(field.type)) {
+          throw new LakerecError('unsupported_feature', `column "${field.name}" is ${String(seen)} in one file and ${String(field.type)} in another; the arrow engine does not cast`);
+        }
+        types.set(field.name, field.type);
+      }
+      parts.push(t);
+    }
+    if (!parts.length) {
+      // No files: nothing read, so the table's own types.
+      return { table: buildTable(arrowSchemaOf(snapshot.schema), []), schema: snapshot.schema, protocol: snapshot.protocol, featuresChecked, version: snapshot.version };
+    }
+    const schema = withDeltaFields(snapshot.schema, types);
+    const batches = parts.flatMap((t) => t.batches.map((b) => {
+      const children = schema.fields.map((f) => b.getChild(f.name)!.data[0]);
+      return new A.RecordBatch(schema, A.makeData({ type: new A.Struct(schema.fields), length: b.numRows, nullCount: 0, children }));
+    }));
+    return { table: new A.Table(schema, batches), schema: snapshot.schema, protocol: snapshot.protocol, featuresChecked, version: snapshot.version };
+  },
+};

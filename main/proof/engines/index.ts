@@ -1,0 +1,23 @@
+// The engines a proof can pick. Test doubles are listed only when asked for.
+import { LakerecError } from '../../../shared/errors';
+import { arrowEngine } from './arrow';
+import { duckdbEngine } from './duckdb';
+import { lossyEngines } from './lossy';
+import type { Engine } from './types';
+
+export type { Engine, EngineRead, EngineWrite } from './types';
+
+export const ENGINES: readonly Engine[] = [duckdbEngine, arrowEngine];
+
+/** The engines offered to users (and, with `testDoubles`, the lossy test doubles too). */
+export function listEngines(opts: { testDoubles?: boolean } = {}): Engine[] {
+  return opts.testDoubles ? [...ENGINES, ...lossyEngines] : [...ENGINES];
+}
+
+export function engineByName(name: string, opts: { testDoubles?: boolean } = {}): Engine {
+  const e = listEngines(opts).find((x) => x.name === name);
+  if (!e) {
+    throw new LakerecError('usage', `unknown engine "${name}"; the engines are ${ENGINES.map((x) => x.name).join(', ')}`);
+  }
+  return e;
+}

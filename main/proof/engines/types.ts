@@ -1,0 +1,41 @@
+// One small interface per engine: write an Arrow table as a Delta table (its own Parquet, our
+// log), and read a Delta table back into Arrow (our reader for the log, its own Parquet reader).
+// More engines (Spark, delta-rs) can be added later behind the same interface.
+import type * as A from 'apache-arrow';
+import type { Protocol, StructType } from '../../../shared/delta';
+import type { JobContext } from '../../../shared/jobs';
+
+export interface EngineWrite {
+  version: number;
+  files: number;
+  rows: number;
+  /** The Delta schema the engine committed (its own types; nullability and tags as given). */
+  schema: StructType;
+}
+
+export interface EngineRead {
+  /** The rows as the engine read them: its own column types; nullability and tags from the log. */
+  table: A.Table;
+  /** The Delta schema in the log. */
+  schema: StructType;
+  /** The protocol the engine read, and the reader features it checked it supports. */
+  protocol: Protocol;
+  featuresChecked: string[];
+  /** The snapshot version read. */
+  version: number;
+}
+
+export interface Engine {
+  /** Short name used on the command line: duckdb, arrow. */
+  name: string;
+  /** One line for the window: which Parquet implementation, which log. */
+  description: string;
+  /** commitInfo.engineInfo of this engine's commits starts with this: `lakerec-<name>/`. */
+  engineInfoPrefix: string;
+  /** Reader table features this engine can read. */
+  readerFeatures: ReadonlySet<string>;
+  /** Test doubles are not offered to users. */
+  testOnly?: boolean;
+  write(root: string, table: A.Table, ctx?: JobContext): Promise<EngineWrite>;
+  read(root: string, ctx?: JobContext): Promise<EngineRead>;
+}
