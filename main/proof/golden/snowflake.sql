@@ -1,0 +1,64 @@
+-- ods-fingerprint-v1 (snowflake)
+-- c0 = id (long: hash)
+-- c1 = big (long: hash)
+-- c2 = small (integer: hash)
+-- c3 = ratio (double: float)
+-- c4 = ratio32 (float: float)
+-- c5 = amount (decimal(18,2): hash)
+-- c6 = precise (decimal(38,10): hash)
+-- c7 = label (string: hash)
+-- c8 = email (string: hash)
+-- c9 = city (string: hash)
+-- c10 = active (boolean: hash)
+-- c11 = born (date: hash)
+-- c12 = seen_at (timestamp: hash)
+-- c13 = local_at (timestamp_ntz: hash)
+-- c14 = words (array: nulls)
+-- c15 = counts (array: nulls)
+-- c16 = place (struct: nulls)
+-- c17 = attrs (map: nulls)
+SELECT
+  COUNT(*) AS row_count,
+  COUNT(*) - COUNT("id") AS c0_nulls,
+  COALESCE(SUM(TO_NUMBER(SUBSTR(MD5(TO_VARCHAR("id")), 1, 15), 'XXXXXXXXXXXXXXX')), 0) AS c0_hash,
+  COUNT(*) - COUNT("big") AS c1_nulls,
+  COALESCE(SUM(TO_NUMBER(SUBSTR(MD5(TO_VARCHAR("big")), 1, 15), 'XXXXXXXXXXXXXXX')), 0) AS c1_hash,
+  COUNT(*) - COUNT("small") AS c2_nulls,
+  COALESCE(SUM(TO_NUMBER(SUBSTR(MD5(TO_VARCHAR("small")), 1, 15), 'XXXXXXXXXXXXXXX')), 0) AS c2_hash,
+  COUNT(*) - COUNT("ratio") AS c3_nulls,
+  COALESCE(SUM(CASE WHEN "ratio" = 'NaN'::FLOAT THEN 1 ELSE 0 END), 0) AS c3_nan,
+  COALESCE(SUM(CASE WHEN "ratio" = 'inf'::FLOAT THEN 1 ELSE 0 END), 0) AS c3_posinf,
+  COALESCE(SUM(CASE WHEN "ratio" = '-inf'::FLOAT THEN 1 ELSE 0 END), 0) AS c3_neginf,
+  MIN(CASE WHEN NOT ("ratio" = 'NaN'::FLOAT) AND NOT ("ratio" = 'inf'::FLOAT) AND NOT ("ratio" = '-inf'::FLOAT) THEN CAST("ratio" AS DOUBLE) END) AS c3_min,
+  MAX(CASE WHEN NOT ("ratio" = 'NaN'::FLOAT) AND NOT ("ratio" = 'inf'::FLOAT) AND NOT ("ratio" = '-inf'::FLOAT) THEN CAST("ratio" AS DOUBLE) END) AS c3_max,
+  SUM(CASE WHEN NOT ("ratio" = 'NaN'::FLOAT) AND NOT ("ratio" = 'inf'::FLOAT) AND NOT ("ratio" = '-inf'::FLOAT) THEN CAST("ratio" AS DOUBLE) END) AS c3_sum,
+  COUNT(*) - COUNT("ratio32") AS c4_nulls,
+  COALESCE(SUM(CASE WHEN "ratio32" = 'NaN'::FLOAT THEN 1 ELSE 0 END), 0) AS c4_nan,
+  COALESCE(SUM(CASE WHEN "ratio32" = 'inf'::FLOAT THEN 1 ELSE 0 END), 0) AS c4_posinf,
+  COALESCE(SUM(CASE WHEN "ratio32" = '-inf'::FLOAT THEN 1 ELSE 0 END), 0) AS c4_neginf,
+  MIN(CASE WHEN NOT ("ratio32" = 'NaN'::FLOAT) AND NOT ("ratio32" = 'inf'::FLOAT) AND NOT ("ratio32" = '-inf'::FLOAT) THEN CAST("ratio32" AS DOUBLE) END) AS c4_min,
+  MAX(CASE WHEN NOT ("ratio32" = 'NaN'::FLOAT) AND NOT ("ratio32" = 'inf'::FLOAT) AND NOT ("ratio32" = '-inf'::FLOAT) THEN CAST("ratio32" AS DOUBLE) END) AS c4_max,
+  SUM(CASE WHEN NOT ("ratio32" = 'NaN'::FLOAT) AND NOT ("ratio32" = 'inf'::FLOAT) AND NOT ("ratio32" = '-inf'::FLOAT) THEN CAST("ratio32" AS DOUBLE) END) AS c4_sum,
+  COUNT(*) - COUNT("amount") AS c5_nulls,
+  COALESCE(SUM(TO_NUMBER(SUBSTR(MD5(TO_VARCHAR("amount")), 1, 15), 'XXXXXXXXXXXXXXX')), 0) AS c5_hash,
+  COUNT(*) - COUNT("precise") AS c6_nulls,
+  COALESCE(SUM(TO_NUMBER(SUBSTR(MD5(TO_VARCHAR("precise")), 1, 15), 'XXXXXXXXXXXXXXX')), 0) AS c6_hash,
+  COUNT(*) - COUNT("label") AS c7_nulls,
+  COALESCE(SUM(TO_NUMBER(SUBSTR(MD5("label"), 1, 15), 'XXXXXXXXXXXXXXX')), 0) AS c7_hash,
+  COUNT(*) - COUNT("email") AS c8_nulls,
+  COALESCE(SUM(TO_NUMBER(SUBSTR(MD5("email"), 1, 15), 'XXXXXXXXXXXXXXX')), 0) AS c8_hash,
+  COUNT(*) - COUNT("city") AS c9_nulls,
+  COALESCE(SUM(TO_NUMBER(SUBSTR(MD5("city"), 1, 15), 'XXXXXXXXXXXXXXX')), 0) AS c9_hash,
+  COUNT(*) - COUNT("active") AS c10_nulls,
+  COALESCE(SUM(TO_NUMBER(SUBSTR(MD5(CASE WHEN "active" IS NULL THEN NULL WHEN "active" THEN 'true' ELSE 'false' END), 1, 15), 'XXXXXXXXXXXXXXX')), 0) AS c10_hash,
+  COUNT(*) - COUNT("born") AS c11_nulls,
+  COALESCE(SUM(TO_NUMBER(SUBSTR(MD5(TO_VARCHAR("born", 'YYYY-MM-DD')), 1, 15), 'XXXXXXXXXXXXXXX')), 0) AS c11_hash,
+  COUNT(*) - COUNT("seen_at") AS c12_nulls,
+  COALESCE(SUM(TO_NUMBER(SUBSTR(MD5(TO_VARCHAR(DATE_PART(EPOCH_MICROSECOND, "seen_at"))), 1, 15), 'XXXXXXXXXXXXXXX')), 0) AS c12_hash,
+  COUNT(*) - COUNT("local_at") AS c13_nulls,
+  COALESCE(SUM(TO_NUMBER(SUBSTR(MD5(TO_VARCHAR(DATE_PART(EPOCH_MICROSECOND, "local_at"))), 1, 15), 'XXXXXXXXXXXXXXX')), 0) AS c13_hash,
+  COUNT(*) - COUNT("words") AS c14_nulls,
+  COUNT(*) - COUNT("counts") AS c15_nulls,
+  COUNT(*) - COUNT("place") AS c16_nulls,
+  COUNT(*) - COUNT("attrs") AS c17_nulls
+FROM DELTA_TABLE

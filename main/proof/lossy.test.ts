@@ -1,0 +1,67 @@
+// The proof catches what it claims to: each lossy test double fails exactly the checks its damage
+// should fail, and passes the others.
+import { describe, expect, it } from 'vitest';
+import { runProof } from './run';
+import type { ProofResult } from '../../shared/proof';
+import { access, profileNoLeak, sandboxDiscarded } from './checks';
+import { DECLARED_SCHEMA, generateTable } from './generate';
+import { profileColumn } from '../../shared/sensitivity';
+
+function failed(r: ProofResult): string[] {
+  return r.checks.filter((c) => c.status === 'fail').map((c) => c.name).sort();
+}
+
+const cases: [string, string, string[]][] = [
+  ['lossy-nan', 'duckdb', ['fingerprints_match', 'rows_identical']],
+  ['duckdb', 'lossy-nan', ['fingerprints_match', 'rows_identical']],
+  ['lossy-decimal', 'arrow', ['declared_schema', 'fingerprints_match', 'rows_identical', 'schema_match']],
+  ['lossy-tags', 'duckdb', ['sensitivity_floor', 'tags_carried']],
+  ['arrow', 'lossy-sensitivity', ['sensitivity_floor']],
+];
+
+describe('a lossy engine fails exactly the checks it should', () => {
+  for (const [a, b, expected] of cases) {
+    it(`${a} -> ${b} fails ${expected.join(', ')}`, async () => {
+      const r = await runProof({ engines: [a, b], testDoubles: true });
+      expect(failed(r)).toEqual(expected);
+      expect(r.passed).toBe(false);
+      // All five steps still ran: the damage is in the data, not a crash.
+      expect(r.steps.every((s) => s.status === 'done')).toBe(true);
+    });
+  }
+
+  it('names the damage in the evidence', async () => {
+    const r = await runProof({ engines: ['lossy-nan', 'arrow'], testDoubles: true });
+    const fp = r.checks.find((c) => c.name === 'fingerprints_match')!;
+    expect(fp.evidence.join('\n')).toMatch(/ratio\.nan: 1 expected, 0 found/);
+    const rows = r.checks.find((c) => c.name === 'rows_identical')!;
+    expect(rows.evidence.join('\n')).toMatch(/ratio: generated "NaN", read null/);
+  });
+
+  it('test doubles are refused unless asked for', async () => {
+    await expect(runProof({ engines: ['lossy-nan', 'arrow'] })).rejects.toThrow(/unknown engine/);
+  });
+});
+
+describe('governance checks fail on what they guard', () => {
+  it('profile_no_leak fails when a confidential column is profiled with values', () => {
+    const g = generateTable();
+    const emails = g.rows.map((r) => r[8] as string | null);
+    const leaky = { ...profileColumn('email', 'string', null, emails) };
+    const result = { profiles: [leaky] } as unknown as ProofResult;
+    const secrets = emails.filter((e): e is string => e !== null);
+    const c = profileNoLeak(DECLARED_SCHEMA, [leaky], { ...result, checks: [] }, secrets);
+    expect(c.status).toBe('fail');
+    expect(c.evidence.join('\n')).toMatch(/profile of email holds min, max, top/);
+    const masked = profileColumn('email', 'string', 'confidential', emails);
+    expect(Object.keys(masked).sort()).toEqual(['distinct', 'name', 'nulls', 'rows', 'sensitivity', 'type']);
+    expect(profileNoLeak(DECLARED_SCHEMA, [masked], { ...result, profiles: [masked], checks: [] }, secrets).status).toBe('pass');
+  });
+
+  it('access fails on a sandbox others can read; sandbox_discarded fails on leftovers', () => {
+    expect(access({ path: '/x', mode: 0o755, ownerUid: 1, currentUid: 1, platform: 'linux' }).status).toBe('fail');
+    expect(access({ path: '/x', mode: 0o700, ownerUid: 2, currentUid: 1, platform: 'linux' }).status).toBe('fail');
+    expect(access({ path: '/x', mode: 0o700, ownerUid: 1, currentUid: 1, platform: 'linux' }).status).toBe('pass');
+    expect(sandboxDiscarded('/x', ['a']).status).toBe('fail');
+  });
+});
