@@ -5,6 +5,8 @@ import type { Command } from './io';
 export const commands: Command[] = [
   { name: 'history', summary: 'the versions of a Delta table', usage: 'lakerec history TABLE [--json]', load: () => import('./history') },
   { name: 'snapshot', summary: "write a version's logical rows to Parquet", usage: 'lakerec snapshot TABLE [--version N | --timestamp ISO] --out FILE.parquet', load: () => import('./snapshot') },
+  { name: 'reconcile', summary: 'prove a Delta table matches its source, and name the corruption where it does not', usage: 'lakerec reconcile SOURCE TABLE --contract FILE [--level L] [--version N] [--baseline F] [--write-baseline F] [--markdown F] [--html F] [--json]', load: () => import('./reconcile') },
   { name: 'forensics', summary: 'the log as an incident record: every commit, and what is worth a second look', usage: 'lakerec forensics TABLE [--partition-by COL] [--json] [--evidence]', load: () => import('./forensics') },
   { name: 'bisect', summary: 'the first bad version of the table, for a predicate the table answers alone', usage: 'lakerec bisect TABLE --predicate unique-keys|no-null-keys|row-count|matches-source [--keys K] [--expect N] [--partition P=V] [--source F] [--json]', load: () => import('./bisect') },
+  { name: 'build-sample-lakes', summary: 'build the corruption scenarios, the demo lake and the bisect lakes', usage: 'lakerec build-sample-lakes [--out DIR] [--rows N] [--seed S] [--only NAME]... [--json]', load: () => import('./build-sample-lakes') },
 ];
