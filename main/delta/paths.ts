@@ -39,11 +39,21 @@ function fileUriToPath(p: string): string {
   return rest;
 }
 
-// The common case (a plain relative name written by the engine) needs no resolution.
-const plainRelative = /^(?!\/)(?!.*(?:%|:|\\|\/\/|(?:^|\/)\.{1,2}(?:\/|$)))/;
+/**
+ * The common case: a plain relative name written by the engine (no escapes, scheme, backslash,
+ * empty, `.` or `..` segment) needs no resolution. Checked with indexOf, not a regex: a 300k-file
+ * log calls this once per action.
+ */
+function isPlainRelative(p: string): boolean {
+  if (p.length === 0 || p.charCodeAt(0) === 47 /* / */) return false;
+  if (p.indexOf('%') >= 0 || p.indexOf(':') >= 0 || p.indexOf('\\') >= 0 || p.indexOf('//') >= 0) return false;
+  if (p.indexOf('.') < 0) return true;
+  if (p.startsWith('./') || p.startsWith('../') || p === '.' || p === '..') return false;
+  return p.indexOf('/./') < 0 && p.indexOf('/../') < 0 && !p.endsWith('/.') && !p.endsWith('/..');
+}
 
 export function canonicalisePath(rawPath: string, root: string): CanonicalPath {
-  if (rawPath.length > 0 && plainRelative.test(rawPath)) {
+  if (isPlainRelative(rawPath)) {
     return { key: rawPath, absolute: root.endsWith(sep) ? root + rawPath : root + sep + rawPath, outside: false, raw: rawPath };
   }
   const absRoot = resolve(root);

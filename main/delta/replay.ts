@@ -2,7 +2,7 @@
 // Pure logic over actions (no disk), so it is unit-testable; table.ts feeds it files.
 import { LakerecError } from '../../shared/errors';
 import type {
-  Action, AddFile, ColumnMappingMode, CommitInfo, DomainMetadata, FileStats, Metadata, Protocol,
+  Action, AddFile, ColumnMappingMode, CommitInfo, DeletionVectorDescriptor, DomainMetadata, FileStats, Metadata, Protocol,
   RemoveFile, Sidecar, StructType, TransactionId,
 } from '../../shared/delta';
 import type { ActiveFile } from './types';
@@ -165,43 +165,66 @@ export function parseStats(add: LogAddFile, schema: StructType, mode: ColumnMapp
 }
 
 /**
- * The snapshot's file list. `stats` is parsed on first use (a 300k-file log with 100-column stats
- * must not pay for JSON it never reads); numRecords comes from a cheap scan of the stats text.
+ * A file of a snapshot. `stats` is parsed on first read (a 300k-file log with 100-column stats
+ * must not pay for JSON nobody reads) and cached; numRecords comes from a cheap scan of the stats
+ * text. `stats` lives on the prototype: copy it explicitly when cloning (`toJSON` includes it).
  */
-export function activeFiles(state: ReplayState, schema: StructType, mode: ColumnMappingMode): ActiveFile[] {
-  const toLogical = physicalToLogical(schema, mode);
-  const out: ActiveFile[] = [];
-  for (const e of state.files.values()) {
+class SnapshotFile implements ActiveFile {
+  path: string;
+  absolutePath: string;
+  size: number;
+  modificationTime: number;
+  partitionValues: Record<string, string | null>;
+  deletionVector: DeletionVectorDescriptor | null;
+  numRecords: number | null;
+  addedInVersion: number;
+  add: AddFile;
+  outside: boolean;
+  private parsed: FileStats | null | undefined = undefined;
+  constructor(e: FileEntry, pv: Record<string, string | null>, private readonly schema: StructType, private readonly mode: ColumnMappingMode) {
     const a = e.add;
-    const pv: Record<string, string | null> = {};
-    if (a.partitionValues) {
-      for (const [k, v] of Object.entries(a.partitionValues)) pv[toLogical.get(k) ?? k] = v === undefined ? null : v;
-    }
-    const n = addNumRecords(a);
     const dv = a.deletionVector ?? null;
-    const f = {
-      path: e.canon.key,
-      absolutePath: e.canon.absolute ?? e.canon.raw,
-      size: a.size,
-      modificationTime: a.modificationTime,
-      partitionValues: pv,
-      deletionVector: dv,
-      numRecords: n === null ? null : n - (dv?.cardinality ?? 0),
-      addedInVersion: e.version,
-      add: a,
-      outside: e.canon.outside,
-    } as ActiveFile;
-    let cached: FileStats | null | undefined;
-    Object.defineProperty(f, 'stats', {
-      enumerable: true,
-      configurable: true,
-      get(): FileStats | null {
-        if (cached === undefined) cached = parseStats(a, schema, mode);
-        return cached;
-      },
-      set(v: FileStats | null) { cached = v; },
-    });
-    out.push(f);
+    const n = addNumRecords(a);
+    this.path = e.canon.key;
+    this.absolutePath = e.canon.absolute ?? e.canon.raw;
+    this.size = a.size;
+    this.modificationTime = a.modificationTime;
+    this.partitionValues = pv;
+    this.deletionVector = dv;
+    this.numRecords = n === null ? null : n - (dv?.cardinality ?? 0);
+    this.addedInVersion = e.version;
+    this.add = a;
+    this.outside = e.canon.outside;
+  }
+  get stats(): FileStats | null {
+    if (this.parsed === undefined) this.parsed = parseStats(this.add as LogAddFile, this.schema, this.mode);
+    return this.parsed;
+  }
+  set stats(v: FileStats | null) {
+    this.parsed = v;
+  }
+  toJSON(): ActiveFile {
+    return {
+      path: this.path, absolutePath: this.absolutePath, size: this.size, modificationTime: this.modificationTime,
+      partitionValues: this.partitionValues, stats: this.stats, deletionVector: this.deletionVector,
+      numRecords: this.numRecords, addedInVersion: this.addedInVersion, add: this.add, outside: this.outside,
+    };
+  }
+}
+
+/** The snapshot's file list, keyed partition values translated to logical names under column mapping. */
+export function activeFiles(state: ReplayState, schema: StructType, mode: ColumnMappingMode): ActiveFile[] {
+  const toLogical = mode === 'none' ? null : physicalToLogical(schema, mode);
+  const out: ActiveFile[] = new Array<ActiveFile>(state.files.size);
+  let i = 0;
+  for (const e of state.files.values()) {
+    let pv = e.add.partitionValues ?? {};
+    if (toLogical) {
+      const m: Record<string, string | null> = {};
+      for (const k in pv) m[toLogical.get(k) ?? k] = pv[k] ?? null;
+      pv = m;
+    }
+    out[i++] = new SnapshotFile(e, pv, schema, mode);
   }
   return out;
 }

@@ -1,0 +1,162 @@
+// Benchmark (a figure, not a test): open the 300k-add-file Delta log from ../shared/bench, replay it
+// to the latest snapshot and compute per-partition row counts from stats; beside it, in the same
+// run, DuckDB read_json over the same _delta_log/*.json. Prints both and the ratio, and peak RSS.
+//
+// Run: npx vite build --ssr main/bench/log-replay.ts --outDir dist/bench-log-replay --emptyOutDir \
+//        && node dist/bench-log-replay/log-replay.js
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { DeltaTable } from '../delta/table';
+import { openDuck, sqlString } from '../engine/duck';
+
+export interface LogReplayFigures {
+  /** The bench input, or null when ../shared/bench is absent (then nothing was measured). */
+  input: string | null;
+  skippedReason?: string;
+  addActions: number;
+  activeFiles: number;
+  partitions: number;
+  /** Files without stats (their rows are unknown; counted separately, never guessed). */
+  filesWithoutStats: number;
+  /** Sum of numRecords over files that have stats. */
+  rowsFromStats: number;
+  /** Ours: open + replay to the latest snapshot + per-partition counts (ms, best of runs). */
+  oursMs: number;
+  /** Ours: the per-version change sets (timeline) in one pass, fresh table (ms). */
+  oursChangesMs: number;
+  /** DuckDB read_json over the same files: per-partition count of adds and sum of numRecords (ms, best of runs). */
+  duckdbMs: number;
+  /** oursMs / duckdbMs (goal <= 3). */
+  ratio: number;
+  /** Peak resident set size of this process after our replay, before DuckDB ran (MB). */
+  peakRssOursMb: number;
+  /** Peak RSS after the DuckDB baseline as well (MB). */
+  peakRssAllMb: number;
+  runs: number;
+}
+
+function findRepoRoot(): string {
+  let dir = typeof __dirname === 'string' ? resolve(__dirname) : process.cwd();
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'main'))) return dir;
+    dir = resolve(dir, '..');
+  }
+  return process.cwd();
+}
+
+function findTableRoot(dir: string): string | null {
+  if (existsSync(join(dir, '_delta_log'))) return dir;
+  for (const d of readdirSync(dir, { withFileTypes: true })) {
+    if (d.isDirectory()) {
+      const r = findTableRoot(join(dir, d.name));
+      if (r) return r;
+    }
+  }
+  return null;
+}
+
+const peakRssMb = (): number => Math.round(process.resourceUsage().maxRSS / 1024);
+
+export async function benchLogReplay(opts: { runs?: number; input?: string } = {}): Promise<LogReplayFigures> {
+  const runs = opts.runs ?? 3;
+  const input = opts.input ?? resolve(findRepoRoot(), '..', 'shared', 'bench', '300k-add-files-100-col-partitioned.tar.zst');
+  const empty: LogReplayFigures = {
+    input: null, addActions: 0, activeFiles: 0, partitions: 0, filesWithoutStats: 0, rowsFromStats: 0,
+    oursMs: 0, oursChangesMs: 0, duckdbMs: 0, ratio: 0, peakRssOursMb: 0, peakRssAllMb: 0, runs: 0,
+  };
+  if (!existsSync(input)) return { ...empty, skippedReason: `${input} is absent` };
+  const tmp = mkdtempSync(join(tmpdir(), 'lakerec-bench-'));
+  try {
+    execFileSync('tar', ['--zstd', '-xf', input, '-C', tmp]);
+    const root = findTableRoot(tmp);
+    if (!root) throw new Error(`no _delta_log in ${input}`);
+
+    let best = Infinity;
+    let last: { files: number; partitions: number; noStats: number; rows: number } | null = null;
+    for (let r = 0; r < runs; r++) {
+      const t0 = performance.now();
+      const table = await DeltaTable.open(root);
+      const snap = await table.snapshot();
+      const perPartition = new Map<string, { files: number; rows: number; noStats: number }>();
+      for (const f of snap.files) {
+        const key = JSON.stringify(snap.partitionColumns.map((c) => f.partitionValues[c] ?? null));
+        let p = perPartition.get(key);
+        if (!p) { p = { files: 0, rows: 0, noStats: 0 }; perPartition.set(key, p); }
+        p.files++;
+        if (f.numRecords === null) p.noStats++; else p.rows += f.numRecords;
+      }
+      const ms = performance.now() - t0;
+      best = Math.min(best, ms);
+      let noStats = 0;
+      let rows = 0;
+      for (const p of perPartition.values()) { noStats += p.noStats; rows += p.rows; }
+      last = { files: snap.files.length, partitions: perPartition.size, noStats, rows };
+    }
+    const c0 = performance.now();
+    const fresh = await DeltaTable.open(root);
+    const changes = await fresh.changes();
+    const oursChangesMs = performance.now() - c0;
+    const addActions = changes.reduce((n, c) => n + c.adds.length, 0);
+    const peakRssOursMb = peakRssMb();
+
+    const duck = await openDuck();
+    let duckBest = Infinity;
+    try {
+      const glob = sqlString(join(root, '_delta_log', '*.json'));
+      // The same job as ours, as far as SQL over the raw JSON goes: adds per partition and the
+      // sum of numRecords from stats (no add/remove reconciliation, which only makes ours slower).
+      const sql = `SELECT add.partitionValues::VARCHAR AS p, count(*) AS files,
+          sum(TRY_CAST(json_extract(add.stats, '$.numRecords') AS BIGINT)) AS rows
+        FROM read_json(${glob}, format = 'newline_delimited', columns = {add: 'STRUCT(path VARCHAR, partitionValues JSON, stats VARCHAR)'})
+        WHERE add IS NOT NULL GROUP BY 1`;
+      for (let r = 0; r < runs; r++) {
+        const t0 = performance.now();
+        await duck.conn.runAndReadAll(sql);
+        duckBest = Math.min(duckBest, performance.now() - t0);
+      }
+    } finally {
+      duck.close();
+    }
+    return {
+      input,
+      addActions,
+      activeFiles: last?.files ?? 0,
+      partitions: last?.partitions ?? 0,
+      filesWithoutStats: last?.noStats ?? 0,
+      rowsFromStats: last?.rows ?? 0,
+      oursMs: Math.round(best),
+      oursChangesMs: Math.round(oursChangesMs),
+      duckdbMs: Math.round(duckBest),
+      ratio: Math.round((best / duckBest) * 100) / 100,
+      peakRssOursMb,
+      peakRssAllMb: peakRssMb(),
+      runs,
+    };
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+export function formatLogReplayFigures(f: LogReplayFigures): string {
+  if (!f.input) return `log replay bench skipped: ${f.skippedReason ?? 'no input'}`;
+  return [
+    `log replay: ${f.input}`,
+    `  ${f.addActions} add actions -> ${f.activeFiles} active files in ${f.partitions} partitions; rows from stats ${f.rowsFromStats} (${f.filesWithoutStats} files without stats)`,
+    `  ours (open + replay + per-partition counts): ${f.oursMs} ms (best of ${f.runs})`,
+    `  ours (per-version change sets, one pass):    ${f.oursChangesMs} ms`,
+    `  DuckDB read_json (per-partition counts):     ${f.duckdbMs} ms (best of ${f.runs})`,
+    `  ratio ours / DuckDB: ${f.ratio}x (goal <= 3x)`,
+    `  peak RSS: ${f.peakRssOursMb} MB after ours, ${f.peakRssAllMb} MB after DuckDB too`,
+  ].join('\n');
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  benchLogReplay().then((f) => { process.stdout.write(formatLogReplayFigures(f) + '\n'); }, (e: unknown) => {
+    process.stderr.write(`bench failed: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(3);
+  });
+}
