@@ -1,0 +1,58 @@
+// `lakerec reconcile SOURCE TABLE --contract F [--level L] ...`: the same engine as the window.
+// Reports are written only after the engine has a verdict, so a failed run never leaves a
+// report that claims one. Exit: 0 nothing blocking, 1 blocking finding, 2 usage, 3 unreadable.
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { LakerecError } from '../../shared/errors';
+import { LEVELS, type Level } from '../../shared/reconcile';
+import { bool, int, parseArgs, requirePositional, str } from './args';
+import type { CliIO } from './io';
+import { reconcile } from '../reconcile/reconcile';
+import { renderJson, renderMarkdown, renderReconcileHtml, renderTerminal } from '../reconcile/report';
+
+const USAGE = 'lakerec reconcile SOURCE TABLE --contract FILE [--level schema|counts|checksum|keys|rows] [--version N] [--baseline F] [--write-baseline F] [--markdown F] [--html F] [--json]';
+
+function writeReport(path: string, text: string, io: CliIO, append: boolean): void {
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    if (append) appendFileSync(path, text);
+    else writeFileSync(path, text);
+  } catch (e) {
+    throw new LakerecError('io_error', `cannot write report ${path}: ${(e as Error).message}`, { path });
+  }
+  void io;
+}
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const p = parseArgs(argv, {
+    contract: 'string', level: 'string', version: 'string', baseline: 'string', 'write-baseline': 'string',
+    markdown: 'string', html: 'string', json: 'boolean',
+  });
+  const [source, table] = requirePositional(p, 2, USAGE);
+  const contract = str(p, 'contract');
+  if (!contract) throw new LakerecError('usage', `--contract FILE is required (the comparison's keys, partitioning and rules live there); usage: ${USAGE}`);
+  const levelArg = str(p, 'level') ?? 'rows';
+  if (!(LEVELS as readonly string[]).includes(levelArg)) throw new LakerecError('usage', `--level must be one of ${LEVELS.join(', ')}, got "${levelArg}"`);
+  const version = int(p, 'version');
+  const at = (f: string | undefined) => (f === undefined ? undefined : resolve(io.cwd, f));
+  const result = await reconcile({
+    source,
+    target: { root: resolve(io.cwd, table), ...(version !== undefined ? { version } : {}) },
+    contract: resolve(io.cwd, contract),
+    level: levelArg as Level,
+    baseline: at(str(p, 'baseline')) ?? null,
+    writeBaseline: at(str(p, 'write-baseline')) ?? null,
+    cwd: io.cwd,
+  });
+  const md = str(p, 'markdown');
+  if (md) {
+    const path = resolve(io.cwd, md);
+    // $GITHUB_STEP_SUMMARY collects every step's summary: append to it, never replace it.
+    const summary = io.env.GITHUB_STEP_SUMMARY ? resolve(io.cwd, io.env.GITHUB_STEP_SUMMARY) : null;
+    writeReport(path, renderMarkdown(result), io, path === summary);
+  }
+  const html = str(p, 'html');
+  if (html) writeReport(resolve(io.cwd, html), renderReconcileHtml(result), io, false);
+  io.out(bool(p, 'json') ? renderJson(result) : renderTerminal(result));
+  return result.exitCode;
+}
