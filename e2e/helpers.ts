@@ -1,0 +1,113 @@
+// Shared by the e2e files: fixtures (real Delta tables, good and bad), the web-mode server as a
+// child process (started and always stopped), and Debian's Chromium through playwright-core.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser } from 'playwright-core';
+import { writeDemoTable } from '../main/app/demo-table';
+
+export const repoRoot = fileURLToPath(new URL('..', import.meta.url)).replace(/[\\/]$/, '');
+export const artifacts = join(repoRoot, 'e2e', 'artifacts');
+export const CHROMIUM = process.env.LAKEREC_CHROMIUM ?? '/usr/bin/chromium';
+
+export interface Fixtures {
+  dir: string;
+  table: string;
+  copy: string;
+  third: string;
+  broken: string;
+  plain: string;
+  file: string;
+  userData: string;
+}
+
+export async function makeFixtures(): Promise<Fixtures> {
+  const dir = mkdtempSync(join(tmpdir(), 'lakerec-e2e-'));
+  const table = join(dir, 'orders');
+  await writeDemoTable(table);
+  const copy = join(dir, 'orders-copy');
+  cpSync(table, copy, { recursive: true });
+  const third = join(dir, 'orders-third');
+  cpSync(table, third, { recursive: true });
+  const broken = join(dir, 'broken-log');
+  cpSync(table, broken, { recursive: true });
+  appendFileSync(join(broken, '_delta_log', '00000000000000000002.json'), '{"add": {"path": "x.parquet",\n');
+  const plain = join(dir, 'just-a-folder');
+  mkdirSync(plain);
+  const file = join(dir, 'notes.txt');
+  writeFileSync(file, 'not a table');
+  const userData = join(dir, 'user-data');
+  return { dir, table, copy, third, broken, plain, file, userData };
+}
+
+export interface WebMode {
+  child: ChildProcess;
+  origin: string;
+  pageUrl: string;
+  token: string;
+  stop(): Promise<void>;
+}
+
+/** Starts `node dist/main/web.js ARGS` and waits for the URL it prints. */
+export function startWebMode(args: string[], userData: string): Promise<WebMode> {
+  const child = spawn(process.execPath, [join(repoRoot, 'dist', 'main', 'web.js'), ...args, '--no-open', '--user-data', userData], {
+    cwd: repoRoot,
+    env: { ...process.env, CI: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`web mode did not print its URL in 30 s\nstdout: ${out}\nstderr: ${err}`));
+    }, 30_000);
+    child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /open: (http:\/\/127\.0\.0\.1:\d+)\/#token=([A-Za-z0-9_-]+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolvePromise({ child, origin: m[1], token: m[2], pageUrl: `${m[1]}/#token=${m[2]}`, stop });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`web mode exited with ${code}\nstdout: ${out}\nstderr: ${err}`));
+    });
+  });
+}
+
+export function chromiumMissing(): string | null {
+  return existsSync(CHROMIUM) ? null : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set LAKEREC_CHROMIUM)`;
+}
+
+export function launchChromium(): Promise<Browser> {
+  // Playwright gives each launch a fresh temporary profile (--user-data-dir) and removes it on close.
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+}
+
+export function recentOnDisk(userData: string): string[] {
+  const f = join(userData, 'recent-tables.json');
+  if (!existsSync(f)) return [];
+  return (JSON.parse(readFileSync(f, 'utf8')) as { tables: { path: string }[] }).tables.map((t) => t.path);
+}
+
+export function ensureArtifacts(): string {
+  mkdirSync(artifacts, { recursive: true });
+  return artifacts;
+}
