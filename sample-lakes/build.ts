@@ -101,13 +101,13 @@ function stableId(seed: number, name: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-a${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/** A commit clock: set before each commit, then a millisecond per call (commit time, file times). */
+/** A commit clock: set before each commit; every time the commit records (commit, files) is that time. */
 class ScenarioClock {
   private t = 0;
   set(iso: string): void {
     this.t = Date.parse(iso);
   }
-  readonly fn = (): number => this.t++;
+  readonly fn = (): number => this.t;
 }
 
 async function scalar(duck: Duck, sql: string): Promise<number> {
