@@ -168,8 +168,15 @@ class DataReader {
     };
   }
 
-  fidList(files: FileEntry[]): string {
-    return files.length ? `[${files.map((f) => f.id).join(',')}]` : '[]::INTEGER[]';
+  /** The probed version's file ids as a table (`lakerec_probe(fid)`), for a semi-join against a cache. */
+  async setProbe(files: FileEntry[]): Promise<void> {
+    const conn = await this.conn();
+    await conn.run('CREATE OR REPLACE TEMP TABLE lakerec_probe (fid INTEGER)');
+    if (files.length === 0) return;
+    const app = await conn.createAppender('lakerec_probe', 'main', 'temp');
+    for (const f of files) { app.appendInteger(f.id); app.endRow(); }
+    app.flushSync();
+    app.closeSync();
   }
 
   close(): void {
@@ -203,8 +210,9 @@ function uniqueKeys(spec: PredicateSpec, h: History, reader: DataReader): BoundP
     const before = reader.read;
     await reader.ensure('lakerec_uk', files, proj, ddl, false);
     const conn = await reader.conn();
+    await reader.setProbe(files);
     const r = await conn.runAndReadAll(`
-      WITH rows AS (SELECT * FROM lakerec_uk WHERE list_contains(${reader.fidList(files)}, fid)),
+      WITH rows AS (SELECT u.* FROM lakerec_uk u SEMI JOIN lakerec_probe p ON p.fid = u.fid),
       d AS (SELECT ${keys.map((_, i) => `k${i}`).join(', ')}, count(*) AS c FROM rows WHERE ${notNull} GROUP BY ALL HAVING count(*) > 1)
       SELECT (SELECT count(*) FROM d), (SELECT coalesce(sum(c - 1), 0) FROM d), (SELECT count(*) FROM rows WHERE ${anyNull}),
              (SELECT ${keys.map((_, i) => `CAST(k${i} AS VARCHAR)`).join(" || ', ' || ")} FROM d ORDER BY c DESC LIMIT 1)`);
@@ -262,7 +270,8 @@ function noNullKeys(spec: PredicateSpec, h: History, reader: DataReader): BoundP
       }
       await reader.ensure('lakerec_nn', needData, `count(*) FILTER (WHERE ${anyNull})`, 'n BIGINT', true);
       const conn = await reader.conn();
-      const r = await conn.runAndReadAll(`SELECT coalesce(sum(n), 0) FROM lakerec_nn WHERE list_contains(${reader.fidList(needData)}, fid)`);
+      await reader.setProbe(needData);
+      const r = await conn.runAndReadAll('SELECT coalesce(sum(n), 0) FROM lakerec_nn u SEMI JOIN lakerec_probe p ON p.fid = u.fid');
       const n = Number(r.getRows()[0][0]);
       nulls += n;
     }
@@ -287,7 +296,8 @@ function rowCount(spec: PredicateSpec, part: { column: string; value: string } |
       if (missing.length) return unreadableMissing(missing);
       if (!notes.length) notes.push('some files have no numRecords stats: those files were counted from their data');
       await reader.ensure('lakerec_rc', needData, 'count(*)', 'n BIGINT', true);
-      const r = await (await reader.conn()).runAndReadAll(`SELECT coalesce(sum(n), 0) FROM lakerec_rc WHERE list_contains(${reader.fidList(needData)}, fid)`);
+      await reader.setProbe(needData);
+      const r = await (await reader.conn()).runAndReadAll('SELECT coalesce(sum(n), 0) FROM lakerec_rc u SEMI JOIN lakerec_probe p ON p.fid = u.fid');
       rows += Number(r.getRows()[0][0]);
     }
     const where = part ? ` in ${part.column}=${part.value}` : '';
@@ -347,8 +357,9 @@ async function matchesSource(spec: PredicateSpec, part: { column: string; value:
     if (missing.length) return unreadableMissing(missing);
     const before = reader.read;
     await reader.ensure('lakerec_ms', files, `md5_number(${canonicalRow(cols, true)})`, 'd UHUGEINT', false, inPart('v'));
+    await reader.setProbe(files);
     const r = await (await reader.conn()).runAndReadAll(`
-      WITH t AS (SELECT d, count(*) AS c FROM lakerec_ms WHERE list_contains(${reader.fidList(files)}, fid) GROUP BY d)
+      WITH t AS (SELECT d, count(*) AS c FROM lakerec_ms u SEMI JOIN lakerec_probe p ON p.fid = u.fid GROUP BY d)
       SELECT coalesce(sum(CASE WHEN coalesce(t.c, 0) > coalesce(s.c, 0) THEN t.c - coalesce(s.c, 0) ELSE 0 END), 0),
              coalesce(sum(CASE WHEN coalesce(s.c, 0) > coalesce(t.c, 0) THEN s.c - coalesce(t.c, 0) ELSE 0 END), 0),
              coalesce(sum(t.c), 0)
