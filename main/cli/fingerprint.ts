@@ -1,0 +1,58 @@
+// `lakerec fingerprint TABLE [--version N] [--json]`: the ods fingerprint v1 of a Delta table,
+// computed by DuckDB running the generated SQL over the snapshot's rows; integers printed exactly.
+// `--sql duckdb|spark|snowflake` prints that SQL instead, to run on the other side.
+import { resolve } from 'node:path';
+import { LakerecError } from '../../shared/errors';
+import { FINGERPRINT_DIALECTS, fingerprintSql, formatFingerprint, type FingerprintDialect } from '../../shared/fingerprint';
+import { openDuck, sqlString } from '../engine/duck';
+import { DeltaTable } from '../delta/table';
+import { registerSnapshotView } from '../delta/scan';
+import { fingerprintDuckdb } from '../proof/fingerprint';
+import { bool, int, parseArgs, requirePositional, str } from './args';
+import type { CliIO } from './io';
+
+const USAGE = 'lakerec fingerprint TABLE [--version N] [--json] [--sql duckdb|spark|snowflake]';
+
+/** The relation each dialect reads the table through. */
+export function relationFor(dialect: FingerprintDialect, root: string, version: number | undefined): string {
+  switch (dialect) {
+    // DuckDB's delta extension (not needed by lakerec itself) reads a Delta table by path.
+    case 'duckdb': return `delta_scan(${sqlString(root)})${version === undefined ? '' : ` -- version ${version}: read it with lakerec snapshot first`}`;
+    case 'spark': return `delta.\`${root.replace(/`/g, '``')}\`${version === undefined ? '' : ` VERSION AS OF ${version}`}`;
+    case 'snowflake': return `DELTA_TABLE -- the table at ${root.replace(/[\r\n]/g, ' ')}${version === undefined ? '' : ` (version ${version})`}, as an external or Iceberg table`;
+  }
+}
+
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const p = parseArgs(argv, { version: 'string', json: 'boolean', sql: 'string', 'allow-outside-paths': 'boolean' });
+  const [tablePath] = requirePositional(p, 1, USAGE);
+  const dialect = str(p, 'sql');
+  if (dialect !== undefined && !(FINGERPRINT_DIALECTS as readonly string[]).includes(dialect)) {
+    throw new LakerecError('usage', `--sql must be one of ${FINGERPRINT_DIALECTS.join(', ')}, got "${dialect}"`);
+  }
+  const version = int(p, 'version');
+  if (version !== undefined && version < 0) throw new LakerecError('usage', '--version must be 0 or more');
+  const table = await DeltaTable.open(resolve(io.cwd, tablePath), { allowOutsidePaths: bool(p, 'allow-outside-paths') });
+  const snapshot = await table.snapshot({ version });
+  if (dialect !== undefined) {
+    const d = dialect as FingerprintDialect;
+    const sql = fingerprintSql(snapshot.schema, d, relationFor(d, table.root, version));
+    const note = d === 'duckdb' ? '' : '-- written to the spec, not yet run against this engine\n';
+    io.out(note + sql);
+    return 0;
+  }
+  const duck = await openDuck({ threads: 2 });
+  try {
+    await registerSnapshotView(duck.conn, snapshot, 'lakerec_fingerprint', { allowOutsidePaths: table.allowOutsidePaths });
+    const fp = await fingerprintDuckdb(duck.conn, snapshot.schema, 'lakerec_fingerprint');
+    if (bool(p, 'json')) {
+      const { version: fingerprint, ...figures } = fp;
+      io.out(JSON.stringify({ fingerprint, table: table.root, version: snapshot.version, ...figures }, null, 2) + '\n');
+    } else {
+      io.out(`${table.root} version ${snapshot.version}\n${formatFingerprint(fp)}`);
+    }
+    return 0;
+  } finally {
+    duck.close();
+  }
+}
