@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Action } from '../shared/delta';
 import { LakerecError } from '../shared/errors';
 import { openDuck, sqlString, type Duck } from '../main/engine/duck';
 import { DeltaTable } from '../main/delta/table';
@@ -71,6 +72,26 @@ describe('sample lakes', () => {
       expect(snap.partitionColumns).toEqual(['dt']);
       const v = await view(l);
       expect(await n(`SELECT count(*) FROM ${v}`)).toBe(meta.targetRows);
+      // Every commit is a genuine one: commitInfo with engine and metrics, adds with full stats
+      // and relative paths that exist (for the files the head still references).
+      const logDir = join(l.tablePath, '_delta_log');
+      const live = new Set(snap.files.map((f) => f.path));
+      for (const f of readdirSync(logDir).filter((x) => /^\d{20}\.json$/.test(x))) {
+        const actions = readFileSync(join(logDir, f), 'utf8').trim().split('\n').map((x) => JSON.parse(x) as Action);
+        const ci = actions.find((a) => a.commitInfo)?.commitInfo;
+        expect(ci?.engineInfo, f).toBe('lakerec/0.1.0');
+        expect(typeof ci?.operation).toBe('string');
+        expect(ci?.operationMetrics).toBeTypeOf('object');
+        for (const a of actions) {
+          if (!a.add) continue;
+          expect(a.add.path).toMatch(/^dt=\d{4}-\d{2}-\d{2}\/part-00000-[0-9a-f-]{36}-c000\.snappy\.parquet$/);
+          const st = JSON.parse(a.add.stats!) as { numRecords: number; minValues: object; maxValues: object; nullCount: Record<string, number> };
+          expect(st.numRecords).toBeGreaterThan(0);
+          expect(Object.keys(st.nullCount)).toEqual(expect.arrayContaining(['order_id', 'amount', 'amount_float', 'sku', 'ts']));
+          expect(Object.keys(st.minValues)).toEqual(Object.keys(st.maxValues));
+          if (live.has(a.add.path)) expect(existsSync(join(l.tablePath, a.add.path))).toBe(true);
+        }
+      }
       if (l.name !== 'vacuumed_history') {
         const [v0] = await t.changes({ from: 0, to: 0 });
         expect(v0.protocol).not.toBeNull();
