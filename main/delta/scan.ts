@@ -3,7 +3,8 @@
 // deletion vectors applied (anti-join on file_row_number), columns missing from older files as NULL,
 // every column cast to the Delta schema's type.
 import { existsSync } from 'node:fs';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, JS } from '@duckdb/node-api';
+import { tableFromJSON, type Table as ArrowTable } from 'apache-arrow';
 import { LakerecError } from '../../shared/errors';
 import type { DataType, StructField } from '../../shared/delta';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
@@ -215,4 +216,73 @@ export async function dropSnapshotView(conn: DuckDBConnection, viewName: string)
   await conn.run(`DROP VIEW IF EXISTS ${sqlIdent(viewName)}`);
   await conn.run(`DROP TABLE IF EXISTS ${tempName(viewName, 'files')}`);
   await conn.run(`DROP TABLE IF EXISTS ${tempName(viewName, 'dv')}`);
+}
+
+export interface ScanOptions extends ViewOptions {
+  /** Logical columns to read (default: all, in schema order). */
+  columns?: string[];
+  /** A SQL filter over logical columns (trusted caller text, e.g. built with sqlIdent/sqlString). */
+  where?: string;
+  /** Rows per yielded batch (default 10,000). */
+  batchRows?: number;
+  /** Stop after this many rows. */
+  limit?: number;
+}
+
+export interface ScanBatch {
+  rows: Record<string, JS>[];
+  /** Rows yielded so far, this batch included. */
+  done: number;
+  /** Rows the scan will yield when known from the log's stats (DVs subtracted), else null. */
+  total: number | null;
+}
+
+/**
+ * Streams a snapshot's logical rows in batches (for the window's data grid and exports), reporting
+ * progress and honouring cancellation between batches. Uses its own temp view, dropped at the end.
+ */
+export async function* scanBatches(
+  conn: DuckDBConnection, snapshot: Snapshot, opts: ScanOptions = {}, ctx?: JobContext,
+): AsyncGenerator<ScanBatch> {
+  const view = `lakerec_scan_${Math.random().toString(36).slice(2, 10)}`;
+  await registerSnapshotView(conn, snapshot, view, opts, ctx);
+  try {
+    const files = opts.files ?? snapshot.files;
+    let total: number | null = files.every((f) => f.numRecords !== null) ? files.reduce((n, f) => n + (f.numRecords ?? 0), 0) : null;
+    if (opts.where) total = null;
+    if (total !== null && opts.limit !== undefined) total = Math.min(total, opts.limit);
+    const cols = opts.columns?.length ? opts.columns.map(sqlIdent).join(', ') : '*';
+    const sql = `SELECT ${cols} FROM ${sqlIdent(view)}${opts.where ? ` WHERE ${opts.where}` : ''}${opts.limit !== undefined ? ` LIMIT ${Math.max(0, Math.floor(opts.limit))}` : ''}`;
+    const batchRows = Math.max(1, opts.batchRows ?? 10_000);
+    const result = await conn.stream(sql);
+    let pending: Record<string, JS>[] = [];
+    let done = 0;
+    for await (const rows of result.yieldRowObjectJs()) {
+      throwIfCancelled(ctx);
+      for (const r of rows) pending.push(r);
+      while (pending.length >= batchRows) {
+        const out = pending.slice(0, batchRows);
+        pending = pending.slice(batchRows);
+        done += out.length;
+        report(ctx, { phase: 'scanning rows', done, total });
+        yield { rows: out, done, total };
+      }
+    }
+    if (pending.length > 0 || done === 0) {
+      done += pending.length;
+      report(ctx, { phase: 'scanning rows', done, total });
+      yield { rows: pending, done, total };
+    }
+  } finally {
+    await dropSnapshotView(conn, view);
+  }
+}
+
+/** The same stream as Arrow tables (types inferred from the values by apache-arrow). */
+export async function* scanArrow(
+  conn: DuckDBConnection, snapshot: Snapshot, opts: ScanOptions = {}, ctx?: JobContext,
+): AsyncGenerator<{ table: ArrowTable; done: number; total: number | null }> {
+  for await (const b of scanBatches(conn, snapshot, opts, ctx)) {
+    yield { table: tableFromJSON(b.rows as Record<string, unknown>[]), done: b.done, total: b.total };
+  }
 }
