@@ -155,8 +155,8 @@ export function parseContract(text: string, path: string | null = null): Contrac
   const errors = validate(value);
   if (errors.length > 0) {
     // The most specific error first: the deepest path, and "unknown field" over a vague anyOf.
-    const best = [...errors].sort((a, b) => b.instancePath.length - a.instancePath.length
-      || Number(a.keyword === 'anyOf') - Number(b.keyword === 'anyOf'))[0];
+    const rank = (k: string) => (k === 'additionalProperties' ? 0 : k === 'required' ? 1 : k === 'anyOf' || k === 'const' || k === 'type' ? 3 : 2);
+    const best = [...errors].sort((a, b) => b.instancePath.length - a.instancePath.length || rank(a.keyword) - rank(b.keyword))[0];
     let path = best.instancePath;
     if (best.keyword === 'additionalProperties') path += '/' + String(best.params.additionalProperty);
     const line = lineOf(path);

@@ -1,0 +1,91 @@
+// The installed command, run as a child process several times per case: the exit code is the
+// interface, so every run must give the documented one (a test calling the function in-process
+// cannot see a crash at process exit). Builds dist/ first.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { buildSampleLakes, type BuiltLake } from '../../sample-lakes/build';
+
+const repo = resolve(__dirname, '..', '..');
+const bin = join(repo, 'main', 'bin', 'lakerec.mjs');
+const RUNS = 3;
+let dir: string;
+let lakes: Record<string, BuiltLake> = {};
+
+function lakerec(args: string[], env: Record<string, string> = {}): { code: number | null; out: string; err: string } {
+  const r = spawnSync(process.execPath, [bin, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env, LAKEREC_DEBUG: '' }, timeout: 60_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+beforeAll(async () => {
+  const b = spawnSync('npm', ['run', 'build:node'], { cwd: repo, encoding: 'utf8' });
+  if (b.status !== 0) throw new Error(`build failed: ${b.stderr}`);
+  dir = mkdtempSync(join(tmpdir(), 'lakerec-cli-rec-'));
+  for (const l of await buildSampleLakes({ out: dir, rows: 120, only: ['control', 'double_load'] })) lakes[l.name] = l;
+  writeFileSync(join(dir, 'broken.yaml'), 'version: 1\nkeys: [order_id]\npartitioning:\n  column: dt\n  colour: red\n');
+  writeFileSync(join(dir, 'nokey.yaml'), readFileSync(lakes.control.contractPath, 'utf8').replace('keys: [order_id]', 'keys: [order_no]'));
+  writeFileSync(join(dir, 'nofloat.yaml'), 'version: 1\nkeys: [order_id]\npartitioning: { column: dt }\ntimestamps: { naive_is_utc: true }\n');
+  writeFileSync(join(dir, 'garbage.parquet'), 'this is not parquet');
+}, 240_000);
+
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  lakes = {};
+});
+
+interface Case { name: string; args: () => string[]; code: number; stderr?: RegExp; stdout?: RegExp }
+
+const cases: Case[] = [
+  { name: 'a clean table: 0', args: () => ['reconcile', lakes.control.sourceParquet, lakes.control.tablePath, '--contract', lakes.control.contractPath], code: 0, stdout: /^verdict: matches/ },
+  { name: 'a clean table from CSV: 0', args: () => ['reconcile', lakes.control.sourceCsv, lakes.control.tablePath, '--contract', lakes.control.contractPath, '--level', 'keys'], code: 0, stdout: /^verdict: matches/ },
+  { name: 'a double load: 1', args: () => ['reconcile', lakes.double_load.sourceParquet, lakes.double_load.tablePath, '--contract', lakes.double_load.contractPath], code: 1, stdout: /\[x\] double_load: / },
+  { name: 'no --contract: 2', args: () => ['reconcile', lakes.control.sourceParquet, lakes.control.tablePath], code: 2, stderr: /--contract FILE is required/ },
+  { name: 'a contract file that does not exist: 2', args: () => ['reconcile', lakes.control.sourceParquet, lakes.control.tablePath, '--contract', 'nope.yaml'], code: 2, stderr: /cannot read contract/ },
+  { name: 'a malformed contract: 2, with its line', args: () => ['reconcile', lakes.control.sourceParquet, lakes.control.tablePath, '--contract', 'broken.yaml'], code: 2, stderr: /broken\.yaml:5: .*unknown field "colour"/ },
+  { name: 'a key column absent: 2', args: () => ['reconcile', lakes.control.sourceParquet, lakes.control.tablePath, '--contract', 'nokey.yaml'], code: 2, stderr: /key column "order_no" is not a column of the source/ },
+  { name: 'a float column the contract does not rule on: 2', args: () => ['reconcile', lakes.control.sourceParquet, lakes.control.tablePath, '--contract', 'nofloat.yaml'], code: 2, stderr: /column "amount_float" is a float/ },
+  { name: 'an unknown level: 2', args: () => ['reconcile', lakes.control.sourceParquet, lakes.control.tablePath, '--contract', lakes.control.contractPath, '--level', 'deep'], code: 2, stderr: /--level must be one of/ },
+  { name: 'a missing source: 3', args: () => ['reconcile', 'nowhere.parquet', lakes.control.tablePath, '--contract', lakes.control.contractPath], code: 3, stderr: /source nowhere\.parquet does not exist/ },
+  { name: 'an unreadable source: 3', args: () => ['reconcile', 'garbage.parquet', lakes.control.tablePath, '--contract', lakes.control.contractPath], code: 3, stderr: /cannot read source garbage\.parquet/ },
+  { name: 'a target that is not a Delta table: 3', args: () => ['reconcile', lakes.control.sourceParquet, dir, '--contract', lakes.control.contractPath], code: 3, stderr: /not a Delta table/ },
+];
+
+describe('lakerec reconcile exit codes (real CLI, repeated runs)', () => {
+  for (const c of cases) {
+    it(c.name, () => {
+      for (let i = 0; i < RUNS; i++) {
+        const html = join(dir, `r-${i}.html`);
+        rmSync(html, { force: true });
+        const r = lakerec([...c.args(), '--html', html]);
+        expect(r.code, r.err).toBe(c.code);
+        if (c.stdout) expect(r.out).toMatch(c.stdout);
+        if (c.code >= 2) {
+          // one clear line, no stack trace, and no report claiming a verdict
+          expect(r.err.trim().split('\n')).toHaveLength(1);
+          expect(r.err).toMatch(c.stderr!);
+          expect(r.err).not.toMatch(/\n\s+at /);
+          expect(existsSync(html)).toBe(false);
+          expect(r.out).toBe('');
+        } else {
+          expect(readFileSync(html, 'utf8')).toMatch(/^<!doctype html>/);
+        }
+      }
+    });
+  }
+
+  it('writes markdown (appending to $GITHUB_STEP_SUMMARY), HTML and JSON', () => {
+    const summary = join(dir, 'step-summary.md');
+    writeFileSync(summary, '# earlier step\n');
+    const r = lakerec(['reconcile', lakes.double_load.sourceParquet, lakes.double_load.tablePath, '--contract', lakes.double_load.contractPath,
+      '--markdown', summary, '--json'], { GITHUB_STEP_SUMMARY: summary });
+    expect(r.code).toBe(1);
+    const json = JSON.parse(r.out) as { verdict: string; findings: { mode: string }[] };
+    expect(json.verdict).toBe('diverges');
+    expect(json.findings.map((f) => f.mode)).toContain('double_load');
+    const md = readFileSync(summary, 'utf8');
+    expect(md.startsWith('# earlier step\n')).toBe(true);
+    expect(md).toContain('`double_load`');
+  });
+});
