@@ -8,6 +8,7 @@ import { bisect } from '../bisect/bisect';
 import { PREDICATE_NAMES, type BisectResult, type PredicateName, type PredicateSpec } from '../../shared/bisect';
 import { ExitCode, LakerecError } from '../../shared/errors';
 import { ranges } from '../forensics/forensics';
+import { toSeconds } from './forensics';
 
 const USAGE = 'lakerec bisect TABLE --predicate P [--keys K] [--expect N] [--partition P=V] [--source F] [--json]';
 
@@ -30,7 +31,7 @@ export function formatBisect(r: BisectResult): string {
     let change = `+${c.addedFiles} file(s)/${rows(c.addedRows)} row(s)`;
     if (c.removedFiles) change += ` -${c.removedFiles} file(s)/${rows(c.removedRows)} row(s)`;
     out.push(`${label('first bad version')}${r.firstBad}`);
-    out.push(`${label('culprit')}version ${c.version} · ${c.operation ?? '(no commitInfo)'} · ${c.when || '?'} · ${params(c.operationParameters)} · ${change}`);
+    out.push(`${label('culprit')}version ${c.version} · ${c.operation ?? '(no commitInfo)'} · ${toSeconds(c.when) || '?'} · ${params(c.operationParameters)} · ${change}`);
     if (c.partitions.length) out.push(`${label('partitions')}${c.partitions.join(', ')}`);
     out.push(`${label('last good')}${r.lastGood ?? 'none (the first version already fails)'}`);
   } else if (r.outcome === 'not_recoverable') {

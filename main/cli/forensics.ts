@@ -8,6 +8,11 @@ import type { ForensicsResult, HeuristicHit } from '../../shared/forensics';
 
 const USAGE = 'lakerec forensics TABLE [--partition-by COL] [--json]';
 
+/** ISO time to the second for the table (the JSON keeps milliseconds). */
+export function toSeconds(iso: string): string {
+  return iso.replace(/\.\d+Z$/, 'Z');
+}
+
 function wrap(text: string, width: number, indent: string): string {
   const words = text.split(' ');
   const lines: string[] = [];
@@ -37,7 +42,7 @@ export function formatForensics(r: ForensicsResult, opts: { evidence?: boolean }
       continue;
     }
     const op = (v.operation ?? '?') + (v.hasCheckpoint ? ' [cp]' : '');
-    out.push(` ${String(v.version).padStart(4)}  ${v.when.padEnd(20)}  ${op.padEnd(16)}  ${String(v.addedFiles).padStart(6)}  ${String(v.removedFiles).padStart(6)}  ${n(v.addedRows).padStart(8)}  ${n(v.removedRows).padStart(8)}  ${partsText(v.partitions)}`.trimEnd());
+    out.push(` ${String(v.version).padStart(4)}  ${toSeconds(v.when).padEnd(20)}  ${op.padEnd(16)}  ${String(v.addedFiles).padStart(6)}  ${String(v.removedFiles).padStart(6)}  ${n(v.addedRows).padStart(8)}  ${n(v.removedRows).padStart(8)}  ${partsText(v.partitions)}`.trimEnd());
   }
   out.push('');
   const warn = r.heuristics;
