@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runProof } from './run';
 import type { ProofResult, ProofStep } from '../../shared/proof';
@@ -27,4 +29,41 @@ describe('round-trip proof: every pair passes', () => {
       expect(JSON.parse(JSON.stringify(r))).toEqual(r);
     });
   }
+});
+
+describe('the sandbox', () => {
+  it('is mode 0700 while the proof runs, and gone afterwards', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'lakerec-proof-mode-'));
+    let mode: number | null = null;
+    let path = '';
+    const r = await runProof({
+      engines: ['arrow', 'duckdb'], tmpRoot: parent,
+      ctx: {
+        onStep: (s) => {
+          if (s.id !== 'b_write' || s.status !== 'running') return;
+          const [d] = readdirSync(parent);
+          path = join(parent, d);
+          mode = statSync(path).mode & 0o777;
+        },
+      },
+    });
+    rmSync(parent, { recursive: true, force: true });
+    expect(path).toBe(r.sandbox);
+    if (process.platform !== 'win32') expect(mode).toBe(0o700);
+    expect(existsSync(r.sandbox)).toBe(false);
+    expect(r.checks.find((c) => c.name === 'access')!.evidence[0]).toMatch(/^sandbox mode 0700/);
+    expect(r.checks.find((c) => c.name === 'sandbox_discarded')!.status).toBe('pass');
+  });
+
+  it('is deleted when the proof is cancelled', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'lakerec-proof-cancel-'));
+    const ac = new AbortController();
+    await expect(runProof({
+      engines: ['duckdb', 'arrow'], tmpRoot: parent,
+      ctx: { signal: ac.signal, onStep: (s) => { if (s.id === 'a_write' && s.status === 'done') ac.abort(); } },
+    })).rejects.toThrow(/cancelled/);
+    expect(readdirSync(parent)).toEqual([]);
+    rmSync(parent, { recursive: true, force: true });
+    expect(existsSync(parent)).toBe(false);
+  });
 });

@@ -21,3 +21,8 @@ export function engineByName(name: string, opts: { testDoubles?: boolean } = {})
   }
   return e;
 }
+
+/** What the window shows to pick from: name and one line, no functions (serialisable). */
+export function engineChoices(opts: { testDoubles?: boolean } = {}): { name: string; description: string }[] {
+  return listEngines(opts).map((e) => ({ name: e.name, description: e.description }));
+}
