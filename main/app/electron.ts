@@ -143,7 +143,9 @@ export function runElectronApp(opts: ElectronAppOptions): void {
     const userDataDir = app.getPath('userData');
     // `--sample` (what `npm start` passes without a folder): open a bundled sample lake.
     const wantSample = opts.argv.includes('--sample');
-    const sampleTables = await resolveSamples(opts.appRoot, userDataDir, wantSample);
+    // Packaged, the sample lakes are an extra resource outside app.asar (DuckDB reads them).
+    const lakesRoot = app.isPackaged ? process.resourcesPath : opts.appRoot;
+    const sampleTables = await resolveSamples(lakesRoot, userDataDir, wantSample);
     const service = createService({
       mode: 'electron',
       userDataDir,
