@@ -1,6 +1,6 @@
 // The Delta writer's public surface.
 export {
-  DeltaWriter, WRITER_ENGINE_INFO, versionFileName, deltaTypeOfDuck,
+  DeltaWriter, WRITER_ENGINE_INFO, versionFileName, deltaTypeOfDuck, protocolFor,
   type RowSource, type WriterOptions, type CreateTableOptions, type WriterState, type CommitResult,
   type WriteOptions, type OverwriteOptions, type MergeOptions, type VacuumOptions, type VacuumResult,
 } from './writer';

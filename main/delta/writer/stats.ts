@@ -38,6 +38,8 @@ export function statsSelectList(cols: StatsColumns): string {
   const items = ['count(*) AS _s_n'];
   cols.dataColumns.forEach((c, i) => {
     const id = sqlIdent(c.name);
+    // Nested columns get no stats (Delta records those per leaf; readers treat absence as unknown).
+    if (typeof c.type !== 'string') return;
     items.push(`count(*) - count(${id}) AS _s_nc${i}`);
     if (hasMinMax(c.type)) {
       items.push(`${jsonValueSql(`min(${id})`, c.type)} AS _s_mn${i}`);
@@ -54,6 +56,7 @@ export function statsJson(cols: StatsColumns, row: Record<string, unknown>): str
   const nulls: string[] = [];
   cols.dataColumns.forEach((c, i) => {
     const key = JSON.stringify(c.name);
+    if (typeof c.type !== 'string') return;
     nulls.push(`${key}:${Number(row[`_s_nc${i}`])}`);
     const mn = row[`_s_mn${i}`];
     const mx = row[`_s_mx${i}`];

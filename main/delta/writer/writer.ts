@@ -10,7 +10,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type {
-  Action, AddFile, CommitInfo, Metadata, Protocol, RemoveFile, StructField, StructType,
+  Action, AddFile, CommitInfo, DataType, Metadata, Protocol, RemoveFile, StructField, StructType,
 } from '../../../shared/delta';
 import { LakerecError } from '../../../shared/errors';
 import { throwIfCancelled, type JobContext } from '../../../shared/jobs';
@@ -103,6 +103,32 @@ const DEFAULT_RETENTION_MS = 7 * 24 * 3600 * 1000;
 const BATCH = '_lk_batch';
 const REWRITE = '_lk_rewrite';
 
+/** Table features the writer honours (a table needing any other is refused). */
+const SUPPORTED_FEATURES = new Set(['timestampNtz']);
+
+function usesType(t: DataType, name: string): boolean {
+  if (typeof t === 'string') return t === name;
+  if (t.type === 'array') return usesType(t.elementType, name);
+  if (t.type === 'map') return usesType(t.keyType, name) || usesType(t.valueType, name);
+  return t.fields.some((f) => usesType(f.type, name));
+}
+
+/**
+ * The protocol a schema needs, given the current one: (1, 2) by default; table features (3, 7)
+ * with timestampNtz once a timestamp_ntz column exists (PROTOCOL.md, "Timestamp without timezone").
+ */
+export function protocolFor(schema: StructType, current?: Protocol): Protocol {
+  const ntz = schema.fields.some((f) => usesType(f.type, 'timestamp_ntz'));
+  if (!ntz) return current ?? { minReaderVersion: 1, minWriterVersion: 2 };
+  const rf = new Set([...(current?.readerFeatures ?? []), 'timestampNtz']);
+  const wf = new Set([...(current?.writerFeatures ?? []), 'timestampNtz']);
+  return { minReaderVersion: 3, minWriterVersion: 7, readerFeatures: [...rf].sort(), writerFeatures: [...wf].sort() };
+}
+
+function sameProtocol(a: Protocol, b: Protocol): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 export function versionFileName(v: number): string {
   return `${String(v).padStart(20, '0')}.json`;
 }
@@ -162,7 +188,7 @@ export class DeltaWriter {
     if (partitionColumns.length === opts.schema.fields.length) throw misuse('a table needs at least one column that is not a partition column');
     mkdirSync(logDir, { recursive: true });
     const clock = opts.clock ?? Date.now;
-    const protocol: Protocol = { minReaderVersion: 1, minWriterVersion: 2 };
+    const protocol: Protocol = protocolFor(opts.schema);
     const metadata: Metadata = {
       id: opts.id ?? randomUUID(),
       name: opts.name ?? null,
@@ -220,8 +246,11 @@ export class DeltaWriter {
     const table = await DeltaTable.open(root);
     const snap = await table.snapshot();
     const p = snap.protocol;
-    if (p.minReaderVersion > 1 || p.minWriterVersion > 2 || (p.writerFeatures?.length ?? 0) > 0 || snap.columnMapping !== 'none') {
-      throw misuse(`the writer writes protocol (1, 2) tables without column mapping; this table has reader ${p.minReaderVersion}, writer ${p.minWriterVersion}${p.writerFeatures?.length ? ` (${p.writerFeatures.join(', ')})` : ''}`);
+    const unsupported = [...(p.readerFeatures ?? []), ...(p.writerFeatures ?? [])].filter((f) => !SUPPORTED_FEATURES.has(f));
+    const legacyBeyond = (p.minWriterVersion > 2 && p.minWriterVersion < 7) || (p.minReaderVersion === 2);
+    if (unsupported.length > 0 || legacyBeyond || snap.columnMapping !== 'none') {
+      const what = unsupported.length > 0 ? `table features ${[...new Set(unsupported)].join(', ')}` : snap.columnMapping !== 'none' ? `column mapping (${snap.columnMapping})` : `protocol ${p.minReaderVersion}/${p.minWriterVersion}`;
+      throw misuse(`the writer cannot honour ${what}; it writes protocol 1/2 tables (and 3/7 with timestampNtz) only, so this table is not written`);
     }
     const files = new Map<string, AddFile>(snap.files.map((f) => [f.add.path, f.add]));
     const tombstones = new Map<string, RemoveFile>();
@@ -911,6 +940,11 @@ export class DeltaWriter {
       txnId: randomUUID(),
     };
     if (version === 0) delete commitInfo.readVersion;
+    if (c.metadata && !c.protocol) {
+      // A new column may need a table feature (timestamp_ntz): upgrade in the same commit.
+      const need = protocolFor(parseSchema(c.metadata.schemaString), this.st.protocol);
+      if (!sameProtocol(need, this.st.protocol)) c.protocol = need;
+    }
     const actions: Action[] = [{ commitInfo }];
     if (c.protocol) actions.push({ protocol: c.protocol });
     if (c.metadata) actions.push({ metaData: c.metadata });
