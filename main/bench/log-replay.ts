@@ -83,7 +83,8 @@ export async function benchLogReplay(opts: { runs?: number; input?: string } = {
       const snap = await table.snapshot();
       const perPartition = new Map<string, { files: number; rows: number; noStats: number }>();
       for (const f of snap.files) {
-        const key = JSON.stringify(snap.partitionColumns.map((c) => f.partitionValues[c] ?? null));
+        let key = '';
+        for (const c of snap.partitionColumns) { const v = f.partitionValues[c]; key += v === null || v === undefined ? '\u0000' : `${v}\u0001`; }
         let p = perPartition.get(key);
         if (!p) { p = { files: 0, rows: 0, noStats: 0 }; perPartition.set(key, p); }
         p.files++;

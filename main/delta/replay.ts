@@ -9,6 +9,7 @@ import type { ActiveFile } from './types';
 import { canonicalisePath, type CanonicalPath } from './paths';
 import { dvUniqueId } from './dv';
 import { physicalToLogical, statsToLogical } from './schema';
+import { LazyAddFile, tryFastAdd } from './fastadd';
 
 /** A checkpoint add may carry typed `stats_parsed` instead of the JSON `stats` string. */
 export type LogAddFile = AddFile & { stats_parsed?: Record<string, unknown> | null };
@@ -55,6 +56,8 @@ export function parseCommitText(text: string, version: number, fileName: string)
     const line = text.slice(start, end);
     start = end + 1;
     if (line.trim() === '') continue;
+    const fast = tryFastAdd(line);
+    if (fast) { c.adds.push(fast); continue; }
     let a: Action;
     try {
       a = JSON.parse(line) as Action;
@@ -79,6 +82,7 @@ export function numRecordsFromStats(stats: string | null | undefined): number | 
 }
 
 function addNumRecords(add: LogAddFile): number | null {
+  if (add instanceof LazyAddFile) return add.numRecordsHint;
   const n = numRecordsFromStats(add.stats);
   if (n !== null) return n;
   const p = add.stats_parsed?.numRecords;

@@ -9,6 +9,7 @@ import { canonicalisePath, decodeLogPath } from './paths';
 import { checkReaderProtocol } from './features';
 import { numRecordsFromStats, parseCommitText, ReplayState } from './replay';
 import { deltaTypeToDuckDb, partitionValueExpr } from './schema';
+import { tryFastAdd } from './fastadd';
 
 // ---- a test-side RoaringBitmap writer (portable format), to feed the decoder known bitmaps ----
 function u16(n: number): number[] { return [n & 0xff, (n >>> 8) & 0xff]; }
@@ -247,5 +248,33 @@ describe('protocol and types', () => {
     expect(partitionValueExpr('v', 'integer')).toBe("CAST(NULLIF(v, '') AS INTEGER)");
     expect(partitionValueExpr('v', 'string')).toBe("NULLIF(v, '')");
     expect(partitionValueExpr('v', 'binary')).toBe("encode(NULLIF(v, ''))");
+  });
+});
+
+describe('fast add path', () => {
+  const lines = [
+    '{"add":{"path":"p=1/a.parquet","partitionValues":{"p":"1"},"size":10,"modificationTime":5,"dataChange":true,"stats":"{\\"numRecords\\":3,\\"minValues\\":{\\"size\\":1}}"}}',
+    '{"add":{"path":"b.parquet","partitionValues":{"p":null,"q":"x}y"},"size":0,"modificationTime":0,"dataChange":false,"tags":{"size":"9"}}}',
+    '{"add":{"path":"c.parquet","partitionValues":{},"size":7,"modificationTime":8,"dataChange":true,"stats":null,"baseRowId":4}}\r',
+  ];
+  test('gives the same add as JSON.parse, and parses the rest lazily', () => {
+    for (const l of lines) {
+      const fast = tryFastAdd(l);
+      expect(fast).not.toBeNull();
+      const full = (JSON.parse(l) as { add: Record<string, unknown> }).add;
+      expect(JSON.parse(JSON.stringify(fast))).toEqual(full);
+      expect(fast!.path).toBe(full.path);
+      expect(fast!.partitionValues).toEqual(full.partitionValues);
+      expect([fast!.size, fast!.modificationTime, fast!.dataChange]).toEqual([full.size, full.modificationTime, full.dataChange]);
+    }
+    expect(tryFastAdd(lines[0])!.numRecordsHint).toBe(3);
+    expect(tryFastAdd(lines[1])!.numRecordsHint).toBeNull();
+  });
+
+  test('falls back to JSON.parse for DVs, escapes, and damaged lines', () => {
+    expect(tryFastAdd('{"add":{"path":"a\\"b","partitionValues":{},"size":1,"modificationTime":1,"dataChange":true}}')).toBeNull();
+    expect(tryFastAdd('{"add":{"path":"a","partitionValues":{},"size":1,"modificationTime":1,"dataChange":true,"deletionVector":null}}')).toBeNull();
+    expect(tryFastAdd('{"add":{"path":"a","partitionValues":{},"size":1,"modificationTime":1,"dataChange":tr')).toBeNull();
+    expect(() => parseCommitText('{"add":{"path":"a","partitionValues":{},"size":1,"modificationTime":1,"dataChange":tr\n', 0, '0.json')).toThrow(/line 1/);
   });
 });

@@ -1,0 +1,106 @@
+// A fast path for the most common line of a large log: an `add` without a deletion vector.
+// JSON.parse of every such line (with its stats string) dominates opening a 300k-file log, yet a
+// snapshot needs only the path, partition values, size, modification time and numRecords.
+// Those are taken from the raw line; the full JSON is parsed on first use of any other field.
+// Anything unusual (escapes in the path, a DV, an unexpected layout) takes the ordinary JSON.parse.
+import type { AddFile, DeletionVectorDescriptor } from '../../shared/delta';
+
+const PREFIX = '{"add":{"path":"';
+const sizeRe = /"size":(\d+)[,}]/;
+const mtimeRe = /"modificationTime":(\d+)[,}]/;
+const dataChangeRe = /"dataChange":(true|false)[,}]/;
+// Inside the raw line the stats JSON is a string, so its quotes are escaped.
+const escapedNumRecordsRe = /\\"numRecords\\":(\d+)/;
+
+// Partition value objects repeat across files (a 300k-file table has ~100 partitions): one parse
+// and one shared, frozen object per distinct text.
+const pvCache = new Map<string, Readonly<Record<string, string | null>>>();
+const PV_CACHE_MAX = 200_000;
+
+function parsePartitionValues(text: string): Readonly<Record<string, string | null>> {
+  let pv = pvCache.get(text);
+  if (!pv) {
+    pv = Object.freeze(JSON.parse(text) as Record<string, string | null>);
+    if (pvCache.size < PV_CACHE_MAX) pvCache.set(text, pv);
+  }
+  return pv;
+}
+
+type Full = AddFile & { stats_parsed?: Record<string, unknown> | null };
+
+/** An add action read lazily from its JSON line; behaves as a plain AddFile. */
+export class LazyAddFile implements AddFile {
+  path: string;
+  partitionValues: Record<string, string | null>;
+  size: number;
+  modificationTime: number;
+  dataChange: boolean;
+  deletionVector: DeletionVectorDescriptor | null = null;
+  private full: Full | undefined;
+  constructor(private readonly line: string, path: string, pv: Record<string, string | null>, size: number, mtime: number, dataChange: boolean) {
+    this.path = path;
+    this.partitionValues = pv;
+    this.size = size;
+    this.modificationTime = mtime;
+    this.dataChange = dataChange;
+  }
+  private parsed(): Full {
+    if (!this.full) this.full = (JSON.parse(this.line) as { add: Full }).add;
+    return this.full;
+  }
+  get stats(): string | null | undefined { return this.parsed().stats; }
+  get tags(): Record<string, string> | null | undefined { return this.parsed().tags; }
+  get baseRowId(): number | null | undefined { return this.parsed().baseRowId; }
+  get defaultRowCommitVersion(): number | null | undefined { return this.parsed().defaultRowCommitVersion; }
+  get clusteringProvider(): string | null | undefined { return this.parsed().clusteringProvider; }
+  get stats_parsed(): Record<string, unknown> | null | undefined { return this.parsed().stats_parsed; }
+  /** numRecords from the raw stats text, without parsing anything. */
+  get numRecordsHint(): number | null {
+    const m = escapedNumRecordsRe.exec(this.line);
+    return m ? Number(m[1]) : null;
+  }
+  toJSON(): AddFile {
+    return this.parsed();
+  }
+}
+
+/** The add of a commit line through the fast path, or null to use JSON.parse. */
+export function tryFastAdd(line: string): LazyAddFile | null {
+  if (!line.startsWith(PREFIX)) return null;
+  // A truncated or damaged line must still fail loudly in JSON.parse.
+  let end = line.length - 1;
+  while (end > 0 && (line.charCodeAt(end) === 13 || line.charCodeAt(end) === 32)) end--;
+  if (line.charCodeAt(end) !== 125 || line.charCodeAt(end - 1) !== 125) return null;
+  const pathEnd = line.indexOf('"', PREFIX.length);
+  if (pathEnd < 0) return null;
+  const path = line.slice(PREFIX.length, pathEnd);
+  if (path.indexOf('\\') >= 0 || line.indexOf('deletionVector') >= 0) return null;
+  const k = line.indexOf('"partitionValues":', pathEnd);
+  if (k < 0) return null;
+  const open = k + 18;
+  if (line.charCodeAt(open) !== 123 /* { */) return null;
+  // Partition values are a flat map of strings/nulls: the first } outside a string closes it.
+  let inStr = false;
+  let close = -1;
+  for (let i = open + 1; i < line.length; i++) {
+    const ch = line.charCodeAt(i);
+    if (inStr) {
+      if (ch === 92 /* \ */) i++;
+      else if (ch === 34 /* " */) inStr = false;
+    } else if (ch === 34) inStr = true;
+    else if (ch === 125 /* } */) { close = i; break; }
+    else if (ch === 123 || ch === 91 /* { [ */) return null;
+  }
+  if (close < 0) return null;
+  const size = sizeRe.exec(line);
+  const mtime = mtimeRe.exec(line);
+  const dc = dataChangeRe.exec(line);
+  if (!size || !mtime || !dc) return null;
+  let pv: Record<string, string | null>;
+  try {
+    pv = parsePartitionValues(line.slice(open, close + 1)) as Record<string, string | null>;
+  } catch {
+    return null;
+  }
+  return new LazyAddFile(line, path, pv, Number(size[1]), Number(mtime[1]), dc[1] === 'true');
+}
