@@ -23,7 +23,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     throw new LakerecError('usage', `--engines takes two engines, A,B (the engines are ${listEngines().map((e) => e.name).join(', ')}); usage: ${USAGE}`);
   }
   const rows = int(p, 'rows');
-  if (rows !== undefined && (rows < 6 || rows > 100_000)) throw new LakerecError('usage', '--rows must be between 6 and 100000');
+  if (rows !== undefined && (rows < 6 || rows > 20_000)) throw new LakerecError('usage', '--rows must be between 6 and 20000');
   const seed = int(p, 'seed');
   const json = bool(p, 'json');
   const result = await runProof({
