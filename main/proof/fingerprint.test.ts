@@ -23,6 +23,19 @@ describe('ods fingerprint v1: TypeScript over Arrow and DuckDB SQL agree', () =>
     } finally { duck.close(); }
   });
 
+  it('agrees on other seeds and sizes too', async () => {
+    const duck = await openDuck({ threads: 1 });
+    try {
+      for (const [seed, rows] of [[1, 7], [42, 150], [7, 300]]) {
+        const g = generateTable(seed, rows);
+        await loadRows(duck.conn, 'gen', g.schema, g.rows);
+        const sql = await fingerprintDuckdb(duck.conn, g.schema, '"gen"');
+        expect(compareFingerprints(fingerprintArrow(g.arrow), sql), `seed ${seed}`).toEqual([]);
+        expect(sql.rows).toBe(rows);
+      }
+    } finally { duck.close(); }
+  });
+
   it('the Arrow schema of the generated table is the declared Delta schema', () => {
     const g = generateTable();
     expect(deltaSchemaOf(g.arrow.schema)).toEqual(g.schema);
