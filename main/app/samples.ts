@@ -11,10 +11,10 @@ export function sampleLakesDir(appRoot: string): string {
   return join(appRoot, 'sample-lakes', 'built');
 }
 
-/** The table `npm start` opens: a clean one if the sample lakes name one, else the first. */
+/** The table `npm start` opens: the demo lake (built to be investigated), else a clean one, else the first. */
 export function defaultSample(samples: SampleTable[]): SampleTable | null {
-  return samples.find((s) => /^(clean|control|orders)/i.test(s.name))
-    ?? samples.find((s) => /clean|control/i.test(s.path))
+  return samples.find((s) => s.name === 'demo')
+    ?? samples.find((s) => /^(clean|control|orders)/i.test(s.name))
     ?? samples[0] ?? null;
 }
 

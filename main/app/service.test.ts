@@ -108,3 +108,21 @@ describe('service', () => {
     expect((await service.appInfo({}, ctx)).canPickFolder).toBe(false);
   });
 });
+
+describe('sample lakes', () => {
+  it('finds every table under the lakes folder, named by its lake, and picks the demo lake to open', async () => {
+    const { findSampleTables } = await import('./service');
+    const { defaultSample } = await import('./samples');
+    const lakes = join(dir, 'lakes');
+    for (const lake of ['control', 'demo']) {
+      mkdirSync(join(lakes, lake, 'table', '_delta_log'), { recursive: true });
+      mkdirSync(join(lakes, lake, 'source'), { recursive: true });
+    }
+    mkdirSync(join(lakes, 'loose', '_delta_log'), { recursive: true });
+    const found = findSampleTables(lakes);
+    expect(found.map((s) => s.name)).toEqual(['control', 'demo', 'loose']);
+    expect(found[1].path).toBe(join(lakes, 'demo', 'table'));
+    expect(defaultSample(found)?.name).toBe('demo');
+    expect(defaultSample([])).toBeNull();
+  });
+});

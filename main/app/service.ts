@@ -123,8 +123,12 @@ export function findSampleTables(dir: string): SampleTable[] {
       } catch {
         continue;
       }
-      // Named by its path under the lakes folder ("control/target"): lakes hold more than one folder.
-      if (existsSync(join(p, '_delta_log'))) out.push({ name: relative(dir, p).split(sep).join('/'), path: p });
+      // Named by its path under the lakes folder; a lake's `table/` folder goes by the lake's name.
+      if (existsSync(join(p, '_delta_log'))) {
+        const rel = relative(dir, p).split(sep);
+        if (rel.length > 1 && rel[rel.length - 1] === 'table') rel.pop();
+        out.push({ name: rel.join('/'), path: p });
+      }
       else if (depth < 2) visit(p, depth + 1);
     }
   };
