@@ -16,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
 import { openDuck, sqlString, type Duck } from '../engine/duck';
 import { bisect } from '../bisect/bisect';
+import { forensics } from '../forensics/forensics';
 import type { BisectResult, PredicateSpec } from '../../shared/bisect';
 
 export interface BisectRunFigures {
@@ -37,6 +38,9 @@ export interface BisectRunFigures {
 
 export interface BisectBenchFigures {
   generateMs: number;
+  /** forensics (timeline + heuristics) over the 10,000-version table, end to end. */
+  forensicsMs: number;
+  forensicsVersions: number;
   runs: BisectRunFigures[];
   /** no-null-keys on 10,000 versions under 1 s (the goal). */
   logOnlyGoalMet: boolean;
@@ -135,11 +139,14 @@ export async function benchBisect(opts: { versions?: number; workDir?: string } 
     const sb = await generate(duck, b, gb);
     const generateMs = Math.round(performance.now() - t);
     duck.close();
+    const tf = performance.now();
+    const fr = await forensics(a);
+    const forensicsMs = Math.round(performance.now() - tf);
     const runs: BisectRunFigures[] = [];
     runs.push(await timed(a, { predicate: 'no-null-keys', keys: ['k'] }, { versions, rows: sa.rows, files: sa.files, expectedFirstBad: ga.nullAt }));
     runs.push(await timed(a, { predicate: 'unique-keys', keys: ['k'] }, { versions, rows: sa.rows, files: sa.files, expectedFirstBad: ga.dupAt }));
     runs.push(await timed(b, { predicate: 'unique-keys', keys: ['k'] }, { versions: gb.versions, rows: sb.rows, files: sb.files, expectedFirstBad: gb.dupAt }));
-    return { generateMs, runs, logOnlyGoalMet: runs[0].ms < 1000 && runs[0].filesRead === 0 };
+    return { generateMs, forensicsMs, forensicsVersions: fr.versions.length, runs, logOnlyGoalMet: runs[0].ms < 1000 && runs[0].filesRead === 0 };
   } finally {
     duck.close();
     if (!opts.workDir) rmSync(work, { recursive: true, force: true });
@@ -153,6 +160,7 @@ export function formatBisectFigures(f: BisectBenchFigures): string {
       + `${r.examined} probes (${r.exhaustive ? 'exhaustive' : 'binary search'}), files read ${r.filesRead} (${r.filesFromCache} cached reuses), `
       + `first bad v${r.firstBad} (expected v${r.expectedFirstBad})`);
   }
+  out.push(`  forensics on ${f.forensicsVersions} versions: ${f.forensicsMs} ms`);
   out.push(`  goal: no-null-keys on 10,000 versions < 1 s, no data file read: ${f.logOnlyGoalMet ? 'met' : 'NOT met'}`);
   return out.join('\n');
 }

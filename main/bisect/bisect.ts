@@ -70,8 +70,8 @@ export async function bisectHistory(h: History, spec: PredicateSpec, ctx: Bisect
 function culprit(h: History, v: number): CulpritCommit {
   const st = h.states[v];
   const ci = st.change?.commitInfo ?? null;
-  const adds = st.added.map((id) => h.files[id]);
-  const rems = st.removed.map((id) => h.files[id]);
+  const adds = (st.commitAdded ?? st.added).map((id) => h.files[id]);
+  const rems = st.commitAdded ? [] : st.removed.map((id) => h.files[id]);
   const cols = st.metadata?.partitionColumns ?? [];
   const rows = (xs: typeof adds): number | null => xs.some((x) => x.numRecords === null) ? null : xs.reduce((s, x) => s + (x.numRecords ?? 0), 0);
   const ts = st.change?.timestamp ?? 0;

@@ -85,29 +85,30 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
     partitionSource = tablePartitionCols.includes(col) ? 'partition_values' : 'stats';
     if (partitionSource === 'stats') notes.push(`"${col}" is not a partition column: a file's partition is read from its stats where min = max, else "mixed".`);
   }
-  const physOf = (col: string, m: Metadata | null): string => {
-    const f = fieldsOf(m).find((x) => x.name === col);
-    const p = f?.metadata?.['delta.columnMapping.physicalName'];
-    return typeof p === 'string' && m?.configuration?.['delta.columnMapping.mode'] && m.configuration['delta.columnMapping.mode'] !== 'none' ? p : col;
-  };
-  const partOf = (f: FileEntry, m: Metadata | null): string => {
+  // Stats carry LOGICAL names (the reader maps column-mapped physical names back).
+  const partCache = new Map<number, string>();
+  const partOf = (f: FileEntry): string => {
     if (partitionSource === 'partition_values') return partitionLabel(f.partitionValues, partitionBy);
     if (partitionSource === 'none') return '';
+    const hit = partCache.get(f.id);
+    if (hit !== undefined) return hit;
     const col = partitionBy[0];
-    const p = physOf(col, m);
-    const lo = f.stats?.minValues?.[p];
-    const hi = f.stats?.maxValues?.[p];
-    if (lo !== undefined && lo !== null && JSON.stringify(lo) === JSON.stringify(hi)) return `${col}=${String(lo)}`;
-    if (f.stats?.nullCount?.[p] === f.stats?.numRecords && f.stats?.numRecords) return `${col}=__null__`;
-    return `${col}=mixed`;
+    const lo = f.stats?.minValues?.[col];
+    const hi = f.stats?.maxValues?.[col];
+    let label = `${col}=mixed`;
+    if (lo !== undefined && lo !== null && JSON.stringify(lo) === JSON.stringify(hi)) label = `${col}=${String(lo)}`;
+    else if (f.stats?.nullCount?.[col] === f.stats?.numRecords && f.stats?.numRecords) label = `${col}=__null__`;
+    partCache.set(f.id, label);
+    return label;
   };
 
   // ---- per-version summaries ----
   const versions: VersionSummary[] = [];
   for (const st of h.states) {
     const ci = st.change?.commitInfo ?? null;
-    const adds = st.added.map((id) => h.files[id]);
-    const rems = st.removed.map((id) => h.files[id]);
+    // A snapshot reset shows the commit's own adds, not the whole reset diff.
+    const adds = (st.commitAdded ?? st.added).map((id) => h.files[id]);
+    const rems = st.commitAdded ? [] : st.removed.map((id) => h.files[id]);
     const sum = (xs: FileEntry[], f: (e: FileEntry) => number | null): number | null => {
       let s = 0;
       for (const x of xs) { const n = f(x); if (n === null) return null; s += n; }
@@ -121,7 +122,7 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
       if (r && a.numRecords !== null && r.numRecords !== null) dvDeleted += Math.max(0, r.numRecords - a.numRecords);
     }
     const parts = new Set<string>();
-    if (partitionSource !== 'none') for (const f of [...adds, ...rems]) parts.add(partOf(f, st.metadata));
+    if (partitionSource !== 'none') for (const f of [...adds, ...rems]) parts.add(partOf(f));
     const change = st.change;
     const allRearrange = change !== null && (change.adds.length + change.removes.length) > 0
       && change.adds.every((a) => a.dataChange === false) && change.removes.every((r) => r.dataChange === false);
@@ -157,6 +158,46 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
 
   const hits: HeuristicHit[] = [];
   let duck: Duck | null = null;
+  // The active set, kept incrementally (one pass over the versions, not one per version):
+  // files per partition, and active files by stats signature (for duplicate_batch).
+  const partCount = new Map<string, number>();
+  const bySig = new Map<string, Set<FileEntry>>();
+  const sigCache = new Map<number, string | null>();
+  const sigOf = (f: FileEntry): string | null => {
+    let s = sigCache.get(f.id);
+    if (s === undefined) { s = signature(f); sigCache.set(f.id, s); }
+    return s;
+  };
+  const apply = (st: VersionState): void => {
+    for (const id of st.removed) {
+      const f = h.files[id];
+      if (partitionSource !== 'none') partCount.set(partOf(f), (partCount.get(partOf(f)) ?? 1) - 1);
+      const s = sigOf(f);
+      if (s) bySig.get(s)?.delete(f);
+    }
+    for (const id of st.added) {
+      const f = h.files[id];
+      if (partitionSource !== 'none') partCount.set(partOf(f), (partCount.get(partOf(f)) ?? 0) + 1);
+      const s = sigOf(f);
+      if (s) { const set = bySig.get(s) ?? new Set<FileEntry>(); set.add(f); bySig.set(s, set); }
+    }
+  };
+  /** Each added file matched to a distinct active earlier file with the same signature; null unless all match. */
+  const matchEarlier = (adds: FileEntry[]): FileEntry[] | null => {
+    if (adds.length === 0) return null;
+    const used = new Set<number>();
+    const matched: FileEntry[] = [];
+    for (const a of adds) {
+      const s = sigOf(a);
+      if (!s) return null;
+      let cand: FileEntry | undefined;
+      for (const f of bySig.get(s) ?? []) if (!used.has(f.id)) { cand = f; break; }
+      if (!cand) return null;
+      used.add(cand.id);
+      matched.push(cand);
+    }
+    return matched;
+  };
   try {
     for (const st of h.states) {
       throwIfCancelled(opts.ctx);
@@ -164,25 +205,28 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
       const sum = versions[v];
       const ci = st.change?.commitInfo ?? null;
       const op = ci?.operation ?? 'commit';
-      if (st.fromSnapshot) continue; // a checkpoint reset: not a commit a writer made
+      if (st.fromSnapshot) { apply(st); continue; } // a checkpoint reset: not a commit a writer made
       const adds = st.added.map((id) => h.files[id]);
       const rems = st.removed.map((id) => h.files[id]).filter((f) => f.removedIn === v);
-      const dataRems = rems.filter((r) => !adds.some((a) => a.path === r.path));
+      const addedPaths = new Set(adds.map((a) => a.path));
+      const dataRems = rems.filter((r) => !addedPaths.has(r.path));
+      // Before this version: partition file counts, and earlier appends' signatures still active.
+      const countBefore = new Map<string, number>();
+      if (partitionSource !== 'none') for (const f of [...dataRems, ...adds]) countBefore.set(partOf(f), partCount.get(partOf(f)) ?? 0);
+      const dupMatches = isAppend(st, h) ? matchEarlier(adds) : null;
+      apply(st);
 
       // partition_emptied: the partition had files before and has none after, none added back.
       if (partitionSource !== 'none' && dataRems.length) {
-        const before = v > 0 ? activeAt(h, v - 1) : [];
-        const after = activeAt(h, v);
-        const afterParts = new Set(after.map((f) => partOf(f, st.metadata)));
         const remParts = new Map<string, FileEntry[]>();
         for (const r of dataRems) {
-          const p = partOf(r, st.metadata);
+          const p = partOf(r);
           remParts.set(p, [...(remParts.get(p) ?? []), r]);
         }
         for (const [p, rs] of remParts) {
           if (p.endsWith('=mixed')) continue;
-          if (afterParts.has(p)) continue;
-          const had = before.filter((f) => partOf(f, st.metadata) === p).length;
+          if ((partCount.get(p) ?? 0) > 0) continue;
+          const had = countBefore.get(p) ?? 0;
           const rows = rs.reduce((s, f) => s + (f.numRecords ?? 0), 0);
           hits.push({
             name: 'partition_emptied', version: v, severity: 'warn',
@@ -193,8 +237,8 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
       }
 
       if (isOverwrite(st) && dataRems.length) {
-        const remParts = new Set(dataRems.map((f) => partOf(f, st.metadata)));
-        const addParts = new Set(adds.map((f) => partOf(f, st.metadata)));
+        const remParts = new Set(dataRems.map((f) => partOf(f)));
+        const addParts = new Set(adds.map((f) => partOf(f)));
         // overwrite_shrank_the_table: removed from more partitions than it wrote.
         if (partitionSource !== 'none' && remParts.size > addParts.size) {
           const gone = [...remParts].filter((p) => !addParts.has(p)).sort();
@@ -223,7 +267,7 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
             evidence: { predicate: pred },
           });
         } else if (outside.length) {
-          const parts = [...new Set(outside.map((f) => partOf(f, st.metadata)))].sort();
+          const parts = [...new Set(outside.map((f) => partOf(f)))].sort();
           hits.push({
             name: 'overwrite_wider_than_predicate', version: v, severity: 'warn',
             message: `${op} removed ${outside.length} file(s) in ${parts.join(', ')}, outside its declared predicate ${pred}`,
@@ -233,31 +277,15 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
       }
 
       // duplicate_batch: an append whose files repeat the stats of an earlier append still in the table.
-      if (isAppend(st, h)) {
-        const sigs = adds.map(signature);
-        if (sigs.every((s) => s !== null)) {
-          const earlier = activeAt(h, v - 1 < 0 ? 0 : v - 1).filter((f) => f.addedIn < v);
-          const bySig = new Map<string, FileEntry[]>();
-          for (const f of earlier) {
-            const s = signature(f);
-            if (s) bySig.set(s, [...(bySig.get(s) ?? []), f]);
-          }
-          const used = new Set<number>();
-          const matched: FileEntry[] = [];
-          for (let i = 0; i < adds.length; i++) {
-            const cand = (bySig.get(sigs[i] as string) ?? []).find((f) => !used.has(f.id));
-            if (cand) { used.add(cand.id); matched.push(cand); }
-          }
-          if (matched.length === adds.length) {
-            const from = [...new Set(matched.map((f) => f.addedIn))].sort((a, b) => a - b);
-            const rows = adds.reduce((s, f) => s + (f.numRecords ?? 0), 0);
-            hits.push({
-              name: 'duplicate_batch', version: v, severity: 'warn',
-              message: `append of ${adds.length} file(s)/${rows} row(s) repeats the row counts and stats of v${from.join(', v')} (still in the table): a retried batch?`,
-              evidence: { earlierVersions: from, files: adds.length, rows, partitions: sum.partitions, matchedPaths: matched.slice(0, 10).map((f) => f.path) },
-            });
-          }
-        }
+      if (dupMatches) {
+        const matched = dupMatches;
+        const from = [...new Set(matched.map((f) => f.addedIn))].sort((a, b) => a - b);
+        const rows = adds.reduce((s, f) => s + (f.numRecords ?? 0), 0);
+        hits.push({
+          name: 'duplicate_batch', version: v, severity: 'warn',
+          message: `append of ${adds.length} file(s)/${rows} row(s) repeats the row counts and stats of v${from.join(', v')} (still in the table): a retried batch?`,
+          evidence: { earlierVersions: from, files: adds.length, rows, partitions: sum.partitions, matchedPaths: matched.slice(0, 10).map((f) => f.path) },
+        });
       }
 
       // blind_append_after_overwrite: an append into partitions the previous commit just overwrote.

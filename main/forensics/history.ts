@@ -50,9 +50,12 @@ export interface VersionState {
   version: number;
   info: VersionInfo;
   change: VersionChange | null;
-  /** Entries this version added / removed (ids). */
+  /** Entries this version added to / removed from the active set (ids): the full diff, also where
+   *  the set was reset from a snapshot. */
   added: number[];
   removed: number[];
+  /** For a snapshot reset whose commit file exists: the entries the commit itself added. */
+  commitAdded?: number[];
   protocol: Protocol | null;
   metadata: Metadata | null;
   /** Protocol / metadata in force after this version. */
@@ -177,10 +180,9 @@ export async function replayHistory(src: HistorySource, ctx?: JobContext): Promi
       metadata = snap.metadata;
       st.fromSnapshot = true;
       if (change && info.hasCommitFile) {
-        // The commit itself is still on disk: show what it added, not the whole reset file set.
+        // The commit itself is still on disk: what it added (the reset diff is not a commit's doing).
         const own = new Set(change.adds.map((a) => canonicalisePath(a.path, src.root).key));
-        st.added = st.added.filter((id) => own.has(files[id].path));
-        st.removed = [];
+        st.commitAdded = [...open.values()].filter((e) => own.has(e.path)).map((e) => e.id);
       }
       started = true;
     } else if (change) {
