@@ -1,8 +1,9 @@
-// Exact conversion between the proof's cells and DuckDB: SQL literals typed by the column's
-// Delta type (so nothing goes through a lossy JS number), and DuckDB result values back to cells
-// with the Arrow type DuckDB's own column type stands for.
+// Exact conversion between the proof's cells and DuckDB: DuckDB values typed by the column's
+// Delta type for the appender (so nothing goes through a lossy JS number), and DuckDB result
+// values back to cells with the Arrow type DuckDB's own column type stands for.
 import * as A from 'apache-arrow';
 import {
+  BIGINT, BLOB, BOOLEAN, DATE, DECIMAL, DOUBLE, FLOAT, INTEGER, LIST, MAP, SMALLINT, STRUCT, TIMESTAMP, TIMESTAMPTZ, TINYINT, VARCHAR,
   DuckDBDateValue, DuckDBDecimalValue, DuckDBListValue, DuckDBMapValue, DuckDBStructValue,
   DuckDBTimestampTZValue, DuckDBTimestampValue, DuckDBTypeId,
   type DuckDBDecimalType, type DuckDBListType, type DuckDBMapType, type DuckDBStructType, type DuckDBType, type DuckDBValue,
@@ -11,9 +12,8 @@ import type { DataType as DeltaType } from '../../../shared/delta';
 import { LakerecError } from '../../../shared/errors';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { StructType } from '../../../shared/delta';
-import { sqlIdent, sqlString } from '../../engine/duck';
+import { sqlIdent } from '../../engine/duck';
 import { MapCell, type Cell } from '../cells';
-import { decimalText, dateText } from '../fingerprint';
 
 /** The DuckDB column type for a Delta type. */
 export function duckTypeOf(t: DeltaType): string {
@@ -30,37 +30,6 @@ export function duckTypeOf(t: DeltaType): string {
   if (t.type === 'array') return `${duckTypeOf(t.elementType)}[]`;
   if (t.type === 'struct') return `STRUCT(${t.fields.map((f) => `${sqlIdent(f.name)} ${duckTypeOf(f.type)}`).join(', ')})`;
   return `MAP(${duckTypeOf(t.keyType)}, ${duckTypeOf(t.valueType)})`;
-}
-
-function floatLiteral(v: number, sqlType: string): string {
-  const text = Number.isNaN(v) ? 'NaN' : v === Infinity ? 'Infinity' : v === -Infinity ? '-Infinity' : String(v);
-  return `CAST('${text}' AS ${sqlType})`;
-}
-
-/** A DuckDB SQL literal of a cell, typed by the column's Delta type. */
-export function duckLiteral(c: Cell, t: DeltaType): string {
-  const sqlType = duckTypeOf(t);
-  if (c === null) return `CAST(NULL AS ${sqlType})`;
-  if (typeof t === 'string') {
-    if (t.startsWith('decimal')) return `CAST('${decimalText(c as bigint, Number(/,\s*(\d+)\)/.exec(t)?.[1] ?? 0))}' AS ${sqlType})`;
-    switch (t) {
-      case 'byte': case 'short': case 'integer': case 'long': return `CAST('${String(c)}' AS ${sqlType})`;
-      case 'float': case 'double': return floatLiteral(c as number, sqlType);
-      case 'boolean': return c ? 'TRUE' : 'FALSE';
-      case 'string': return sqlString(c as string);
-      case 'date': return `CAST('${dateText(c as number)}' AS DATE)`;
-      case 'timestamp_ntz': return `make_timestamp(CAST('${String(c)}' AS BIGINT))`;
-      case 'timestamp': return `CAST(make_timestamp(CAST('${String(c)}' AS BIGINT)) AS TIMESTAMPTZ)`;
-      default: throw new LakerecError('unsupported_feature', `the DuckDB engine cannot write the Delta type ${t}`);
-    }
-  }
-  if (t.type === 'array') return `CAST([${(c as Cell[]).map((x) => duckLiteral(x, t.elementType)).join(', ')}] AS ${sqlType})`;
-  if (t.type === 'struct') {
-    const o = c as Record<string, Cell>;
-    return `CAST({${t.fields.map((f) => `${sqlString(f.name)}: ${duckLiteral(o[f.name] ?? null, f.type)}`).join(', ')}} AS ${sqlType})`;
-  }
-  const entries = (c as MapCell).entries;
-  return `CAST(MAP {${entries.map(([k, v]) => `${duckLiteral(k, t.keyType)}: ${duckLiteral(v, t.valueType)}`).join(', ')}} AS ${sqlType})`;
 }
 
 /** The Arrow type a DuckDB column type stands for (what DuckDB says it read). */
@@ -107,13 +76,60 @@ export function cellOfDuck(v: DuckDBValue): Cell {
   throw new LakerecError('unsupported_feature', `the DuckDB engine read a value the proof does not handle (${String(v)})`);
 }
 
-/** Creates table `name` with `schema` in DuckDB and inserts `rows` as typed literals. */
+/** The DuckDB value type for a Delta type (for the appender). */
+export function duckValueTypeOf(t: DeltaType): DuckDBType {
+  if (typeof t === 'string') {
+    const dec = /^decimal\((\d+),\s*(\d+)\)$/.exec(t);
+    if (dec) return DECIMAL(Number(dec[1]), Number(dec[2]));
+    const map: Record<string, DuckDBType> = {
+      byte: TINYINT, short: SMALLINT, integer: INTEGER, long: BIGINT, float: FLOAT, double: DOUBLE,
+      boolean: BOOLEAN, string: VARCHAR, binary: BLOB, date: DATE, timestamp: TIMESTAMPTZ, timestamp_ntz: TIMESTAMP,
+    };
+    if (map[t]) return map[t];
+    throw new LakerecError('unsupported_feature', `the DuckDB engine cannot write the Delta type ${t}`);
+  }
+  if (t.type === 'array') return LIST(duckValueTypeOf(t.elementType));
+  if (t.type === 'struct') return STRUCT(Object.fromEntries(t.fields.map((f) => [f.name, duckValueTypeOf(f.type)])));
+  return MAP(duckValueTypeOf(t.keyType), duckValueTypeOf(t.valueType));
+}
+
+/** A cell as a DuckDB value of the column's Delta type (exact: no JS number for int64 or decimals). */
+export function duckValueOf(c: Cell, t: DeltaType): DuckDBValue {
+  if (c === null) return null;
+  if (typeof t === 'string') {
+    const dec = /^decimal\((\d+),\s*(\d+)\)$/.exec(t);
+    if (dec) return new DuckDBDecimalValue(c as bigint, Number(dec[1]), Number(dec[2]));
+    switch (t) {
+      case 'long': return typeof c === 'bigint' ? c : BigInt(c as number);
+      case 'byte': case 'short': case 'integer': return Number(c);
+      case 'float': case 'double': case 'boolean': case 'string': return c as number | boolean | string;
+      case 'date': return new DuckDBDateValue(c as number);
+      case 'timestamp': return new DuckDBTimestampTZValue(c as bigint);
+      case 'timestamp_ntz': return new DuckDBTimestampValue(c as bigint);
+      default: throw new LakerecError('unsupported_feature', `the DuckDB engine cannot write the Delta type ${t}`);
+    }
+  }
+  if (t.type === 'array') return new DuckDBListValue((c as Cell[]).map((x) => duckValueOf(x, t.elementType)));
+  if (t.type === 'struct') {
+    const o = c as Record<string, Cell>;
+    return new DuckDBStructValue(Object.fromEntries(t.fields.map((f) => [f.name, duckValueOf(o[f.name] ?? null, f.type)])));
+  }
+  return new DuckDBMapValue((c as MapCell).entries.map(([k, v]) => ({ key: duckValueOf(k, t.keyType), value: duckValueOf(v, t.valueType) })));
+}
+
+/** Creates table `name` with `schema` in DuckDB and appends `rows` with DuckDB's appender. */
 export async function loadRows(conn: DuckDBConnection, name: string, schema: StructType, rows: Cell[][]): Promise<void> {
   const cols = schema.fields.map((f) => `${sqlIdent(f.name)} ${duckTypeOf(f.type)}${f.nullable ? '' : ' NOT NULL'}`).join(', ');
   await conn.run(`CREATE OR REPLACE TABLE ${sqlIdent(name)} (${cols})`);
-  const batch = 200;
-  for (let i = 0; i < rows.length; i += batch) {
-    const values = rows.slice(i, i + batch).map((r) => `(${schema.fields.map((f, k) => duckLiteral(r[k], f.type)).join(', ')})`);
-    await conn.run(`INSERT INTO ${sqlIdent(name)} VALUES ${values.join(',\n')}`);
+  const types = schema.fields.map((f) => duckValueTypeOf(f.type));
+  const appender = await conn.createAppender(name);
+  try {
+    for (const r of rows) {
+      schema.fields.forEach((f, i) => appender.appendValue(duckValueOf(r[i], f.type), types[i]));
+      appender.endRow();
+    }
+    appender.flushSync();
+  } finally {
+    appender.closeSync();
   }
 }
