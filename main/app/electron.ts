@@ -46,8 +46,11 @@ const MIME: Record<string, string> = {
 };
 
 // Must run before `ready`: our scheme behaves like https (secure context, same-origin rules).
+// supportFetchAPI lets Chromium's module loader fetch the bundle's ES modules from the scheme (the
+// page itself still cannot fetch: CSP connect-src 'none'); corsEnabled stays off so no other
+// origin could ever read from it.
 protocol.registerSchemesAsPrivileged([
-  { scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: false, corsEnabled: false } },
+  { scheme: SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: false } },
 ]);
 
 function isOwnPage(url: string): boolean {
