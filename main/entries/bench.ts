@@ -1,0 +1,105 @@
+// `npm run bench`: every benchmark the engine issues define, each printed as our figure, the
+// baseline measured in the same run, and the ratio; several runs, median. Writes
+// docs/experiments/bench.json, which `npm run verify` reads for the README's receipts.
+//
+//   npm run bench                 full sizes (10M rows, 10,000 versions)
+//   npm run bench -- --quick      smaller inputs, for verify (ratios stay comparable)
+//   npm run bench -- --only log-replay,bisect
+//
+// The modules are imported dynamically so each stays its own chunk (each can also run alone).
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { repoRoot } from '../receipts/repo';
+
+interface Args { quick: boolean; only: Set<string> | null; runs: number; out: string }
+
+function parse(argv: string[]): Args {
+  const a: Args = { quick: false, only: null, runs: 3, out: join(repoRoot(), 'docs', 'experiments', 'bench.json') };
+  for (let i = 0; i < argv.length; i++) {
+    const f = argv[i];
+    if (f === '--quick') a.quick = true;
+    else if (f === '--only') a.only = new Set((argv[++i] ?? '').split(','));
+    else if (f === '--runs') a.runs = Math.max(1, Number(argv[++i]));
+    else if (f === '--out') a.out = argv[++i];
+    else { process.stderr.write(`bench: unknown flag ${f}\n`); process.exit(2); }
+  }
+  return a;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((x, y) => x - y);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+const round = (x: number, d = 2): number => Math.round(x * 10 ** d) / 10 ** d;
+
+async function main(): Promise<void> {
+  const args = parse(process.argv.slice(2));
+  const want = (name: string): boolean => !args.only || args.only.has(name);
+  const results: Record<string, unknown> = {};
+  const say = (s: string): void => { process.stdout.write(s + '\n'); };
+  say(`lakerec bench (${args.quick ? 'quick' : 'full'}; ${cpus().length} cores, node ${process.version})`);
+
+  if (want('log-replay')) {
+    const { benchLogReplay, formatLogReplayFigures } = await import('../bench/log-replay');
+    const f = await benchLogReplay({ runs: args.runs });
+    say(formatLogReplayFigures(f));
+    results.logReplay = f;
+  }
+
+  if (want('reconcile')) {
+    const { benchReconcile, formatReconcileFigures } = await import('../bench/reconcile');
+    const rows = args.quick ? 1_000_000 : 10_000_000;
+    const runs = [];
+    for (let r = 0; r < (args.quick ? 1 : Math.min(args.runs, 3)); r++) {
+      const f = await benchReconcile({ rows });
+      say(formatReconcileFigures(f));
+      runs.push(f);
+    }
+    results.reconcile = {
+      rows,
+      runs,
+      ratioSourceMedian: round(median(runs.map((f) => f.ratioSource))),
+      ratioTargetMedian: round(median(runs.map((f) => f.ratioTarget))),
+      rowsPerSecondMedian: Math.round(median(runs.map((f) => f.rowsPerSecond))),
+      peakRssMbMax: Math.max(...runs.map((f) => f.peakRssMb)),
+    };
+  }
+
+  if (want('bisect')) {
+    const { benchBisect, formatBisectFigures } = await import('../bench/bisect');
+    const f = await benchBisect({ versions: args.quick ? 2_000 : 10_000 });
+    say(formatBisectFigures(f));
+    results.bisect = f;
+  }
+
+  if (want('demo')) {
+    const demo = join(repoRoot(), 'dist', 'main', 'demo.js');
+    const times: number[] = [];
+    let exit: number | null = null;
+    for (let r = 0; r < args.runs; r++) {
+      const t0 = performance.now();
+      const p = spawnSync(process.execPath, [demo], { cwd: repoRoot(), encoding: 'utf8' });
+      times.push(performance.now() - t0);
+      exit = p.status;
+      if (p.status !== 0 && p.status !== 1) { say(`demo failed (exit ${p.status}): ${p.stderr.trim().split('\n').pop() ?? ''}`); break; }
+    }
+    const s = median(times) / 1000;
+    say(`demo: ${round(s, 1)} s wall (median of ${times.length}; goal < 10 s; the Python original ~20 s)`);
+    results.demo = { seconds: round(s, 2), runs: times.length, exit };
+  }
+
+  const doc = { generatedAt: new Date().toISOString(), mode: args.quick ? 'quick' : 'full', cores: cpus().length, node: process.version, ...results };
+  mkdirSync(join(args.out, '..'), { recursive: true });
+  writeFileSync(args.out, JSON.stringify(doc, null, 2) + '\n');
+  say(`wrote ${args.out}`);
+}
+
+main().then(() => process.exit(0), (e: unknown) => {
+  process.stderr.write(`bench: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(3);
+});
