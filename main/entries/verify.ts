@@ -5,6 +5,9 @@
 //   npm run verify                 everything
 //   npm run verify -- --claims-only   only re-check the docs against the last measurements
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { formatViolation } from '../../shared/receipts';
 import { collectMetrics } from '../receipts/metrics';
 import { checkRepo } from '../receipts/check';
@@ -23,16 +26,20 @@ function step(name: string, cmd: string, args: string[]): void {
 }
 
 const claimsOnly = process.argv.includes('--claims-only');
+// Fresh figures go to a scratch file: verify re-measures, it does not rewrite the published bench.json.
+const scratch = mkdtempSync(join(tmpdir(), 'lakerec-verify-'));
+const benchPath = claimsOnly ? undefined : join(scratch, 'bench.json');
+process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 if (!claimsOnly) {
   step('lint', 'npm', ['run', '--silent', 'lint']);
   step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
   step('build', 'npm', ['run', '--silent', 'build']);
   step('unit tests', 'npx', ['vitest', 'run']);
   step('detection matrix', 'node', ['dist/main/matrix.js']);
-  step('benchmarks (cheap figures)', 'node', ['dist/main/bench.js', '--quick', '--only', 'log-replay,bisect,demo']);
+  step('benchmarks (cheap figures)', 'node', ['dist/main/bench.js', '--quick', '--runs', '1', '--out', benchPath ?? '']);
 }
 
-const metrics = collectMetrics(root);
+const metrics = collectMetrics(root, { benchPath });
 say(`\n== receipts: ${Object.keys(metrics).length} metrics measured`);
 const { claims, violations } = checkRepo(root, metrics);
 if (violations.length) {

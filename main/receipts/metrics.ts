@@ -23,7 +23,7 @@ function get(o: unknown, ...path: string[]): unknown {
   return cur;
 }
 
-export function collectMetrics(root: string): Record<string, number> {
+export function collectMetrics(root: string, opts: { benchPath?: string } = {}): Record<string, number> {
   const m: Record<string, number> = {};
   const put = (name: string, v: unknown): void => {
     const n = num(v);
@@ -46,7 +46,7 @@ export function collectMetrics(root: string): Record<string, number> {
     }
   }
 
-  const bench = readJson(join(root, 'docs', 'experiments', 'bench.json'));
+  const bench = readJson(opts.benchPath ?? join(root, 'docs', 'experiments', 'bench.json'));
   if (bench) {
     put('bench.log_replay.ratio', get(bench, 'logReplay', 'ratio'));
     put('bench.log_replay.add_actions', get(bench, 'logReplay', 'addActions'));
