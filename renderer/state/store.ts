@@ -80,7 +80,7 @@ export function createWorkbenchStore(client: ApiClient): StoreApi<WorkbenchState
       try {
         const opened = await client.invoke('openTable', { path: trimmed }, { signal: ac.signal, onProgress });
         if (!current()) return;
-        set((s) => ({ recent: opened.recent, table: s.table && { ...s.table, path: opened.table.path, summary: opened.table } }));
+        set((s) => ({ recent: opened.recent, table: s.table && { ...s.table, path: opened.table.path, summary: opened.table, progress: null } }));
         const listed = await client.invoke('listVersions', { path: opened.table.path }, { signal: ac.signal, onProgress });
         if (!current()) return;
         set((s) => ({ table: s.table && { ...s.table, status: 'ready', versions: listed.versions, progress: null } }));
