@@ -114,6 +114,19 @@ describe('bisect, exhaustive walk (< 48 versions)', () => {
     expect(r.notes).toContain('answered from the log alone: no data file was opened');
   });
 
+  it('unique-keys does not count repeated null keys as duplicates (as dbt\'s unique)', async () => {
+    const root = join(dir, 'null-dups');
+    const lake = await TinyLake.create(root, cols, ['dt']);
+    await lake.append([rowsFor(days[0], 0, 20, 5)]); // ids 1..19 minus every 5th, 4 null ids
+    await lake.append([rowsFor(days[1], 100, 20, 5)]); // 4 more null ids
+    lake.close();
+    const r = await bisect(root, { predicate: 'unique-keys', keys: ['order_id'] });
+    expect(r.outcome).toBe('clean');
+    expect(r.probes[2].detail).toBe('every key unique (8 row(s) with a null key not counted)');
+    const nn = await bisect(root, { predicate: 'no-null-keys', keys: ['order_id'] });
+    expect(nn.firstBad).toBe(1);
+  });
+
   it('row-count per partition from the log', async () => {
     const r = await bisect(lakes.wipe, { predicate: 'row-count', expect: 25, partition: `dt=${days[1]}` });
     // v0, v1: the partition is not loaded yet (0 rows) -> bad; v2, v3 good; v4 wiped

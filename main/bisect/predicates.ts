@@ -203,6 +203,9 @@ function uniqueKeys(spec: PredicateSpec, h: History, reader: DataReader): BoundP
   const proj = keys.map((k) => `v.${sqlIdent(k)}`).join(', ');
   const notNull = keys.map((_, i) => `k${i} IS NOT NULL`).join(' AND ');
   const anyNull = keys.map((_, i) => `k${i} IS NULL`).join(' OR ');
+  const kcols = keys.map((_, i) => `k${i}`).join(', ');
+  const on = keys.map((_, i) => `u.k${i} = d.k${i}`).join(' AND ');
+  let indexedAt = -1;
   return base(spec, reader, false, [], async (v) => {
     const files = activeAt(h, v);
     const missing = reader.missing(files, 'lakerec_uk');
@@ -210,11 +213,22 @@ function uniqueKeys(spec: PredicateSpec, h: History, reader: DataReader): BoundP
     const before = reader.read;
     await reader.ensure('lakerec_uk', files, proj, ddl, false);
     const conn = await reader.conn();
+    if (indexedAt !== reader.read) {
+      // Rebuilt only when new files were read: the keys that occur more than once anywhere in the
+      // files read so far, counted per file, and null-key rows per file. A probe then sums these
+      // small tables over its file set instead of grouping every row of the version again.
+      await conn.run(`CREATE OR REPLACE TEMP TABLE lakerec_uk_multi AS
+        SELECT ${keys.map((_, i) => `u.k${i}`).join(', ')}, u.fid, count(*) AS c FROM lakerec_uk u
+        SEMI JOIN (SELECT ${kcols} FROM lakerec_uk WHERE ${notNull} GROUP BY ALL HAVING count(*) > 1) d ON ${on}
+        GROUP BY ALL`);
+      await conn.run(`CREATE OR REPLACE TEMP TABLE lakerec_uk_nulls AS SELECT fid, count(*) AS n FROM lakerec_uk WHERE ${anyNull} GROUP BY fid`);
+      indexedAt = reader.read;
+    }
     await reader.setProbe(files);
     const r = await conn.runAndReadAll(`
-      WITH rows AS (SELECT u.* FROM lakerec_uk u SEMI JOIN lakerec_probe p ON p.fid = u.fid),
-      d AS (SELECT ${keys.map((_, i) => `k${i}`).join(', ')}, count(*) AS c FROM rows WHERE ${notNull} GROUP BY ALL HAVING count(*) > 1)
-      SELECT (SELECT count(*) FROM d), (SELECT coalesce(sum(c - 1), 0) FROM d), (SELECT count(*) FROM rows WHERE ${anyNull}),
+      WITH d AS (SELECT ${kcols}, sum(c) AS c FROM lakerec_uk_multi m SEMI JOIN lakerec_probe p ON p.fid = m.fid GROUP BY ALL HAVING sum(c) > 1)
+      SELECT (SELECT count(*) FROM d), (SELECT coalesce(sum(c - 1), 0) FROM d),
+             (SELECT coalesce(sum(n), 0) FROM lakerec_uk_nulls x SEMI JOIN lakerec_probe p ON p.fid = x.fid),
              (SELECT ${keys.map((_, i) => `CAST(k${i} AS VARCHAR)`).join(" || ', ' || ")} FROM d ORDER BY c DESC LIMIT 1)`);
     const [dupKeys, surplus, nullRows, example] = r.getRows()[0];
     const n = Number(dupKeys);
