@@ -1,109 +1,18 @@
-// `npm run demo`: a clean Delta table is built, broken twice (one day's batch applied twice,
-// another day deleted, so the total row count is still exactly right), reconciled and bisected.
-// Every block is the real output of the lakerec command printed above it, run in this process by
-// the same dispatcher as the installed CLI; the lake lives in a temp folder that is deleted
-// afterwards (--keep DIR builds it there and keeps it).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { runCli } from '../cli/main';
-import { DEMO } from '../../sample-lakes/scenarios';
-import { DAYS } from '../../sample-lakes/orders';
-
-interface Step {
-  title: string;
-  why: string;
-  argv: string[];
-  /** Exit code the step must return for the demo to be what it claims. */
-  expectExit: number;
-  /** Text its output must contain. */
-  expectText: string[];
-}
-
-function parse(argv: string[]): { keep: string | null; rows: number } {
-  let keep: string | null = null;
-  let rows = 5400;
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === '--keep') keep = resolve(argv[++i] ?? '');
-    else if (argv[i] === '--rows') rows = Number(argv[++i]);
-    else throw new Error(`unknown argument ${argv[i]} (usage: npm run demo -- [--keep DIR] [--rows N])`);
-  }
-  if (!Number.isInteger(rows) || rows < 6) throw new Error('--rows must be an integer of at least 6');
-  return { keep, rows };
-}
+// `npm run demo [-- --keep DIR] [--rows N]`: the demo of sample-lakes/demo.ts, on stdout.
+import { toErrorData } from '../../shared/errors';
+import { parseDemoArgs, runDemo } from '../../sample-lakes/demo';
 
 async function main(): Promise<number> {
-  const t0 = performance.now();
-  const { keep, rows } = parse(process.argv.slice(2));
-  const out = keep ?? mkdtempSync(join(tmpdir(), 'lakerec-demo-'));
-  const perDay = Math.ceil(rows / DAYS.length);
-  const w = (s: string): void => { process.stdout.write(s); };
-  const rule = (s: string): void => w(`\n\u2500\u2500 ${s} ${'\u2500'.repeat(Math.max(0, 86 - s.length))}\n`);
-  w('lakerec demo: a clean Delta table, broken twice through the ordinary write path, reconciled and bisected.\n');
-  w(`Each block is the real output of the command above it. Lake: ${out}\n`);
-  w(`What happens to it: ${DEMO.story}\n`);
-  const lake = join(out, 'demo');
-  const steps: Step[] = [
-    {
-      title: '1. build', why: `v0 CREATE TABLE, v1-v6 one append per day (${perDay} rows each), v7 the ${DAYS[2]} batch again, v8 DELETE dt = ${DAYS[0]}`,
-      argv: ['build-sample-lakes', '--only', 'demo', '--rows', String(rows), '--out', out], expectExit: 0, expectText: ['built 1 lake'],
-    },
-    { title: '2. the log, as the table records it', why: 'nothing in the history says "incident"', argv: ['history', 'table'], expectExit: 0, expectText: ['DELETE'] },
-    {
-      title: '3. the row count that lies', why: 'totals agree exactly; counts per partition (read from the log alone) do not',
-      argv: ['reconcile', 'source/orders.parquet', 'table', '--contract', 'contract.yaml', '--level', 'counts'],
-      expectExit: 1, expectText: [`source ${rows.toLocaleString('en-US')}`, 'partition_wipe'],
-    },
-    {
-      title: '4. reconcile, all five levels', why: 'which keys, which rows',
-      argv: ['reconcile', 'source/orders.parquet', 'table', '--contract', 'contract.yaml'],
-      expectExit: 1, expectText: ['partition_wipe', 'double_load'],
-    },
-    {
-      title: '5. bisect the double load', why: 'a predicate the table answers alone',
-      argv: ['bisect', 'table', '--predicate', 'unique-keys', '--keys', 'order_id'], expectExit: 1, expectText: ['first bad version: 7'],
-    },
-    {
-      title: '6. forensics', why: 'the log as an incident record: the retried batch and the emptied day',
-      argv: ['forensics', 'table', '--partition-by', 'dt'], expectExit: 0, expectText: ['v7 duplicate_batch', 'v8 partition_emptied'],
-    },
-  ];
-  const failures: string[] = [];
-  try {
-    for (const s of steps) {
-      rule(`${s.title}: ${s.why}`);
-      const shown = s.argv.map((a) => (a === out ? '$LAKE' : a)).join(' ');
-      w(`$ lakerec ${shown}\n`);
-      let text = '';
-      const t = performance.now();
-      const code = await runCli(s.argv, {
-        out: (x) => { text += x; w(x); },
-        err: (x) => { text += x; process.stderr.write(x); },
-        cwd: s.title.startsWith('1.') ? process.cwd() : lake,
-        env: process.env,
-      });
-      w(`[exit ${code} \u00b7 ${((performance.now() - t) / 1000).toFixed(2)} s]\n`);
-      if (code !== s.expectExit) failures.push(`${s.title}: exit ${code}, expected ${s.expectExit}`);
-      for (const e of s.expectText) if (!text.includes(e)) failures.push(`${s.title}: output lacks "${e}"`);
-    }
-  } finally {
-    if (!keep) rmSync(out, { recursive: true, force: true });
-  }
-  rule('done');
-  const secs = (performance.now() - t0) / 1000;
-  if (failures.length > 0) {
-    w(`the demo did not show what it claims:\n${failures.map((f) => `  - ${f}`).join('\n')}\n`);
-  } else {
-    w('The total row count was exactly right; per-partition counts caught both incidents without opening a Parquet file, and bisect named version 7 as the double load, and forensics named version 8 as the commit that emptied a day.\n');
-  }
-  w(`whole demo: ${secs.toFixed(1)} s wall\n`);
-  return failures.length > 0 ? 1 : 0;
+  const { keep, rows } = parseDemoArgs(process.argv.slice(2));
+  const r = await runDemo({ keep, rows, out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) });
+  return r.code;
 }
 
 main().then(async (code) => {
   await new Promise<void>((r) => process.stdout.write('', () => r()));
   process.exit(code);
 }, (e: unknown) => {
-  process.stderr.write(`lakerec demo: ${e instanceof Error ? e.message : String(e)}\n`);
-  process.exit(3);
+  const d = toErrorData(e);
+  process.stderr.write(`lakerec demo: ${d.message}\n`);
+  process.exit(d.code === 'usage' ? 2 : 3);
 });
