@@ -113,7 +113,7 @@ export async function runDemo(opts: DemoOptions): Promise<DemoResult> {
   if (failures.length > 0) {
     w(`the demo did not show what it claims:\n${failures.map((f) => `  - ${f}`).join('\n')}\n`);
   } else {
-    w('The total row count was exactly right; per-partition counts caught both incidents without opening a Parquet file, and bisect named version 7 as the double load, and forensics named version 8 as the commit that emptied a day.\n');
+    w('The total row count was exactly right; per-partition counts from the log caught both incidents without reading a row of the table; bisect named version 7 as the double load, and forensics named version 8 as the commit that emptied a day.\n');
   }
   w(`whole demo: ${secs.toFixed(1)} s wall\n`);
   return { code: failures.length > 0 ? 1 : 0, seconds: secs, failures };
