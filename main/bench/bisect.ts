@@ -9,7 +9,7 @@
 // Run: npx vite build --ssr main/bench/bisect.ts --outDir dist/bench-bisect --emptyOutDir \
 //        && node dist/bench-bisect/bisect.js
 import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -26,6 +26,8 @@ export interface BisectRunFigures {
   rows: number;
   files: number;
   ms: number;
+  /** CPU time of this process (all threads, DuckDB's included): steadier than wall time on a shared machine. */
+  cpuMs: number;
   examined: number;
   /** Versions of history covered per second: table versions / wall time. */
   versionsPerSecond: number;
@@ -38,6 +40,7 @@ export interface BisectRunFigures {
 
 export interface BisectBenchFigures {
   generateMs: number;
+  loadAverage: number;
   /** forensics (timeline + heuristics) over the 10,000-version table, end to end. */
   forensicsMs: number;
   forensicsVersions: number;
@@ -116,18 +119,26 @@ async function generate(duck: Duck, root: string, g: GenSpec): Promise<{ files: 
 
 async function timed(table: string, spec: PredicateSpec, meta: { versions: number; rows: number; files: number; expectedFirstBad: number }): Promise<BisectRunFigures> {
   const t = performance.now();
+  const c0 = process.cpuUsage();
   const r: BisectResult = await bisect(table, spec);
   const ms = performance.now() - t;
+  const cpu = process.cpuUsage(c0);
   return {
     table, predicate: `${spec.predicate} --keys ${(spec.keys ?? []).join(',')}`, versions: meta.versions, rows: meta.rows, files: meta.files,
-    ms: Math.round(ms), examined: r.examined, versionsPerSecond: Math.round(meta.versions / (ms / 1000)),
+    ms: Math.round(ms), cpuMs: Math.round((cpu.user + cpu.system) / 1000), examined: r.examined, versionsPerSecond: Math.round(meta.versions / (ms / 1000)),
     filesRead: r.filesRead, filesFromCache: r.filesFromCache, firstBad: r.firstBad, expectedFirstBad: meta.expectedFirstBad, exhaustive: r.exhaustive,
   };
+}
+
+/** The 1-minute load average when the run started (the machine is shared: figures scale with it). */
+export function loadAverage(): number {
+  return Math.round(loadavg()[0] * 10) / 10;
 }
 
 export async function benchBisect(opts: { versions?: number; workDir?: string } = {}): Promise<BisectBenchFigures> {
   const versions = opts.versions ?? 10_000;
   const work = opts.workDir ?? mkdtempSync(join(tmpdir(), 'lakerec-bench-bisect-'));
+  const load = loadAverage();
   const duck = await openDuck();
   try {
     const t = performance.now();
@@ -146,7 +157,7 @@ export async function benchBisect(opts: { versions?: number; workDir?: string } 
     runs.push(await timed(a, { predicate: 'no-null-keys', keys: ['k'] }, { versions, rows: sa.rows, files: sa.files, expectedFirstBad: ga.nullAt }));
     runs.push(await timed(a, { predicate: 'unique-keys', keys: ['k'] }, { versions, rows: sa.rows, files: sa.files, expectedFirstBad: ga.dupAt }));
     runs.push(await timed(b, { predicate: 'unique-keys', keys: ['k'] }, { versions: gb.versions, rows: sb.rows, files: sb.files, expectedFirstBad: gb.dupAt }));
-    return { generateMs, forensicsMs, forensicsVersions: fr.versions.length, runs, logOnlyGoalMet: runs[0].ms < 1000 && runs[0].filesRead === 0 };
+    return { generateMs, loadAverage: load, forensicsMs, forensicsVersions: fr.versions.length, runs, logOnlyGoalMet: runs[0].ms < 1000 && runs[0].filesRead === 0 };
   } finally {
     duck.close();
     if (!opts.workDir) rmSync(work, { recursive: true, force: true });
@@ -154,9 +165,9 @@ export async function benchBisect(opts: { versions?: number; workDir?: string } 
 }
 
 export function formatBisectFigures(f: BisectBenchFigures): string {
-  const out = [`bisect bench (tables generated in ${f.generateMs} ms)`];
+  const out = [`bisect bench (tables generated in ${f.generateMs} ms; load average ${f.loadAverage} on ${cpus().length} cores at the start)`];
   for (const r of f.runs) {
-    out.push(`  ${r.predicate} on ${r.versions} versions / ${r.rows} rows / ${r.files} files: ${r.ms} ms, ${r.versionsPerSecond} versions/s, `
+    out.push(`  ${r.predicate} on ${r.versions} versions / ${r.rows} rows / ${r.files} files: ${r.ms} ms (cpu ${r.cpuMs} ms), ${r.versionsPerSecond} versions/s, `
       + `${r.examined} probes (${r.exhaustive ? 'exhaustive' : 'binary search'}), files read ${r.filesRead} (${r.filesFromCache} cached reuses), `
       + `first bad v${r.firstBad} (expected v${r.expectedFirstBad})`);
   }
