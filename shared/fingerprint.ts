@@ -64,10 +64,16 @@ export function fingerprintRule(t: DataType): { kind: FingerprintKind; rule?: Ca
   return { kind: 'nulls' };
 }
 
+/** The scale of a decimal type (0 for anything else). */
+export function decimalScale(t: DataType): number {
+  const m = typeof t === 'string' ? /^decimal\(\d+,\s*(\d+)\)$/.exec(t) : null;
+  return m ? Number(m[1]) : 0;
+}
+
 interface Dialect {
   ident(name: string): string;
-  /** Canonical text of column expression `c` under `rule`; null stays null. */
-  text(c: string, rule: CanonicalRule): string;
+  /** Canonical text of column expression `c` under `rule` (`scale`: a decimal's); null stays null. */
+  text(c: string, rule: CanonicalRule, scale: number): string;
   /** Sum over rows of the first 15 hex digits of md5(text), 0 when there are no rows. */
   hashSum(text: string): string;
   countIf(cond: string): string;
@@ -100,9 +106,12 @@ const duckdb: Dialect = {
 
 const spark: Dialect = {
   ident: (n) => `\`${n.replace(/`/g, '``')}\``,
-  text(c, rule) {
+  text(c, rule, scale) {
     switch (rule) {
-      case 'integer': case 'decimal': return `CAST(${c} AS STRING)`;
+      case 'integer': return `CAST(${c} AS STRING)`;
+      // CAST(decimal AS STRING) gives Java's BigDecimal.toString, which writes 0E-10 for a zero
+      // of scale 10; format_number writes plain digits with the scale (and US grouping commas).
+      case 'decimal': return scale === 0 ? `CAST(${c} AS STRING)` : `replace(format_number(${c}, ${scale}), ',', '')`;
       case 'boolean': return boolText(c);
       case 'date': return `date_format(${c}, 'yyyy-MM-dd')`;
       // Run with spark.sql.session.timeZone=UTC, so a timestamp_ntz is read as UTC.
@@ -172,7 +181,7 @@ export function fingerprintSql(schema: StructType, dialect: FingerprintDialect, 
     const { kind, rule } = fingerprintRule(f.type);
     lines.push(`COUNT(*) - COUNT(${c}) AS ${figureAlias(i, 'nulls')}`);
     if (kind === 'hash' && rule) {
-      lines.push(`${d.hashSum(d.text(c, rule))} AS ${figureAlias(i, 'hash')}`);
+      lines.push(`${d.hashSum(d.text(c, rule, decimalScale(f.type)))} AS ${figureAlias(i, 'hash')}`);
     } else if (kind === 'float') {
       const finite = `NOT (${d.isNan(c)}) AND NOT (${d.posInf(c)}) AND NOT (${d.negInf(c)})`;
       const v = `CASE WHEN ${finite} THEN ${d.toDouble(c)} END`;

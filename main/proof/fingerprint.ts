@@ -6,7 +6,7 @@ import type * as A from 'apache-arrow';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DataType as DeltaType, StructType } from '../../shared/delta';
 import {
-  FINGERPRINT_VERSION, fingerprintFromSqlRow, fingerprintRule, fingerprintSql,
+  FINGERPRINT_VERSION, decimalScale, fingerprintFromSqlRow, fingerprintRule, fingerprintSql,
   type CanonicalRule, type ColumnFingerprint, type OdsFingerprint,
 } from '../../shared/fingerprint';
 import { columnCells, deltaTypeOf, type Cell } from './cells';
@@ -25,16 +25,11 @@ export function dateText(days: number): string {
   return new Date(days * 86_400_000).toISOString().slice(0, 10);
 }
 
-function scaleOf(t: DeltaType): number {
-  const m = typeof t === 'string' ? /^decimal\(\d+,\s*(\d+)\)$/.exec(t) : null;
-  return m ? Number(m[1]) : 0;
-}
-
 /** The canonical text of a non-null cell under a rule (the seed's definition). */
 export function canonicalText(c: Cell, rule: CanonicalRule, type: DeltaType): string {
   switch (rule) {
     case 'integer': return String(c);
-    case 'decimal': return decimalText(c as bigint, scaleOf(type));
+    case 'decimal': return decimalText(c as bigint, decimalScale(type));
     case 'boolean': return c ? 'true' : 'false';
     case 'date': return dateText(c as number);
     case 'timestamp': case 'timestamp_ntz': return String(c);
