@@ -6,9 +6,27 @@
 import type { AddFile, DeletionVectorDescriptor } from '../../shared/delta';
 
 const PREFIX = '{"add":{"path":"';
-const sizeRe = /"size":(\d+)[,}]/;
-const mtimeRe = /"modificationTime":(\d+)[,}]/;
-const dataChangeRe = /"dataChange":(true|false)[,}]/;
+
+/**
+ * The unsigned integer right after the first `key` (e.g. `"size":`), or -1 when absent or not a
+ * plain number. Inside the stats string quotes are escaped, and partition values and tags are
+ * strings, so the first unescaped `"size":` followed by a digit is the action's own field.
+ */
+function numberAfter(line: string, key: string): number {
+  const i = line.indexOf(key);
+  if (i < 0) return -1;
+  let j = i + key.length;
+  let v = 0;
+  const start = j;
+  for (; j < line.length; j++) {
+    const ch = line.charCodeAt(j);
+    if (ch < 48 || ch > 57) break;
+    v = v * 10 + (ch - 48);
+  }
+  if (j === start || j - start > 15) return -1;
+  const end = line.charCodeAt(j);
+  return end === 44 /* , */ || end === 125 /* } */ ? v : -1;
+}
 // Inside the raw line the stats JSON is a string, so its quotes are escaped.
 const escapedNumRecordsRe = /\\"numRecords\\":(\d+)/;
 
@@ -92,15 +110,16 @@ export function tryFastAdd(line: string): LazyAddFile | null {
     else if (ch === 123 || ch === 91 /* { [ */) return null;
   }
   if (close < 0) return null;
-  const size = sizeRe.exec(line);
-  const mtime = mtimeRe.exec(line);
-  const dc = dataChangeRe.exec(line);
-  if (!size || !mtime || !dc) return null;
+  const size = numberAfter(line, '"size":');
+  const mtime = numberAfter(line, '"modificationTime":');
+  const dcTrue = line.indexOf('"dataChange":true');
+  const dc = dcTrue >= 0 ? true : line.indexOf('"dataChange":false') >= 0 ? false : null;
+  if (size < 0 || mtime < 0 || dc === null) return null;
   let pv: Record<string, string | null>;
   try {
     pv = parsePartitionValues(line.slice(open, close + 1)) as Record<string, string | null>;
   } catch {
     return null;
   }
-  return new LazyAddFile(line, path, pv, Number(size[1]), Number(mtime[1]), dc[1] === 'true');
+  return new LazyAddFile(line, path, pv, size, mtime, dc);
 }

@@ -44,7 +44,7 @@ function fileUriToPath(p: string): string {
  * empty, `.` or `..` segment) needs no resolution. Checked with indexOf, not a regex: a 300k-file
  * log calls this once per action.
  */
-function isPlainRelative(p: string): boolean {
+export function isPlainRelative(p: string): boolean {
   if (p.length === 0 || p.charCodeAt(0) === 47 /* / */) return false;
   if (p.indexOf('%') >= 0 || p.indexOf(':') >= 0 || p.indexOf('\\') >= 0 || p.indexOf('//') >= 0) return false;
   if (p.indexOf('.') < 0) return true;

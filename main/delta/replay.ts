@@ -6,7 +6,8 @@ import type {
   RemoveFile, Sidecar, StructType, TransactionId,
 } from '../../shared/delta';
 import type { ActiveFile } from './types';
-import { canonicalisePath, type CanonicalPath } from './paths';
+import { sep } from 'node:path';
+import { canonicalisePath, isPlainRelative, type CanonicalPath } from './paths';
 import { dvUniqueId } from './dv';
 import { physicalToLogical, statsToLogical } from './schema';
 import { LazyAddFile, tryFastAdd } from './fastadd';
@@ -92,7 +93,23 @@ function addNumRecords(add: LogAddFile): number | null {
 export interface FileEntry {
   add: LogAddFile;
   version: number;
-  canon: CanonicalPath;
+  /** Canonical path: relative to the root when inside it (see paths.ts). */
+  key: string;
+  outside: boolean;
+  /** Absolute local path; undefined for a plain relative key (root + key), null when not local. */
+  absolute: string | null | undefined;
+}
+
+/** Absolute local path of an entry (null for another scheme). */
+export function entryAbsolute(e: FileEntry, root: string): string | null {
+  if (e.absolute !== undefined) return e.absolute;
+  return root.endsWith(sep) ? root + e.key : root + sep + e.key;
+}
+
+function canonicalKey(path: string, root: string): { key: string; outside: boolean; absolute: string | null | undefined } {
+  if (isPlainRelative(path)) return { key: path, outside: false, absolute: undefined };
+  const c: CanonicalPath = canonicalisePath(path, root);
+  return { key: c.key, outside: c.outside, absolute: c.absolute };
 }
 
 /** The state of the table as actions are applied in version order. */
@@ -131,7 +148,8 @@ export class ReplayState {
       if (d.removed) this.domains.delete(d.domain); else this.domains.set(d.domain, d);
     }
     for (const r of c.removes) {
-      const k = ReplayState.key(canonicalisePath(r.path, this.root).key, dvUniqueId(r.deletionVector));
+      const rk = isPlainRelative(r.path) ? r.path : canonicalisePath(r.path, this.root).key;
+      const k = r.deletionVector ? ReplayState.key(rk, dvUniqueId(r.deletionVector)) : rk;
       const e = this.files.get(k);
       if (e) {
         this.files.delete(k);
@@ -139,11 +157,18 @@ export class ReplayState {
       }
     }
     for (const a of c.adds) {
-      const canon = canonicalisePath(a.path, this.root);
-      const k = ReplayState.key(canon.key, dvUniqueId(a.deletionVector));
-      const prev = this.files.get(k);
-      if (prev) hooks?.onRemove?.(prev);
-      const e: FileEntry = { add: a, version: c.version, canon };
+      let e: FileEntry;
+      if (isPlainRelative(a.path)) {
+        e = { add: a, version: c.version, key: a.path, outside: false, absolute: undefined };
+      } else {
+        const ck = canonicalKey(a.path, this.root);
+        e = { add: a, version: c.version, key: ck.key, outside: ck.outside, absolute: ck.absolute };
+      }
+      const k = a.deletionVector ? ReplayState.key(e.key, dvUniqueId(a.deletionVector)) : e.key;
+      if (hooks) {
+        const prev = this.files.get(k);
+        if (prev) hooks.onRemove?.(prev);
+      }
       this.files.set(k, e);
       hooks?.onAdd?.(e);
     }
@@ -185,12 +210,12 @@ class SnapshotFile implements ActiveFile {
   add: AddFile;
   outside: boolean;
   private parsed: FileStats | null | undefined = undefined;
-  constructor(e: FileEntry, pv: Record<string, string | null>, private readonly schema: StructType, private readonly mode: ColumnMappingMode) {
+  constructor(e: FileEntry, root: string, pv: Record<string, string | null>, private readonly schema: StructType, private readonly mode: ColumnMappingMode) {
     const a = e.add;
     const dv = a.deletionVector ?? null;
     const n = addNumRecords(a);
-    this.path = e.canon.key;
-    this.absolutePath = e.canon.absolute ?? e.canon.raw;
+    this.path = e.key;
+    this.absolutePath = entryAbsolute(e, root) ?? a.path;
     this.size = a.size;
     this.modificationTime = a.modificationTime;
     this.partitionValues = pv;
@@ -198,7 +223,7 @@ class SnapshotFile implements ActiveFile {
     this.numRecords = n === null ? null : n - (dv?.cardinality ?? 0);
     this.addedInVersion = e.version;
     this.add = a;
-    this.outside = e.canon.outside;
+    this.outside = e.outside;
   }
   get stats(): FileStats | null {
     if (this.parsed === undefined) this.parsed = parseStats(this.add as LogAddFile, this.schema, this.mode);
@@ -228,7 +253,7 @@ export function activeFiles(state: ReplayState, schema: StructType, mode: Column
       for (const k in pv) m[toLogical.get(k) ?? k] = pv[k] ?? null;
       pv = m;
     }
-    out[i++] = new SnapshotFile(e, pv, schema, mode);
+    out[i++] = new SnapshotFile(e, state.root, pv, schema, mode);
   }
   return out;
 }

@@ -104,6 +104,9 @@ const globChars = /[*?[\]{}]/;
 /**
  * Creates (or replaces) a TEMP view `viewName` with the snapshot's logical rows, columns in schema
  * order. An empty snapshot (or file subset) gives an empty view with the right columns.
+ * Helper temp tables `<view>__lakerec_files` / `<view>__lakerec_dv` live beside it (dropSnapshotView
+ * removes all three). Delta `timestamp` columns are TIMESTAMPTZ; int96 and other naive Parquet
+ * timestamps are UTC instants, cast in the connection's time zone, which openDuck() sets to UTC.
  */
 export async function registerSnapshotView(
   conn: DuckDBConnection, snapshot: Snapshot, viewName: string, opts: ViewOptions = {}, ctx?: JobContext,
@@ -122,6 +125,9 @@ export async function registerSnapshotView(
   for (const f of files) {
     if (f.outside && !opts.allowOutsidePaths) {
       throw new LakerecError('path_outside_table', `"${f.add.path}" resolves outside the table root; it is not read unless outside paths are allowed`, { path: f.add.path });
+    }
+    if (/^[A-Za-z][A-Za-z0-9+.-]+:/.test(f.absolutePath)) {
+      throw new LakerecError('io_error', `data file "${f.add.path}" is not on a local disk; this reader reads local tables only`, { path: f.add.path });
     }
     if (!existsSync(f.absolutePath)) {
       throw new LakerecError('data_file_missing',

@@ -7,7 +7,7 @@ import type { CommitInfo, Metadata } from '../../shared/delta';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import type { ActiveFile, Snapshot, VersionChange, VersionInfo } from './types';
 import { commitFileName, listLog, selectSegment, type CheckpointRef, type LogListing, type LogSegment } from './logfiles';
-import { activeFiles, parseCommitText, ReplayState, type FileEntry, type ParsedCommit } from './replay';
+import { activeFiles, entryAbsolute, parseCommitText, ReplayState, type FileEntry, type ParsedCommit } from './replay';
 import { readCheckpoint } from './checkpoint';
 import { checkReaderProtocol } from './features';
 import { columnMappingMode, parseSchemaString } from './schema';
@@ -368,8 +368,8 @@ export class DeltaTable {
       return e;
     };
     const missingOf = (fe: FileEntry): boolean => {
-      if (fe.canon.outside && !this.allowOutsidePaths) return false; // refused, not missing
-      if (!check(fe.canon.absolute)) return true;
+      if (fe.outside && !this.allowOutsidePaths) return false; // refused, not missing
+      if (!check(entryAbsolute(fe, this.root))) return true;
       const dv = fe.add.deletionVector;
       if (dv) {
         const loc = deletionVectorLocation(dv, this.root);

@@ -201,7 +201,7 @@ describe('replay', () => {
     const s = new ReplayState('/t');
     s.apply(c(0, [{ protocol: { minReaderVersion: 1, minWriterVersion: 2 } }, add('a'), add('/abs/b'), add('c%20d')]));
     s.apply(c(1, [{ remove: { path: 'file:/abs/b', dataChange: true } }, { remove: { path: 'c d', dataChange: true } }]));
-    expect([...s.files.values()].map((e) => e.canon.key)).toEqual(['a']);
+    expect([...s.files.values()].map((e) => e.key)).toEqual(['a']);
     const dv = { storageType: 'i', pathOrInlineDv: 'xx', sizeInBytes: 1, cardinality: 1 };
     s.apply(c(2, [{ remove: { path: 'a', dataChange: true } }, add('a', { deletionVector: dv })]));
     expect([...s.files.values()].map((e) => e.add.deletionVector?.cardinality)).toEqual([1]);
