@@ -155,6 +155,8 @@ describe('bisect, exhaustive walk (< 48 versions)', () => {
     await expect(bisect(lakes.double, { predicate: 'unique-keys', keys: ['nope'] })).rejects.toMatchObject({ code: 'usage' });
     await expect(bisect(lakes.double, { predicate: 'row-count' })).rejects.toMatchObject({ code: 'usage' });
     await expect(bisect(lakes.double, { predicate: 'row-count', expect: 3, partition: 'amount=3' })).rejects.toMatchObject({ code: 'predicate_refused' });
+    await expect(bisect(lakes.double, { predicate: 'unique-keys', keys: ['order_id'], expect: 3 })).rejects.toMatchObject({ code: 'usage', message: expect.stringMatching(/--expect does not apply/) });
+    await expect(bisect(lakes.double, { predicate: 'row-count', expect: 3, partition: 'dt' })).rejects.toMatchObject({ code: 'usage' });
   });
 });
 

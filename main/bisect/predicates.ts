@@ -71,6 +71,18 @@ export async function bindPredicate(spec: PredicateSpec, h: History, opts: BindO
     for (const k of keys) if (!columns.includes(k)) throw new LakerecError('usage', `--keys ${k}: the table has no column "${k}" (columns: ${columns.join(', ')})`);
     return keys;
   };
+  // A flag the predicate does not use is a mistake worth saying, not something to ignore silently.
+  const uses: Record<string, (keyof PredicateSpec)[]> = {
+    'unique-keys': ['keys'], 'no-null-keys': ['keys'], 'row-count': ['expect', 'partition'], 'matches-source': ['source', 'partition'],
+  };
+  const allowed = uses[spec.predicate];
+  if (allowed) {
+    for (const k of ['keys', 'expect', 'partition', 'source'] as const) {
+      if (spec[k] !== undefined && !allowed.includes(k)) {
+        throw new LakerecError('usage', `--${k} does not apply to --predicate ${spec.predicate} (it takes ${allowed.map((a) => `--${a}`).join(', ')})`);
+      }
+    }
+  }
   const reader = new DataReader(h, md, opts);
   switch (spec.predicate) {
     case 'unique-keys': return uniqueKeys({ ...spec, keys: needKeys() }, h, reader);
