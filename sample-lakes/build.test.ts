@@ -52,9 +52,9 @@ afterAll(() => {
 describe('sample lakes', () => {
   it('builds 16 scenarios plus the demo and the many-versions lake, each complete', async () => {
     expect(SCENARIOS).toHaveLength(16);
-    expect(lakes.map((l) => l.name).sort()).toEqual([...SCENARIOS.map((s) => s.name), 'demo', 'bisect_many_versions'].sort());
+    expect(lakes.map((l) => l.name).sort()).toEqual([...SCENARIOS.map((s) => s.name), 'demo', 'bisect_many_versions', 'late_arriving'].sort());
     const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as { lakes: { name: string }[] };
-    expect(index.lakes).toHaveLength(18);
+    expect(index.lakes).toHaveLength(19);
     for (const l of lakes) {
       const meta = readScenario(l.dir);
       expect(meta).toEqual(l.meta);
@@ -180,6 +180,15 @@ describe('sample lakes', () => {
     expect(Number(r.bitwise)).toBe(l.meta.facts.bitwiseDifferentRows);
     expect(Number(r.gap)).toBeLessThan(1e-9);
     expect(Number(r.other)).toBe(0);
+  });
+
+  it('late arriving: the source holds one more day than the table, nothing else differs', async () => {
+    const l = lake('late_arriving');
+    const v = await view(l);
+    expect(l.meta.sourceRows).toBe(ROWS + PER_DAY);
+    expect(l.meta.sourcePartitions['dt=2026-08-16']).toBe(PER_DAY);
+    expect(await n(`SELECT count(*) FROM (SELECT * FROM ${src(l)} WHERE dt < DATE '2026-08-16' EXCEPT ALL SELECT * FROM ${v})`)).toBe(0);
+    expect(await n(`SELECT count(*) FROM ${v}`)).toBe(ROWS);
   });
 
   it('histories for bisect: healed, vacuumed, and over 47 versions', async () => {

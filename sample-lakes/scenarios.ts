@@ -398,4 +398,23 @@ export const BISECT_MANY: ScenarioSpec = {
   },
 };
 
-export const ALL_LAKES: ScenarioSpec[] = [...SCENARIOS, DEMO, BISECT_MANY];
+/**
+ * Not one of the 16: the source is a day ahead of the table (the next day's load has not run
+ * yet), within the contract's lateness allowance: reported, not blocking.
+ */
+export const LATE_ARRIVING: ScenarioSpec = {
+  name: 'late_arriving',
+  title: 'late arriving (within the allowance)',
+  kind: 'scenario',
+  expectedMode: 'late_arriving',
+  orderIdNotNull: true,
+  story: 'The source already has 2026-08-16; the table\'s load for that day has not run yet. The contract allows the source to be 1 day ahead.',
+  async sourceExtra(c) {
+    return c.extraOrders('lk_next_day', c.seed + 13, c.perDay, ['2026-08-16'], 700_001);
+  },
+  async corrupt() {
+    return { brokenAtVersion: null, affectedPartitions: ['dt=2026-08-16'], facts: { sourceAheadDays: 1 } };
+  },
+};
+
+export const ALL_LAKES: ScenarioSpec[] = [...SCENARIOS, DEMO, BISECT_MANY, LATE_ARRIVING];
