@@ -150,6 +150,15 @@ describe('bisect, exhaustive walk (< 48 versions)', () => {
     });
   });
 
+  it('stops when cancelled, between probes', async () => {
+    const ac = new AbortController();
+    const seen: number[] = [];
+    await expect(bisect(lakes.double, { predicate: 'unique-keys', keys: ['order_id'] }, {
+      signal: ac.signal, onProbe: (e) => { seen.push(e.version); if (e.probeIndex === 1) ac.abort(); },
+    })).rejects.toMatchObject({ code: 'cancelled' });
+    expect(seen).toEqual([0, 1]);
+  });
+
   it('refuses bad invocations with usage errors', async () => {
     await expect(bisect(lakes.double, { predicate: 'unique-keys' })).rejects.toMatchObject({ code: 'usage' });
     await expect(bisect(lakes.double, { predicate: 'unique-keys', keys: ['nope'] })).rejects.toMatchObject({ code: 'usage' });
