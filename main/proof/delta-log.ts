@@ -47,6 +47,8 @@ export interface CreateCommit {
   engineInfo: string;
   name?: string;
   clock?: () => number;
+  /** Tests only: commit this protocol instead of the one the schema needs. */
+  protocol?: Protocol;
 }
 
 /** Writes version 0 of a new table; fails if a version 0 exists. */
@@ -54,7 +56,7 @@ export function commitNewTable(c: CreateCommit): { version: number; actions: Act
   const now = (c.clock ?? Date.now)();
   const logDir = join(c.root, '_delta_log');
   mkdirSync(logDir, { recursive: true });
-  const protocol = protocolFor(c.schema);
+  const protocol = c.protocol ?? protocolFor(c.schema);
   const metaData: Metadata = {
     id: randomUUID(),
     name: c.name ?? null,

@@ -6,6 +6,12 @@ import type { ProofResult } from '../../shared/proof';
 import { access, profileNoLeak, sandboxDiscarded } from './checks';
 import { DECLARED_SCHEMA, generateTable } from './generate';
 import { profileColumn } from '../../shared/sensitivity';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { arrowEngine, writeParquetArrow } from './engines/arrow';
+import type { Engine } from './engines';
+import { commitNewTable } from './delta-log';
+import { deltaSchemaOf } from './cells';
 
 function failed(r: ProofResult): string[] {
   return r.checks.filter((c) => c.status === 'fail').map((c) => c.name).sort();
@@ -40,6 +46,39 @@ describe('a lossy engine fails exactly the checks it should', () => {
 
   it('test doubles are refused unless asked for', async () => {
     await expect(runProof({ engines: ['lossy-nan', 'arrow'] })).rejects.toThrow(/unknown engine/);
+  });
+});
+
+describe('delta_protocol fails on protocol problems', () => {
+  it('a table that does not declare timestampNtz fails delta_protocol and nothing else', async () => {
+    const badWriter: Engine = {
+      ...arrowEngine, name: 'bad-protocol', engineInfoPrefix: 'lakerec-bad-protocol/', testOnly: true,
+      async write(root, table) {
+        mkdirSync(root, { recursive: true });
+        const bytes = writeParquetArrow(table);
+        writeFileSync(join(root, 'part-0.parquet'), bytes);
+        commitNewTable({
+          root, schema: deltaSchemaOf(table.schema), engineInfo: 'lakerec-bad-protocol/test-double',
+          files: [{ path: 'part-0.parquet', size: bytes.length, numRecords: table.numRows, nullCount: {} }],
+          protocol: { minReaderVersion: 1, minWriterVersion: 2 },
+        });
+        return { version: 0, files: 1, rows: table.numRows, schema: deltaSchemaOf(table.schema) };
+      },
+    };
+    const r = await runProof({ engines: [badWriter, 'duckdb'] });
+    expect(failed(r)).toEqual(['delta_protocol']);
+    expect(r.checks.find((c) => c.name === 'delta_protocol')!.evidence[0]).toMatch(/table a does not declare the feature\(s\) its schema needs: timestampNtz/);
+  });
+
+  it('an engine that cannot read timestampNtz is refused by name; the proof still reports and cleans up', async () => {
+    const noNtz: Engine = { ...arrowEngine, name: 'no-ntz', engineInfoPrefix: 'lakerec-no-ntz/', readerFeatures: new Set(), testOnly: true };
+    const r = await runProof({ engines: ['duckdb', noNtz] });
+    expect(r.steps.map((s) => s.status)).toEqual(['done', 'done', 'failed', 'failed', 'failed']);
+    expect(r.steps[2].error).toMatch(/does not support the table feature\(s\) timestampNtz/);
+    const status = Object.fromEntries(r.checks.map((c) => [c.name, c.status]));
+    expect(status.delta_protocol).toBe('fail');
+    expect(status.sandbox_discarded).toBe('pass');
+    expect(r.passed).toBe(false);
   });
 });
 
