@@ -353,6 +353,12 @@ describe('DeltaWriter', () => {
     expect(r.version).toBe(2);
     expect(r.removes).toHaveLength(1);
     expect(await readBack(w2.root)).toEqual(await expected(rowsSql(0, 4, '2026-08-10')));
+    // A reopened writer knows when each removed file stopped being referenced (for vacuum).
+    const w3 = await DeltaWriter.open(w2.root, { duck, clock });
+    const removedAt = r.removes[0].deletionTimestamp!;
+    expect(w3.vacuum({ retentionMs: 60_000, now: removedAt + 30_000, dryRun: true }).deleted).toEqual([]);
+    expect(w3.vacuum({ retentionMs: 60_000, now: removedAt + 90_000, dryRun: true }).deleted).toEqual([r.removes[0].path]);
+    w3.close();
     // Two writers opened at the same version: the second to commit loses.
     const a = await DeltaWriter.open(w2.root, { duck, clock });
     const b = await DeltaWriter.open(w2.root, { duck, clock });
