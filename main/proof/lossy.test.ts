@@ -82,6 +82,16 @@ describe('delta_protocol fails on protocol problems', () => {
   });
 });
 
+describe('one_writer fails on a commit by another engine', () => {
+  it('a table committed under another engine name fails one_writer and nothing else', async () => {
+    // Writes through the arrow engine (engineInfo lakerec-arrow/...) while claiming to be "impostor".
+    const impostor: Engine = { ...arrowEngine, name: 'impostor', engineInfoPrefix: 'lakerec-impostor/', testOnly: true };
+    const r = await runProof({ engines: ['duckdb', impostor] });
+    expect(failed(r)).toEqual(['one_writer']);
+    expect(r.checks.find((c) => c.name === 'one_writer')!.evidence[0]).toMatch(/table b version 0 was committed by lakerec-arrow\/parquet-wasm-0\.8\.0/);
+  });
+});
+
 describe('governance checks fail on what they guard', () => {
   it('profile_no_leak fails when a confidential column is profiled with values', () => {
     const g = generateTable();
