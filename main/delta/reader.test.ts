@@ -265,6 +265,18 @@ describe('log segments: checkpoints, compaction, time travel', () => {
     expect((await ti.snapshot({ version: 1 })).timestamp).toBe(6000);
   });
 
+  test('walking versions forward and back gives the same snapshots as fresh replays', async () => {
+    const root = await threeVersions();
+    const walked = await DeltaTable.open(root);
+    const order = [2, 0, 1, 2, 1, 0];
+    for (const v of order) {
+      const a = (await walked.snapshot({ version: v })).files.map((f) => f.path).sort();
+      const b = (await (await DeltaTable.open(root)).snapshot({ version: v })).files.map((f) => f.path).sort();
+      expect(a, `version ${v}`).toEqual(b);
+    }
+    expect((await walked.snapshot({ version: 1 })).files.map((f) => f.path).sort()).toEqual(['f0.parquet', 'f1.parquet']);
+  });
+
   test('changes(): every version in one pass, with commitInfo and actions', async () => {
     const root = await threeVersions();
     const t = await DeltaTable.open(root);

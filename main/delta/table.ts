@@ -42,6 +42,7 @@ export class DeltaTable {
   private readonly badCheckpoints = new Set<CheckpointRef>();
   private readonly snapshotCache = new Map<number, Promise<Snapshot>>();
   private changesCache: VersionChange[] | null = null;
+  private lastState: { version: number; state: ReplayState } | null = null;
 
   private constructor(root: string, listing: LogListing, opts: OpenOptions) {
     this.root = root;
@@ -74,6 +75,7 @@ export class DeltaTable {
   refresh(): void {
     this.listing = listLog(this.root);
     this.changesCache = null;
+    this.lastState = null;
   }
 
   get latestVersion(): number {
@@ -167,9 +169,29 @@ export class DeltaTable {
   }
 
   /** Rebuilds the replay state at a version: newest usable checkpoint, then commits. */
+  /**
+   * The state at a version. The result is shared (kept for the next call): callers must not
+   * apply actions to it without clone().
+   */
   private async stateAt(version: number, ctx?: JobContext, useCheckpoints = true): Promise<ReplayState> {
     for (;;) {
       const seg = this.segment(version, useCheckpoints);
+      // Walking forward (timeline, bisect, forensics): continue from the last state built instead
+      // of replaying the whole segment again, when only commits lie between the two.
+      const last = useCheckpoints ? this.lastState : null;
+      if (last && last.version <= version && last.version >= (seg.checkpoint?.version ?? -1)) {
+        const need = seg.steps.filter((st) => !('commit' in st) || st.commit > last.version);
+        if (need.every((st) => 'commit' in st)) {
+          if (need.length === 0) return last.state;
+          const state = last.state.clone();
+          for (const st of need) {
+            throwIfCancelled(ctx);
+            if ('commit' in st) state.apply(this.commit(st.commit));
+          }
+          this.lastState = { version, state };
+          return state;
+        }
+      }
       const state = new ReplayState(this.root);
       if (seg.checkpoint) {
         try {
@@ -197,6 +219,7 @@ export class DeltaTable {
         }
         report(ctx, { phase: 'replaying log', done: ++done, total: seg.steps.length });
       }
+      if (useCheckpoints) this.lastState = { version, state };
       return state;
     }
   }
@@ -390,7 +413,7 @@ export class DeltaTable {
         if (state && info.hasCommitFile) {
           state.apply(this.commit(info.version), hooks);
         } else {
-          state = await this.stateAt(info.version);
+          state = (await this.stateAt(info.version)).clone();
           missing = 0;
           for (const fe of state.files.values()) if (missingOf(fe)) missing++;
         }
