@@ -35,6 +35,8 @@ beforeAll(async () => {
     lake.writeCommit([{ metaData: md }, { protocol: { minReaderVersion: 1, minWriterVersion: 4 } }], { operation: 'ADD COLUMNS' }, Date.UTC(2026, 7, 17, 19, 0, 0));
     // v10: a delete removing most of the table (no predicate)
     await lake.overwrite({ remove: (f) => f.partitionValues.dt !== '2026-08-06', operation: 'DELETE', params: { predicate: '["(amount > 5)"]' } });
+    // v11: an overwrite whose replaceWhere names a data column
+    await lake.overwrite({ remove: (f) => f.partitionValues.dt === '2026-08-06', batches: [rowsFor(days[0], 0, 30)], predicate: 'amount > 1000' });
     // a vacuum of the emptied partition's file: the log still names it, the data is gone
     for (const f of readdirSync(join(lake.root, 'dt=2026-08-08'))) unlinkSync(join(lake.root, 'dt=2026-08-08', f));
   } finally {
@@ -49,7 +51,7 @@ const hit = (name: string, v: number) => res.heuristics.find((h) => h.name === n
 
 describe('forensics on a tiny real Delta table', () => {
   it('summarises every version from the log', () => {
-    expect(res.versions).toHaveLength(11);
+    expect(res.versions).toHaveLength(12);
     const v6 = res.versions[6];
     expect(v6).toMatchObject({ operation: 'WRITE', addedFiles: 1, removedFiles: 0, addedRows: 30, partitions: ['dt=2026-08-10'], tableRows: 180, isolationLevel: 'Serializable' });
     expect(res.versions[7]).toMatchObject({ addedFiles: 1, removedFiles: 2, addedRows: 30, removedRows: 60, partitions: ['dt=2026-08-07', 'dt=2026-08-08'] });
@@ -77,9 +79,13 @@ describe('forensics on a tiny real Delta table', () => {
     expect(hit('protocol_upgraded', 9)?.evidence).toMatchObject({ writerBefore: 2, writerAfter: 4 });
     expect(hit('clock_went_backwards', 9)).toBeDefined();
     expect(hit('large_delete', 10)?.evidence).toMatchObject({ rowsBefore: 155, rowsAfter: 30 });
-    // a DELETE whose predicate names a data column cannot be judged from partition values
-    expect(hit('predicate_not_evaluable', 10)).toBeDefined();
+    // a DELETE whose predicate names a data column cannot be judged from partition values: ordinary, no note
+    expect(hit('predicate_not_evaluable', 10)).toBeUndefined();
     expect(hit('overwrite_wider_than_predicate', 10)).toBeUndefined();
+  });
+
+  it('says when an overwrite\'s predicate cannot be judged from partition values', () => {
+    expect(hit('predicate_not_evaluable', 11)?.evidence.predicate).toBe('(amount > 1000)');
   });
 
   it('notices removed data files deleted from disk', () => {

@@ -260,13 +260,14 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
           await duck.conn.run('SET enable_external_access = false');
         }
         const outside = await filesOutsidePredicate(duck, pred, dataRems, st.metadata);
-        if (outside === 'not_evaluable') {
+        // A DELETE on data columns is ordinary; an overwrite whose replaceWhere cannot be checked is worth a note.
+        if (outside === 'not_evaluable' && isOverwrite(st)) {
           hits.push({
             name: 'predicate_not_evaluable', version: v, severity: 'info',
             message: `${op}'s declared predicate could not be checked against partition values (it names data columns or is not SQL DuckDB reads)`,
             evidence: { predicate: pred },
           });
-        } else if (outside.length) {
+        } else if (outside !== 'not_evaluable' && outside.length) {
           const parts = [...new Set(outside.map((f) => partOf(f)))].sort();
           hits.push({
             name: 'overwrite_wider_than_predicate', version: v, severity: 'warn',
