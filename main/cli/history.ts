@@ -2,8 +2,9 @@
 import { parseArgs, bool, requirePositional } from './args';
 import type { CliIO } from './io';
 import { resolve } from 'node:path';
+import type { AddFile, RemoveFile } from '../../shared/delta';
 import { DeltaTable } from '../delta/table';
-import { numRecordsFromStats } from '../delta/replay';
+import { numRecordsFromStats, numRecordsOfAdd } from '../delta/replay';
 
 export interface HistoryRow {
   version: number;
@@ -25,10 +26,10 @@ export interface HistoryRow {
   reason: string | null;
 }
 
-function sumRows(stats: (string | null | undefined)[]): number | null {
+function sumRows<T extends AddFile | RemoveFile>(actions: T[], rowsOf: (a: T) => number | null): number | null {
   let total = 0;
-  for (const s of stats) {
-    const n = numRecordsFromStats(s);
+  for (const a of actions) {
+    const n = rowsOf(a);
     if (n === null) return null;
     total += n;
   }
@@ -47,8 +48,8 @@ export async function historyRows(table: DeltaTable): Promise<HistoryRow[]> {
       operation: c?.commitInfo?.operation ?? null,
       addedFiles: c?.adds.length ?? 0,
       removedFiles: c?.removes.length ?? 0,
-      addedRows: c ? sumRows(c.adds.map((a) => a.stats)) : null,
-      removedRows: c ? sumRows(c.removes.map((r) => r.stats)) : null,
+      addedRows: c ? sumRows(c.adds, numRecordsOfAdd) : null,
+      removedRows: c ? sumRows(c.removes, (r) => numRecordsFromStats(r.stats)) : null,
       hasCommitFile: i.hasCommitFile,
       hasCheckpoint: i.hasCheckpoint,
       readable: i.readable,

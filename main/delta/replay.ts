@@ -82,6 +82,11 @@ export function numRecordsFromStats(stats: string | null | undefined): number | 
   return m ? Number(m[1]) : null;
 }
 
+/** numRecords of an add from its stats (or checkpoint stats_parsed), without parsing all of its stats. */
+export function numRecordsOfAdd(add: AddFile): number | null {
+  return addNumRecords(add as LogAddFile);
+}
+
 function addNumRecords(add: LogAddFile): number | null {
   if (add instanceof LazyAddFile) return add.numRecordsHint;
   const n = numRecordsFromStats(add.stats);
