@@ -236,7 +236,7 @@ export class DeltaTable {
       p = this.buildSnapshot(version, ctx);
       this.snapshotCache.set(version, p);
       p.catch(() => this.snapshotCache.delete(version));
-      if (this.snapshotCache.size > 16) this.snapshotCache.delete(this.snapshotCache.keys().next().value as number);
+      if (this.snapshotCache.size > 8) this.snapshotCache.delete(this.snapshotCache.keys().next().value as number);
     }
     return p;
   }
