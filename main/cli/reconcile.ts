@@ -10,7 +10,7 @@ import type { CliIO } from './io';
 import { reconcile } from '../reconcile/reconcile';
 import { renderJson, renderMarkdown, renderReconcileHtml, renderTerminal } from '../reconcile/report';
 
-const USAGE = 'lakerec reconcile SOURCE TABLE --contract FILE [--level schema|counts|checksum|keys|rows] [--version N] [--baseline F] [--write-baseline F] [--markdown F] [--html F] [--json]';
+const USAGE = 'lakerec reconcile SOURCE TABLE --contract FILE [--level schema|counts|checksum|keys|rows] [--version N] [--digest md5|fast] [--baseline F] [--write-baseline F] [--markdown F] [--html F] [--json]';
 
 function writeReport(path: string, text: string, io: CliIO, append: boolean): void {
   try {
@@ -26,7 +26,7 @@ function writeReport(path: string, text: string, io: CliIO, append: boolean): vo
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const p = parseArgs(argv, {
     contract: 'string', level: 'string', version: 'string', baseline: 'string', 'write-baseline': 'string',
-    markdown: 'string', html: 'string', json: 'boolean',
+    markdown: 'string', html: 'string', json: 'boolean', digest: 'string',
   });
   const [source, table] = requirePositional(p, 2, USAGE);
   const contract = str(p, 'contract');
@@ -34,6 +34,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const levelArg = str(p, 'level') ?? 'rows';
   if (!(LEVELS as readonly string[]).includes(levelArg)) throw new LakerecError('usage', `--level must be one of ${LEVELS.join(', ')}, got "${levelArg}"`);
   const version = int(p, 'version');
+  const digest = str(p, 'digest') ?? 'md5';
+  if (digest !== 'md5' && digest !== 'fast') throw new LakerecError('usage', `--digest must be md5 or fast, got "${digest}"`);
   const at = (f: string | undefined) => (f === undefined ? undefined : resolve(io.cwd, f));
   const result = await reconcile({
     source,
@@ -43,6 +45,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     baseline: at(str(p, 'baseline')) ?? null,
     writeBaseline: at(str(p, 'write-baseline')) ?? null,
     cwd: io.cwd,
+    digest,
   });
   const md = str(p, 'markdown');
   if (md) {

@@ -95,8 +95,9 @@ export function canonicalField(column: string, duckType: string, naiveIsUtc: boo
   // Only for classification (never for the checksum): strings compared after NFC normalisation.
   const text = opts.nfc && fam === 'string' ? `nfc_normalize(${vt.text})` : vt.text;
   const delimited = vt.delimited;
+  // 'V' || NULL is NULL, so coalesce gives the null marker: the same text as a CASE, cheaper.
   const v = delimited ? `'V' || ${text} || '|'` : `'V' || CAST(strlen(${text}) AS VARCHAR) || ':' || ${text}`;
-  return `CASE WHEN ${x} IS NULL THEN 'N|' ELSE ${v} END`;
+  return `coalesce(${v}, 'N|')`;
 }
 
 export interface CanonicalColumn {
@@ -107,15 +108,54 @@ export interface CanonicalColumn {
 /** SQL text of the whole row's canonical bytes: fields in the given (sorted) column order. */
 export function canonicalRow(columns: CanonicalColumn[], naiveIsUtc: boolean, opts: { qualifier?: string; nfc?: boolean } = {}): string {
   if (columns.length === 0) return sqlString('');
-  return columns.map((c) => `(${canonicalField(c.name, c.type, naiveIsUtc, opts)})`).join(' || ');
+  return `concat(${columns.map((c) => canonicalField(c.name, c.type, naiveIsUtc, opts)).join(', ')})`;
+}
+
+export type DigestMode = 'md5' | 'fast';
+
+/** The name recorded in results and baselines: a digest only compares with the same name. */
+export function digestName(mode: DigestMode, duckdbVersion: string): string {
+  return mode === 'md5' ? CANONICAL_VERSION : `duckdb-hash-v1@${duckdbVersion}`;
 }
 
 /**
- * SQL for the 128-bit row digest as a UHUGEINT: md5 of the canonical text, read as a
- * little-endian integer (DuckDB's md5_number).
+ * SQL for the 128-bit row digest as two UBIGINT halves (h1 upper, h2 lower). Storing halves keeps
+ * the one pass cheap (no 128-bit shifts per row) and is what the sums need anyway.
+ * - md5: md5 of the canonical text (stable across DuckDB versions and machines; ADR 0003). The
+ *   caller computes it once per row in a subquery (`inner`) and splits it outside (`outer`).
+ * - fast: DuckDB's hash() over canonically typed values, twice in opposite column order. Several
+ *   times cheaper, but DuckDB does not promise hash() stable across versions: the digest name
+ *   carries the DuckDB version, and a baseline of another version is not inherited (ADR 0001).
  */
-export function rowDigest(columns: CanonicalColumn[], naiveIsUtc: boolean): string {
-  return `md5_number(${canonicalRow(columns, naiveIsUtc)})`;
+export function rowDigestHalves(columns: CanonicalColumn[], naiveIsUtc: boolean, mode: DigestMode): { inner: string | null; h1: string; h2: string } {
+  if (mode === 'md5') {
+    return {
+      inner: `md5_number(${canonicalRow(columns, naiveIsUtc)})`,
+      h1: 'CAST(_lk_d >> 64 AS UBIGINT)',
+      h2: 'CAST(_lk_d & 18446744073709551615::UHUGEINT AS UBIGINT)',
+    };
+  }
+  const typed = columns.map((c) => typedValue(c.name, c.type, naiveIsUtc));
+  if (typed.length === 0) typed.push("''");
+  return { inner: null, h1: `hash(${typed.join(', ')})`, h2: `hash(${[...typed].reverse().join(', ')}, 'lakerec')` };
+}
+
+/** A value cast to one type per family, so equal values hash equally whatever width they were stored in. */
+function typedValue(column: string, duckType: string, naiveIsUtc: boolean): string {
+  const x = sqlIdent(column);
+  switch (compareFamily(duckType, naiveIsUtc)) {
+    case 'integer': return /^(HUGEINT|UHUGEINT|UBIGINT)$/i.test(duckType.trim()) ? `CAST(${x} AS HUGEINT)` : `CAST(${x} AS BIGINT)`;
+    case 'decimal': return `CAST(${x} AS DECIMAL(38,${decimalScale(duckType) ?? 0}))`;
+    case 'timestamp':
+    case 'timestamp_naive': return `epoch_us(${x})`;
+    case 'string':
+    case 'boolean':
+    case 'date':
+    case 'blob':
+    case 'uuid': return x;
+    case 'nested': return `CAST(to_json(${x}) AS VARCHAR)`;
+    default: return `CAST(${x} AS VARCHAR)`;
+  }
 }
 
 /** Display text of a value of any type (for example rows): DuckDB's own cast. */

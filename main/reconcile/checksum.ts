@@ -5,15 +5,6 @@
 import { sqlIdent } from '../engine/duck';
 
 export const MOD128 = 1n << 128n;
-const MASK64 = (1n << 64n) - 1n;
-
-/** SQL: the upper / lower 64-bit half of a UHUGEINT digest column `d`. */
-export function digestHalvesSql(d: string): { hi: string; lo: string } {
-  return {
-    hi: `CAST(${d} >> 64 AS UBIGINT)`,
-    lo: `CAST(${d} & ${MASK64.toString()}::UHUGEINT AS UBIGINT)`,
-  };
-}
 
 /** Sum mod 2^128 from the sums of the halves (decimal strings or bigints, as DuckDB returns them). */
 export function combineHalves(hiSum: bigint | string | null, loSum: bigint | string | null): bigint {

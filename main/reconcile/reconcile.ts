@@ -12,9 +12,9 @@ import {
 } from '../../shared/reconcile';
 import { openDuck, sqlIdent, sqlString } from '../engine/duck';
 import type { ActiveFile } from '../delta/types';
-import { CANONICAL_VERSION, canonicalField, canonicalRow, compareFamily, rowDigest, typesComparable } from './canonical';
+import { canonicalField, canonicalRow, compareFamily, digestName, rowDigestHalves, typesComparable, type DigestMode } from './canonical';
 import {
-  addGroup, combineHalves, digestHalvesSql, emptyExactSum, exactSumToNumber, floatPartsSql, toHex128, type ExactSum,
+  addGroup, combineHalves, emptyExactSum, exactSumToNumber, floatPartsSql, toHex128, type ExactSum,
 } from './checksum';
 import { contractError, contractSummary, loadContract, type Contract } from './contract';
 import { classify, type Evidence, type KeyDiffEvidence, type PartitionRemoval, type StatsDuplicate } from './classify';
@@ -40,6 +40,8 @@ export interface ReconcileOptions {
   ctx?: JobContext;
   /** Example rows per kind (default 5). */
   exampleLimit?: number;
+  /** Row digest: md5 of canonical bytes (default; stable) or DuckDB hash() (faster; bound to the DuckDB version). */
+  digest?: DigestMode;
 }
 
 const NULL_LABEL = '(null)';
@@ -91,9 +93,13 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
   if (opts.writeBaseline && at < levelIndex('checksum')) throw new LakerecError('usage', '--write-baseline needs level checksum or deeper (a baseline stores checksums)');
   const baselineIn: Baseline | null = opts.baseline ? readBaseline(opts.baseline) : null;
 
+  const mode: DigestMode = opts.digest ?? 'md5';
+  if (mode !== 'md5' && mode !== 'fast') throw new LakerecError('usage', `unknown digest "${String(mode)}"; md5 or fast`);
   const duck = await openDuck();
   const conn = duck.conn;
   try {
+    const duckdb = await duckVersion(conn);
+    const digest = digestName(mode, duckdb);
     report(ctx, { phase: 'reading the target log', done: 0, total: null });
     const target = await openTarget(opts.target.root, opts.target.version);
     throwIfCancelled(ctx);
@@ -143,10 +149,34 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     const srcView = 'lk_src';
     const tgtView = 'lk_tgt';
 
+    const compared = schema.compared.filter((c) => !schema.typeChanges.some((t) => t.column === c));
+    const floatCols = compared.filter((c) => compareFamily(tgtType.get(c)!, false) === 'float' || compareFamily(srcType.get(c)!, false) === 'float');
+    const digestCols = compared.filter((c) => !floatCols.includes(c)).sort();
+
+    if (at >= levelIndex('checksum')) {
+      for (const f of floatCols) {
+        if (!contract.floats[f]) {
+          throw new LakerecError('contract_mismatch',
+            `column "${f}" is a float: a bit-exact hash would flag rounding noise, so the contract must say what equal means (columns: { ${f}: { float: { tolerance: 1.0e-9 } } } or { float: exclude })`);
+        }
+      }
+      if (contract.ordering && (!srcType.has(contract.ordering) || !tgtType.has(contract.ordering))) {
+        throw contractError(contract, 'ordering', `ordering column "${contract.ordering}" is not a column of the ${srcType.has(contract.ordering) ? 'target' : 'source'}`);
+      }
+    }
+
     if (at >= levelIndex('counts')) {
       // ---- counts: source by reading it, target from the log's stats ----
-      report(ctx, { phase: 'counting source rows', done: 0, total: null });
-      for (const r of await rows(conn, `SELECT ${part.sourceSql} AS p, count(*) AS n FROM ${srcView} GROUP BY 1`)) {
+      // At checksum and deeper the source's one pass happens here, and its counts come from it.
+      let countSql = `SELECT ${part.sourceSql} AS p, count(*) AS n FROM ${srcView} GROUP BY 1`;
+      if (at >= levelIndex('checksum')) {
+        report(ctx, { phase: 'hashing the source', done: 0, total: null });
+        await materialise(conn, 'lk_s', srcView, part.sourceSql, contract, digestCols, floatCols, srcType, mode, at >= levelIndex('rows'), false);
+        countSql = 'SELECT p, count(*) AS n FROM lk_s GROUP BY 1';
+      } else {
+        report(ctx, { phase: 'counting source rows', done: 0, total: null });
+      }
+      for (const r of await rows(conn, countSql)) {
         const p = getP(text(r.p));
         p.sourceRows = num(r.n);
         reads.sourceRowsRead += p.sourceRows;
@@ -170,25 +200,12 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
       statsDuplicates = duplicateFilesFromStats(target, part);
     }
 
-    const compared = schema.compared.filter((c) => !schema.typeChanges.some((t) => t.column === c));
-    const floatCols = compared.filter((c) => compareFamily(tgtType.get(c)!, false) === 'float' || compareFamily(srcType.get(c)!, false) === 'float');
-    const digestCols = compared.filter((c) => !floatCols.includes(c)).sort();
-
     if (at >= levelIndex('checksum')) {
-      for (const f of floatCols) {
-        if (!contract.floats[f]) {
-          throw new LakerecError('contract_mismatch',
-            `column "${f}" is a float: a bit-exact hash would flag rounding noise, so the contract must say what equal means (columns: { ${f}: { float: { tolerance: 1.0e-9 } } } or { float: exclude })`);
-        }
-      }
-      if (contract.ordering && (!srcType.has(contract.ordering) || !tgtType.has(contract.ordering))) {
-        throw contractError(contract, 'ordering', `ordering column "${contract.ordering}" is not a column of the ${srcType.has(contract.ordering) ? 'target' : 'source'}`);
-      }
       // ---- baseline: which target partitions can be inherited ----
       let readFiles: ActiveFile[] = target.snapshot.files;
       let inherited = new Map<string, { rows: number; checksum: string }>();
       if (opts.baseline) {
-        const b = baselineFor(baselineIn, { contract, target, part, digestCols, floatCols, canonical: CANONICAL_VERSION });
+        const b = baselineFor(baselineIn, { contract, target, part, digestCols, floatCols, canonical: digest });
         baselineUse = { path: opts.baseline!, inherited: [], reread: [], refused: b.refused };
         if (!b.refused) {
           inherited = b.inherited;
@@ -198,19 +215,15 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
         }
       }
 
-      report(ctx, { phase: 'hashing the source', done: 0, total: reads.sourceRowsRead || null });
-      await materialise(conn, 'lk_s', srcView, part.sourceSql, contract, digestCols, floatCols, srcType, at >= levelIndex('rows'), false);
-      throwIfCancelled(ctx);
       report(ctx, { phase: 'hashing the target', done: 0, total: null });
-      await registerTargetView(conn, target, 'lk_tgt_read', readFiles);
-      await materialise(conn, 'lk_t', 'lk_tgt_read', part.targetSql, contract, digestCols, floatCols, tgtType, at >= levelIndex('rows'), true);
+      await registerTargetView(conn, target, 'lk_tgt_read', readFiles, at >= levelIndex('keys'));
+      await materialise(conn, 'lk_t', 'lk_tgt_read', part.targetSql, contract, digestCols, floatCols, tgtType, mode, at >= levelIndex('rows'), at >= levelIndex('keys'));
       reads.targetFilesRead = readFiles.length;
       throwIfCancelled(ctx);
 
       const sums = async (table: string) => {
-        const { hi, lo } = digestHalvesSql('d');
         const out = new Map<string, { n: number; sum: bigint }>();
-        for (const r of await rows(conn, `SELECT p, count(*) AS n, sum(${hi}) AS hi, sum(${lo}) AS lo FROM ${table} GROUP BY p`)) {
+        for (const r of await rows(conn, `SELECT p, count(*) AS n, sum(h1) AS hi, sum(h2) AS lo FROM ${table} GROUP BY p`)) {
           out.set(label(part.column, text(r.p)), { n: num(r.n), sum: combineHalves(r.hi as bigint | null, r.lo as bigint | null) });
         }
         return out;
@@ -248,7 +261,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
         if (reread.length) {
           const files = target.snapshot.files.filter((f) => reread.includes(label(part.column, f.partitionValues[part.column!] ?? null)));
           await registerTargetView(conn, target, 'lk_tgt_reread', files);
-          await materialise(conn, 'lk_t', 'lk_tgt_reread', part.targetSql, contract, digestCols, floatCols, tgtType, at >= levelIndex('rows'), true, true);
+          await materialise(conn, 'lk_t', 'lk_tgt_reread', part.targetSql, contract, digestCols, floatCols, tgtType, mode, at >= levelIndex('rows'), true, true);
           reads.targetFilesRead += files.length;
           for (const l of reread) {
             const p = partitions.get(l)!;
@@ -336,8 +349,8 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
       keyDiff: keyTotals,
       reads,
       baseline: baselineUse,
-      digest: CANONICAL_VERSION,
-      engine: { duckdb: await duckVersion(conn), lakerec: LAKEREC_VERSION },
+      digest,
+      engine: { duckdb, lakerec: LAKEREC_VERSION },
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,
       notes,
@@ -550,21 +563,25 @@ function duplicateFilesFromStats(target: TargetSide, part: PartitionSpec): Stats
  */
 async function materialise(
   conn: DuckDBConnection, table: string, view: string, partSql: string, contract: Contract,
-  digestCols: string[], floatCols: string[], types: Map<string, string>, perColumn: boolean, provenance: boolean, append = false,
+  digestCols: string[], floatCols: string[], types: Map<string, string>, mode: DigestMode, perColumn: boolean, provenance: boolean, append = false,
 ): Promise<void> {
   const cols = digestCols.map((c) => ({ name: c, type: types.get(c)! }));
+  const dg = rowDigestHalves(cols, contract.naiveIsUtc, mode);
   const sel: string[] = [`${partSql} AS p`];
   contract.keys.forEach((k, i) => sel.push(`${sqlIdent(k)} AS k${i}`));
-  sel.push(`${rowDigest(cols, contract.naiveIsUtc)} AS d`);
+  if (dg.inner) sel.push(`${dg.inner} AS _lk_d`);
+  else sel.push(`${dg.h1} AS h1`, `${dg.h2} AS h2`);
   if (contract.ordering) sel.push(`${orderingSql(contract.ordering, types.get(contract.ordering)!)} AS o`);
   else sel.push('NULL::BIGINT AS o');
   floatCols.forEach((f, i) => sel.push(`CAST(${sqlIdent(f)} AS DOUBLE) AS f${i}`));
-  if (perColumn) digestCols.forEach((c, i) => sel.push(`hash(${canonicalField(c, types.get(c)!, contract.naiveIsUtc)}) AS h${i}`));
+  if (perColumn) digestCols.forEach((c, i) => sel.push(`hash(${canonicalField(c, types.get(c)!, contract.naiveIsUtc)}) AS h_${i}`));
   if (provenance) sel.push('_lakerec_file AS file', '_lakerec_row AS rowno');
   else sel.push('NULL::VARCHAR AS file', 'NULL::BIGINT AS rowno');
-  const q = `SELECT ${sel.join(', ')} FROM ${sqlIdent(view)}`;
+  let q = `SELECT ${sel.join(', ')} FROM ${sqlIdent(view)}`;
+  // md5 once per row, split into halves outside.
+  if (dg.inner) q = `SELECT * EXCLUDE (_lk_d), ${dg.h1} AS h1, ${dg.h2} AS h2 FROM (${q})`;
   try {
-    await conn.run(append ? `INSERT INTO ${table} ${q}` : `CREATE OR REPLACE TEMP TABLE ${table} AS ${q}`);
+    await conn.run(append ? `INSERT INTO ${table} BY NAME ${q}` : `CREATE OR REPLACE TEMP TABLE ${table} AS ${q}`);
   } catch (e) {
     const msg = (e as Error).message.split('\n')[0];
     if (table === 'lk_s') throw new LakerecError('source_unreadable', `cannot read the source: ${msg}`);
@@ -641,19 +658,19 @@ async function diffKeys(
   const skipVals = skipPartitions.map((l) => l.slice(l.indexOf('=') + 1));
   const skip = skipVals.length ? ` AND coalesce(p, ${sqlString(NULL_LABEL)}) NOT IN (${skipVals.map(sqlString).join(', ')})` : '';
   const fAgg = floatCols.map((_, i) => `min(f${i}) AS f${i}`);
-  const hAgg = perColumn ? digestCols.map((_, i) => `min(h${i}) AS h${i}`) : [];
-  const agg = (t: string) => `SELECT ${K.join(', ')}, count(*) AS n, min(p) AS p, min(d) AS d, count(DISTINCT d) AS nd, max(o) AS o, min(file) AS file, min(rowno) AS rowno${[...fAgg, ...hAgg].map((x) => ', ' + x).join('')} FROM ${t} WHERE NOT (${keyNull})${skip} GROUP BY ${K.join(', ')}`;
+  const hAgg = perColumn ? digestCols.map((_, i) => `min(h_${i}) AS h_${i}`) : [];
+  const agg = (t: string) => `SELECT ${K.join(', ')}, count(*) AS n, min(p) AS p, min(h1) AS h1, min(h2) AS h2, greatest(count(DISTINCT h1), count(DISTINCT h2)) AS nd, max(o) AS o, min(file) AS file, min(rowno) AS rowno${[...fAgg, ...hAgg].map((x) => ', ' + x).join('')} FROM ${t} WHERE NOT (${keyNull})${skip} GROUP BY ${K.join(', ')}`;
   const on = K.map((k) => `s.${k} = t.${k}`).join(' AND ');
   const floatDiff = floatCols.map((c, i) => {
     const rule = contract.floats[c];
     if (rule === 'exclude') return null;
     return `(s.f${i} IS DISTINCT FROM t.f${i} AND NOT coalesce(abs(s.f${i} - t.f${i}) <= ${rule.tolerance}, false))`;
   }).filter((x): x is string => x !== null);
-  const changedCond = [`s.d <> t.d`, ...floatDiff].join(' OR ');
+  const changedCond = ['(s.h1 <> t.h1 OR s.h2 <> t.h2)', ...floatDiff].join(' OR ');
   await conn.run(`CREATE OR REPLACE TEMP TABLE lk_kd AS SELECT * FROM (
     SELECT ${K.map((k) => `coalesce(s.${k}, t.${k}) AS ${k}`).join(', ')},
-      s.n AS sn, t.n AS tn, s.p AS sp, t.p AS tp, s.d = t.d AS same_d, t.nd AS tnd, s.o AS so, t.o AS tgo, t.file AS file, t.rowno AS rowno,
-      ${perColumn && digestCols.length ? digestCols.map((_, i) => `s.h${i} IS DISTINCT FROM t.h${i} AS c${i}`).join(', ') + ',' : ''}
+      s.n AS sn, t.n AS tn, s.p AS sp, t.p AS tp, (s.h1 = t.h1 AND s.h2 = t.h2) AS same_d, t.nd AS tnd, s.o AS so, t.o AS tgo, t.file AS file, t.rowno AS rowno,
+      ${perColumn && digestCols.length ? digestCols.map((_, i) => `s.h_${i} IS DISTINCT FROM t.h_${i} AS c${i}`).join(', ') + ',' : ''}
       CASE WHEN s.n IS NULL THEN 'extra' WHEN t.n IS NULL THEN 'missing'
            WHEN t.n > s.n THEN 'duplicate'
            WHEN s.p IS DISTINCT FROM t.p THEN 'moved'

@@ -71,8 +71,8 @@ export async function openTarget(root: string, version?: number): Promise<Target
 }
 
 /** Registers the target's logical rows (optionally only some files) as a view, with provenance. */
-export async function registerTargetView(conn: DuckDBConnection, t: TargetSide, view: string, files?: Snapshot['files']): Promise<void> {
-  await registerSnapshotView(conn, t.snapshot, view, { provenance: true, ...(files ? { files } : {}) });
+export async function registerTargetView(conn: DuckDBConnection, t: TargetSide, view: string, files?: Snapshot['files'], provenance = true): Promise<void> {
+  await registerSnapshotView(conn, t.snapshot, view, { provenance, ...(files ? { files } : {}) });
   t.view = view;
 }
 
