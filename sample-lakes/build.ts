@@ -55,7 +55,7 @@ export interface ScenarioMeta {
   /** Rows per partition label on each side (target from the log's stats). */
   sourcePartitions: Record<string, number>;
   targetPartitions: Record<string, number>;
-  /** md5 of the sorted rows of each side: the same seed gives the same checksums. */
+  /** Order-independent checksum of each side's rows (DuckDB hash; see checksum()): the same seed gives the same checksums. */
   sourceChecksum: string;
   targetChecksum: string;
   seed: number;
@@ -115,12 +115,15 @@ async function scalar(duck: Duck, sql: string): Promise<number> {
   return Number(r.getRows()[0]?.[0] ?? 0);
 }
 
-/** An order-independent checksum of a side's rows: the sums of each row text's md5 halves. */
+/**
+ * An order-independent checksum of a side's rows: the row count and the sum of DuckDB's hash of
+ * each row. Cheap at any size; stable for a given DuckDB version, which is what a determinism
+ * check between two builds needs (it is not the reconcile checksum, which is canonical).
+ */
 async function checksum(duck: Duck, sql: string): Promise<string> {
-  const r = await duck.conn.runAndReadAll(
-    `SELECT count(*), coalesce(sum(md5_number_upper(r)::HUGEINT), 0), coalesce(sum(md5_number_lower(r)::HUGEINT), 0) FROM (SELECT CAST(t AS VARCHAR) AS r FROM (${sql}) t)`);
-  const [n, hi, lo] = r.getRows()[0].map(String);
-  return createHash('md5').update(`${n}/${hi}/${lo}`).digest('hex');
+  const r = await duck.conn.runAndReadAll(`SELECT count(*), coalesce(sum(hash(t)::HUGEINT), 0) FROM (${sql}) t`);
+  const [n, h] = r.getRows()[0].map(String);
+  return createHash('md5').update(`${n}/${h}`).digest('hex');
 }
 
 async function partitionCounts(duck: Duck, sql: string): Promise<Record<string, number>> {
