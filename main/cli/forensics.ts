@@ -6,7 +6,7 @@ import type { CliIO } from './io';
 import { forensics } from '../forensics/forensics';
 import type { ForensicsResult, HeuristicHit } from '../../shared/forensics';
 
-const USAGE = 'lakerec forensics TABLE [--partition-by COL] [--json]';
+const USAGE = 'lakerec forensics TABLE [--partition-by COL] [--json] [--evidence] [--wide]';
 
 /** ISO time to the second for the table (the JSON keeps milliseconds). */
 export function toSeconds(iso: string): string {
@@ -31,7 +31,14 @@ function evidenceText(h: HeuristicHit): string {
     .join('  ');
 }
 
-export function formatForensics(r: ForensicsResult, opts: { evidence?: boolean } = {}): string {
+function bytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KiB`;
+  if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  return `${(n / 1024 ** 3).toFixed(2)} GiB`;
+}
+
+export function formatForensics(r: ForensicsResult, opts: { evidence?: boolean; wide?: boolean } = {}): string {
   const out: string[] = [];
   const n = (x: number | null) => (x === null ? '?' : String(x));
   const partsText = (ps: string[]) => (ps.length <= 3 ? ps.join(', ') : `${ps.slice(0, 3).join(', ')} +${ps.length - 3} more`);
@@ -43,6 +50,15 @@ export function formatForensics(r: ForensicsResult, opts: { evidence?: boolean }
     }
     const op = (v.operation ?? '?') + (v.hasCheckpoint ? ' [cp]' : '');
     out.push(` ${String(v.version).padStart(4)}  ${toSeconds(v.when).padEnd(20)}  ${op.padEnd(16)}  ${String(v.addedFiles).padStart(6)}  ${String(v.removedFiles).padStart(6)}  ${n(v.addedRows).padStart(8)}  ${n(v.removedRows).padStart(8)}  ${partsText(v.partitions)}`.trimEnd());
+    if (opts.wide) {
+      const params = Object.keys(v.operationParameters).length ? JSON.stringify(v.operationParameters) : '{}';
+      const extra = [`params ${params}`, `+${bytes(v.addedBytes)}/-${bytes(v.removedBytes)}`, `writer ${v.writer ?? '?'}`, `isolation ${v.isolationLevel ?? '?'}`,
+        `table ${n(v.tableRows)} row(s) in ${v.tableFiles} file(s)`, v.hasCheckpoint ? 'checkpoint' : 'no checkpoint'];
+      if (v.rearrangeOnly) extra.push('dataChange=false (rewrite only)');
+      if (v.dvDeletedRows) extra.push(`${v.dvDeletedRows} row(s) hidden by deletion vectors`);
+      if (!v.readable) extra.push(`unreadable: ${v.unreadableReason ?? '?'}`);
+      out.push('        ' + wrap(extra.join(' · '), 110, '        '));
+    }
   }
   out.push('');
   const warn = r.heuristics;
@@ -60,11 +76,11 @@ export function formatForensics(r: ForensicsResult, opts: { evidence?: boolean }
 }
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const p = parseArgs(argv, { json: 'boolean', 'partition-by': 'string', evidence: 'boolean', 'allow-outside-paths': 'boolean' });
+  const p = parseArgs(argv, { json: 'boolean', 'partition-by': 'string', evidence: 'boolean', wide: 'boolean', 'allow-outside-paths': 'boolean' });
   const [tablePath] = requirePositional(p, 1, USAGE);
   const r = await forensics(resolve(io.cwd, tablePath), { partitionBy: str(p, 'partition-by'), allowOutsidePaths: bool(p, 'allow-outside-paths') });
   if (bool(p, 'json')) io.out(JSON.stringify(r, null, 2) + '\n');
-  else io.out(formatForensics(r, { evidence: bool(p, 'evidence') }));
+  else io.out(formatForensics(r, { evidence: bool(p, 'evidence'), wide: bool(p, 'wide') }));
   // Heuristics are leads for a human, not verdicts: forensics exits 0 when the log could be read.
   return 0;
 }
