@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import type { AddFile, RemoveFile } from '../../shared/delta';
 import { DeltaTable } from '../delta/table';
 import { numRecordsFromStats, numRecordsOfAdd } from '../delta/replay';
+import { canonicalisePath } from '../delta/paths';
 
 export interface HistoryRow {
   version: number;
@@ -12,9 +13,9 @@ export interface HistoryRow {
   operation: string | null;
   addedFiles: number;
   removedFiles: number;
-  /** Rows added per the adds' stats (null when some add has no stats). */
+  /** Rows added per the adds' stats, minus DV cardinality (null when some add has no stats). */
   addedRows: number | null;
-  /** Rows removed per the removes' stats (null when some remove has no stats). */
+  /** Rows removed: the removes' stats, else the rows of the add each cancels (null when unknown). */
   removedRows: number | null;
   hasCommitFile: boolean;
   hasCheckpoint: boolean;
@@ -36,10 +37,31 @@ function sumRows<T extends AddFile | RemoveFile>(actions: T[], rowsOf: (a: T) =>
   return total;
 }
 
+/** Rows an add contributes: numRecords minus its deletion vector's cardinality. */
+function addRows(a: AddFile): number | null {
+  const n = numRecordsOfAdd(a);
+  return n === null ? null : n - (a.deletionVector?.cardinality ?? 0);
+}
+
+function removeRows(r: RemoveFile): number | null {
+  const n = numRecordsFromStats(r.stats);
+  return n === null ? null : n - (r.deletionVector?.cardinality ?? 0);
+}
+
 export async function historyRows(table: DeltaTable): Promise<HistoryRow[]> {
   const changes = await table.changes();
   const byVersion = new Map(changes.map((c) => [c.version, c]));
   const infos = await table.versionsWithData();
+  // Removes rarely carry stats: their rows are those of the add they cancel, remembered in the
+  // same pass (unknown when that add predates the oldest commit left in the log).
+  const rowsByPath = new Map<string, number | null>();
+  const key = (p: string): string => canonicalisePath(p, table.root).key;
+  const removedRowsOf = new Map<number, number | null>();
+  for (const c of changes) {
+    removedRowsOf.set(c.version, sumRows(c.removes, (r) => removeRows(r) ?? rowsByPath.get(key(r.path)) ?? null));
+    for (const r of c.removes) rowsByPath.delete(key(r.path));
+    for (const a of c.adds) rowsByPath.set(key(a.path), addRows(a));
+  }
   return infos.map((i) => {
     const c = byVersion.get(i.version);
     return {
@@ -48,8 +70,8 @@ export async function historyRows(table: DeltaTable): Promise<HistoryRow[]> {
       operation: c?.commitInfo?.operation ?? null,
       addedFiles: c?.adds.length ?? 0,
       removedFiles: c?.removes.length ?? 0,
-      addedRows: c ? sumRows(c.adds, numRecordsOfAdd) : null,
-      removedRows: c ? sumRows(c.removes, (r) => numRecordsFromStats(r.stats)) : null,
+      addedRows: c ? sumRows(c.adds, addRows) : null,
+      removedRows: c ? removedRowsOf.get(c.version) ?? null : null,
       hasCommitFile: i.hasCommitFile,
       hasCheckpoint: i.hasCheckpoint,
       readable: i.readable,
