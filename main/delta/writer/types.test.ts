@@ -2,7 +2,7 @@
 // infinities, empty and non-ASCII strings, dates before 1970, instants and wall-clock timestamps,
 // nested types, binary, and partition values that need escaping (and a null partition).
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Action, StructType } from '../../../shared/delta';
@@ -116,6 +116,10 @@ it('refuses a predicate DuckDB cannot run, naming it, and writes nothing', async
   expect((e2 as LakerecError).message).toMatch(/already exists/);
   const e3 = await DeltaWriter.create(join(dir, 'badpart'), { schema: small, partitionColumns: ['nope'], duck }).then(() => null, (x: unknown) => x);
   expect((e3 as LakerecError).code).toBe('writer_misuse');
+  // CREATE TABLE AS SELECT with a null key: refused, and no _delta_log is left behind.
+  const e4 = await DeltaWriter.create(join(dir, 'ctas'), { schema: small, duck, data: { sql: 'SELECT NULL::BIGINT AS id' } }).then(() => null, (x: unknown) => x);
+  expect((e4 as LakerecError).message).toMatch(/NOT NULL/);
+  expect(existsSync(join(dir, 'ctas', '_delta_log'))).toBe(false);
   expect(w.version).toBe(1);
   w.close();
 });

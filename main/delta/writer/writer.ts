@@ -186,6 +186,7 @@ export class DeltaWriter {
       partitionValueSql(p, f.type);
     }
     if (partitionColumns.length === opts.schema.fields.length) throw misuse('a table needs at least one column that is not a partition column');
+    const createdLogDir = !existsSync(logDir);
     mkdirSync(logDir, { recursive: true });
     const clock = opts.clock ?? Date.now;
     const protocol: Protocol = protocolFor(opts.schema);
@@ -223,6 +224,8 @@ export class DeltaWriter {
       });
     } catch (e) {
       w.close();
+      // Leave the folder as it was: no empty _delta_log that would look like a broken table.
+      if (createdLogDir && readdirSync(logDir).length === 0) rmSync(logDir, { recursive: true, force: true });
       throw e;
     }
     return w;
