@@ -60,14 +60,17 @@ async function main(): Promise<void> {
       say(formatReconcileFigures(f));
       runs.push(f);
     }
-    results.reconcile = {
-      rows,
-      runs,
-      ratioSourceMedian: round(median(runs.map((f) => f.ratioSource))),
-      ratioTargetMedian: round(median(runs.map((f) => f.ratioTarget))),
-      rowsPerSecondMedian: Math.round(median(runs.map((f) => f.rowsPerSecond))),
-      peakRssMbMax: Math.max(...runs.map((f) => f.peakRssMb)),
-    };
+    // Median per digest (md5 of canonical bytes is the default; DuckDB hash() is `--digest fast`).
+    const digests = [...new Set(runs.flatMap((f) => f.runs.map((r) => r.digest)))];
+    const perDigest = Object.fromEntries(digests.map((d) => {
+      const rs = runs.flatMap((f) => f.runs.filter((r) => r.digest === d));
+      return [d, {
+        ratioSourceMedian: round(median(rs.map((r) => r.ratioSource))),
+        ratioTargetMedian: round(median(rs.map((r) => r.ratioTarget))),
+        rowsPerSecondMedian: Math.round(median(rs.map((r) => r.rowsPerSecond))),
+      }];
+    }));
+    results.reconcile = { rows, runs, perDigest, peakRssMbMax: Math.max(...runs.map((f) => f.peakRssMb)) };
   }
 
   if (want('bisect')) {

@@ -51,9 +51,12 @@ export function collectMetrics(root: string, opts: { benchPath?: string } = {}):
     put('bench.log_replay.ratio', get(bench, 'logReplay', 'ratio'));
     put('bench.log_replay.add_actions', get(bench, 'logReplay', 'addActions'));
     put('bench.log_replay.peak_rss_mb', get(bench, 'logReplay', 'peakRssOursMb'));
-    put('bench.reconcile.ratio_source', get(bench, 'reconcile', 'ratioSourceMedian'));
-    put('bench.reconcile.ratio_target', get(bench, 'reconcile', 'ratioTargetMedian'));
-    put('bench.reconcile.rows_per_second', get(bench, 'reconcile', 'rowsPerSecondMedian'));
+    const perDigest = (get(bench, 'reconcile', 'perDigest') as Record<string, Json> | undefined) ?? {};
+    for (const [digest, f] of Object.entries(perDigest)) {
+      put(`bench.reconcile.${digest}.ratio_source`, f.ratioSourceMedian);
+      put(`bench.reconcile.${digest}.ratio_target`, f.ratioTargetMedian);
+      put(`bench.reconcile.${digest}.rows_per_second`, f.rowsPerSecondMedian);
+    }
     put('bench.reconcile.rows', get(bench, 'reconcile', 'rows'));
     put('bench.demo.seconds', get(bench, 'demo', 'seconds'));
     const runs = (get(bench, 'bisect', 'runs') as Json[] | undefined) ?? [];
