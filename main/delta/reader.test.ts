@@ -91,6 +91,14 @@ describe('snapshots of tables written here', () => {
     expect(r[1]).toMatchObject({ id: '2', s: null, i: null, d: null, ts: null, ntz: null, b: null, dec: null, bin: null });
   });
 
+  test('timestamps stored as millis, micros (UTC-adjusted) and naive micros (ntz) read as the same instants', async () => {
+    const root = newTable();
+    await parquet(root, 'a.parquet', `SELECT TIMESTAMP_MS '2020-02-03 04:05:06.789' AS ms, TIMESTAMPTZ '2020-02-03 04:05:06.789123+00' AS us, TIMESTAMP '2020-02-03 04:05:06.789123' AS ntz`);
+    commit(root, 0, [info(1), protocol(3, 7, ['timestampNtz']), metaData([field('ms', 'timestamp'), field('us', 'timestamp'), field('ntz', 'timestamp_ntz')]), add('a.parquet', 1)]);
+    const r = await rows(root, {}, `SELECT epoch_us(ms) AS ms, epoch_us(us) AS us, ntz::VARCHAR AS ntz, typeof(ms) AS t1, typeof(ntz) AS t2 FROM v`);
+    expect(r).toEqual([{ ms: String(Date.UTC(2020, 1, 3, 4, 5, 6, 789) * 1000), us: String(Date.UTC(2020, 1, 3, 4, 5, 6, 789) * 1000 + 123), ntz: '2020-02-03 04:05:06.789123', t1: 'TIMESTAMP WITH TIME ZONE', t2: 'TIMESTAMP' }]);
+  });
+
   test('schema evolution: a column missing from older files reads as NULL; narrower types are cast', async () => {
     const root = newTable();
     await parquet(root, 'a.parquet', 'SELECT 1::INTEGER AS id');
