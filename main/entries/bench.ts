@@ -54,7 +54,7 @@ async function main(): Promise<void> {
   if (want('reconcile')) {
     const { benchReconcile, formatReconcileFigures } = await import('../bench/reconcile');
     const rows = args.quick ? 1_000_000 : 10_000_000;
-    const runs = [];
+    const runs: Awaited<ReturnType<typeof benchReconcile>>[] = [];
     for (let r = 0; r < (args.quick ? 1 : Math.min(args.runs, 3)); r++) {
       const f = await benchReconcile({ rows });
       say(formatReconcileFigures(f));
