@@ -63,6 +63,8 @@ export interface Evidence {
   partitions: PartitionResult[];
   partitionColumn: string | null;
   removals: Map<string, PartitionRemoval>;
+  /** Whether the log's removals were read (the contract's partition is the table's partition column). */
+  logConsulted: boolean;
   statsDuplicates: StatsDuplicate[];
   /** Null key values counted from the target's file stats (no data read). */
   statsNullKeys: number | null;
@@ -120,7 +122,8 @@ export function classify(ev: Evidence): Classification {
   for (const p of emptied) {
     const r = ev.removals.get(p.partition);
     if (r && r.operation.toUpperCase().includes('WRITE') && !r.addedBackHere && (r.addedElsewhere || r.predicateCovers === false)) tooWide.push({ p, r });
-    else if (r || !ev.removals.size) wiped.push(p);
+    else if (r || !ev.logConsulted) wiped.push(p);
+    // The log was read and never held this partition: rows not loaded, not a wipe.
     else neverLoaded.push(p);
   }
   // Partitions that kept some rows but lost files to an overwrite aimed elsewhere.

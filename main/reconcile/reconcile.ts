@@ -143,6 +143,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     let targetTotal: bigint | null = null;
     let baselineUse: BaselineUse | null = null;
     let removals = new Map<string, PartitionRemoval>();
+    let logConsulted = false;
     let statsDuplicates: StatsDuplicate[] = [];
     let statsNullKeys: number | null = null;
     let late: Evidence['late'] = null;
@@ -194,7 +195,10 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
       }
       statsNullKeys = nullKeysFromStats(target, contract.keys);
       const needLog = [...partitions.values()].some((p) => p.targetRows < p.sourceRows);
-      if (needLog && part.targetIsDeltaPartition) removals = await removalsFromLog(conn, target, part);
+      if (needLog && part.targetIsDeltaPartition) {
+        removals = await removalsFromLog(conn, target, part);
+        logConsulted = true;
+      }
       // A partition the table once held is not "late": it was loaded and then lost.
       late = latePartitions(contract, part, [...partitions.values()], new Set([...removals.values()].filter((r) => r.everLoaded).map((r) => r.partition)));
       statsDuplicates = duplicateFilesFromStats(target, part);
@@ -310,7 +314,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     const partList = [...partitions.values()].sort((a, b) => a.partition.localeCompare(b.partition));
 
     const { findings, unnamed } = classify({
-      level, schema, partitions: partList, partitionColumn: part.column, removals, statsDuplicates, statsNullKeys,
+      level, schema, partitions: partList, partitionColumn: part.column, removals, logConsulted, statsDuplicates, statsNullKeys,
       keys: contract.keys, floats, keyDiff, late,
     });
     // Anything disagreeing must surface, named or not.

@@ -151,7 +151,9 @@ export async function openSource(
     } else if (kind === 'parquet') {
       const files = statSync(path).isDirectory() ? parquetFilesUnder(path) : [path];
       if (files.length === 0) throw new LakerecError('source_unreadable', `source folder ${spec} holds no .parquet file`, { path: spec });
-      await conn.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdent(raw)} AS SELECT * FROM read_parquet([${files.map(sqlString).join(', ')}], union_by_name = true, hive_partitioning = false)`);
+      // A folder written hive-style (dt=2026-08-10/...) carries a column in its paths.
+      const hive = statSync(path).isDirectory() && files.some((f) => /[\\/][^\\/=]+=[^\\/]*[\\/]/.test(f.slice(path.length)));
+      await conn.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdent(raw)} AS SELECT * FROM read_parquet([${files.map(sqlString).join(', ')}], union_by_name = true, hive_partitioning = ${hive})`);
     } else if (kind === 'csv') {
       await conn.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdent(raw)} AS SELECT * FROM read_csv(${sqlString(path)}, header = true, all_varchar = true)`);
     } else {
