@@ -8,6 +8,10 @@
 // preload, the IPC handlers and the web server are generic over this file.
 import { LakerecError, type LakerecErrorData, type ErrorCode } from './errors';
 import type { JobContext, Progress } from './jobs';
+import type { ProofResult, ProofStep, RunKind, RunRecord } from './proof';
+import { LEVELS, type ContractSummary, type Level, type ReconcileResult } from './reconcile';
+import { PREDICATE_NAMES, type BisectResult, type PredicateName, type PredicateSpec, type ProbeEvent } from './bisect';
+import type { ForensicsResult, HeuristicHit, VersionSummary } from './forensics';
 
 // ---------------------------------------------------------------------------------------------
 // Shapes the methods return
@@ -74,6 +78,146 @@ export interface VersionRow {
   removedFiles: number;
 }
 
+/** The investigation header: the table as its latest version stands (log only). */
+export interface TableOverview {
+  path: string;
+  name: string;
+  latestVersion: number;
+  oldestReadableVersion: number | null;
+  minReaderVersion: number | null;
+  minWriterVersion: number | null;
+  readerFeatures: string[];
+  writerFeatures: string[];
+  partitionColumns: string[];
+  /** Active data files at the latest version. */
+  files: number;
+  /** Rows at the latest version from stats; null when a file lacks them. */
+  rows: number | null;
+  /** Bytes of the active data files (add.size). */
+  bytes: number;
+}
+
+/** One data file a commit added or removed. */
+export interface CommitFile {
+  path: string;
+  /** `col=value[/col2=value2]`; '' for an unpartitioned table. */
+  partition: string;
+  rows: number | null;
+  bytes: number;
+  dataChange: boolean;
+  /** The file carries a deletion vector. */
+  deletionVector: boolean;
+}
+
+/** What one commit changed in one partition. */
+export interface PartitionChange {
+  partition: string;
+  addedFiles: number;
+  removedFiles: number;
+  /** Rows with stats only; `rowsKnown` false when some file lacked them. */
+  addedRows: number;
+  removedRows: number;
+  addedBytes: number;
+  removedBytes: number;
+  rowsKnown: boolean;
+}
+
+/** One version opened in the investigation view. */
+export interface CommitDetail {
+  summary: VersionSummary;
+  /** The commit's commitInfo as written (operationMetrics included); null when it has none. */
+  commitInfo: Record<string, unknown> | null;
+  /** Up to COMMIT_FILES_LIMIT files each; the totals are in `summary`. */
+  added: CommitFile[];
+  removed: CommitFile[];
+  /** Sorted by partition. */
+  partitions: PartitionChange[];
+  /** The heuristics that fired at this version. */
+  heuristics: HeuristicHit[];
+}
+
+export const COMMIT_FILES_LIMIT = 2000;
+
+export interface BisectRequest extends PredicateSpec {
+  path: string;
+}
+
+/** Structured data some jobs attach to their progress reports, by method. */
+export interface ProgressDataMap {
+  /** One evaluated version, as soon as its result is known (the window colours a cell). */
+  bisect: ProbeEvent;
+  /** A proof step as it starts and as it ends (with its fingerprint). */
+  runProof: ProofStep;
+}
+export type ProgressData<M extends ApiMethod> = M extends keyof ProgressDataMap ? ProgressDataMap[M] : never;
+/** A progress report as a method's caller receives it: `data` typed per method (absent for most). */
+export type JobProgress<M extends ApiMethod = ApiMethod> = Progress & { data?: ProgressData<M> };
+
+/** One problem in a contract's YAML, with the line it is on (null when the text has no line for it). */
+export interface ContractProblem {
+  line: number | null;
+  message: string;
+}
+
+export interface ContractCheck {
+  ok: boolean;
+  problems: ContractProblem[];
+  /** The contract as it would be applied, when valid. */
+  summary: ContractSummary | null;
+}
+
+export interface ContractText {
+  text: string;
+  /** Where the text came from: a contract.yaml beside the table (or its lake folder), or a template from the table's schema. */
+  origin: 'file' | 'template';
+  /** The file it was read from (origin file). */
+  path: string | null;
+}
+
+export interface ReconcileRequest {
+  /** The source of truth: a Parquet file or folder, CSV, JSON lines, or a Delta table folder (optionally `path@version`). */
+  source: string;
+  /** The target Delta table folder. */
+  table: string;
+  /** The contract's YAML text (as edited in the window). */
+  contract: string;
+  level: Level;
+  /** Target version; latest when absent. */
+  version?: number;
+}
+
+export interface ReconcileRun {
+  /** This run in the run history (null when the history could not be written). */
+  runId: string | null;
+  /** The engine keeps recent results under this id, for exportReport. */
+  resultId: string;
+  /** Values of confidential columns masked, as in every report. */
+  result: ReconcileResult;
+}
+
+export interface ExportedReport {
+  /** The whole self-contained HTML document. */
+  html: string;
+  /** A file name to save it under (`lakerec-incident-orders-20261129T171500Z.html`). */
+  fileName: string;
+  /** Electron: where the save dialog wrote it (null: cancelled, or web mode, where the page downloads `html`). */
+  savedTo: string | null;
+  /** Section titles present, in order. */
+  sections: string[];
+}
+
+export interface EngineChoice {
+  name: string;
+  description: string;
+}
+
+export interface ProofRequest {
+  engines: [string, string];
+  /** Generated rows (default: the proof's own). */
+  rows?: number;
+  seed?: number;
+}
+
 // ---------------------------------------------------------------------------------------------
 // The map
 // ---------------------------------------------------------------------------------------------
@@ -93,6 +237,28 @@ export interface ApiMap {
   forgetRecent: { request: { path: string }; response: { tables: RecentTable[] } };
   /** The native folder dialog (Electron). `path` null when the user cancelled. */
   pickFolder: { request: Empty; response: { path: string | null } };
+  /** Every version summarised from the log, the heuristics that fired, and the header (a job). */
+  forensics: { request: { path: string }; response: { overview: TableOverview; forensics: ForensicsResult } };
+  /** One version: its commit, the files it added and removed, what changed per partition (a job). */
+  commitDetail: { request: { path: string; version: number }; response: CommitDetail };
+  /** Search the history for the first bad version (a job: each probe arrives as progress `data`). */
+  bisect: { request: BisectRequest; response: BisectResult };
+  /** The native file dialog for a source of truth (Parquet, CSV, JSON lines). Electron only. */
+  pickSource: { request: Empty; response: { path: string | null } };
+  /** Parses contract YAML; each problem carries its line (inline errors in the editor). */
+  validateContract: { request: { text: string }; response: ContractCheck };
+  /** The contract for a table: a contract.yaml beside it (or beside its lake folder), else a template from its schema. */
+  defaultContract: { request: { path: string }; response: ContractText };
+  /** Reconcile a source against the table (a job: progress, cancel). Recorded in the run history. */
+  reconcile: { request: ReconcileRequest; response: ReconcileRun };
+  /** The incident report of a kept reconcile result, with the table's timeline excerpt and a bisect: one self-contained HTML file (a job). Electron with `save`: a save dialog writes it. */
+  exportReport: { request: { resultId: string; save: boolean }; response: ExportedReport };
+  /** The engines a round-trip proof can pick. */
+  proofEngines: { request: Empty; response: { engines: EngineChoice[] } };
+  /** A round-trip proof (a job; each step arrives as progress `data`). Recorded in the run history. */
+  runProof: { request: ProofRequest; response: { runId: string | null; result: ProofResult } };
+  /** The run history (proof, reconcile, bisect), newest first, without the result bodies. */
+  listRuns: { request: { kind?: RunKind }; response: { runs: RunRecord[] } };
 }
 
 export type ApiMethod = keyof ApiMap;
@@ -115,17 +281,29 @@ export type ApiHandlers = {
 };
 
 /** Options of a single call on the renderer side. */
-export interface InvokeOptions {
-  onProgress?: (p: Progress) => void;
+export interface InvokeOptions<M extends ApiMethod = ApiMethod> {
+  onProgress?: (p: JobProgress<M>) => void;
   /** Aborting cancels the job in the engine (its JobContext signal fires). */
   signal?: AbortSignal;
 }
 
 /** What the renderer holds: the same object whatever the transport. */
 export interface ApiClient {
-  invoke<M extends ApiMethod>(method: M, request: ApiRequest<M>, opts?: InvokeOptions): Promise<ApiResponse<M>>;
+  invoke<M extends ApiMethod>(method: M, request: ApiRequest<M>, opts?: InvokeOptions<M>): Promise<ApiResponse<M>>;
   /** The absolute path of a dropped File, when the transport can know it (Electron); else null. */
   pathForDroppedFile(file: object): string | null;
+  /**
+   * Web mode: sends a dropped or picked file to the local engine, which keeps it in a per-launch
+   * temp sandbox (deleted at exit) and answers its path there. Electron: a `usage` error (the
+   * path of a dropped file is known there).
+   */
+  uploadFile(file: UploadableFile, opts?: { signal?: AbortSignal }): Promise<{ path: string }>;
+}
+
+/** A File (the DOM type is not visible to shared/). */
+export interface UploadableFile {
+  readonly name: string;
+  readonly size: number;
 }
 
 /** What preload exposes as `window.lakerec` (contextBridge). Untyped at the wire, typed by the client. */
@@ -148,6 +326,12 @@ export const HTTP_CANCEL_PATH = '/api/cancel';
 export const HTTP_TOKEN_HEADER = 'authorization';
 /** Header carrying the job id of a call, so progress events can be matched to it. */
 export const HTTP_JOB_HEADER = 'x-lakerec-job';
+/** Web mode: POST a file's bytes (application/octet-stream) here with `?name=FILE`; answers `{ ok, value: { path } }`. */
+export const HTTP_UPLOAD_PATH = '/api/upload';
+/** Largest upload web mode accepts (a larger source is read by path). */
+export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
+/** Source files the workbench reads; an upload must have one of these names. */
+export const SOURCE_FILE_PATTERN = /\.(parquet|csv|tsv|json|jsonl|ndjson)$/i;
 
 // ---------------------------------------------------------------------------------------------
 // Request validation: every transport validates what crosses the boundary before the engine
@@ -190,6 +374,99 @@ function pathRequest(method: string): (v: unknown) => { path: string } {
   };
 }
 
+function pathString(method: string, field: string, p: unknown): string {
+  if (typeof p !== 'string' || p.trim() === '') throw bad(method, `"${field}" must be a non-empty string`);
+  if (p.length > 4096) throw bad(method, `"${field}" is longer than 4096 characters`);
+  if (p.includes('\0')) throw bad(method, `"${field}" contains a NUL character`);
+  return p.trim();
+}
+
+function onlyFields(method: string, v: Record<string, unknown>, allowed: readonly string[]): void {
+  for (const k of Object.keys(v)) if (!allowed.includes(k)) throw bad(method, `unexpected field "${k}"`);
+}
+
+function commitDetailRequest(v: unknown): { path: string; version: number } {
+  if (!isPlainObject(v)) throw bad('commitDetail', 'expected an object with "path" and "version"');
+  onlyFields('commitDetail', v, ['path', 'version']);
+  const version = v.version;
+  if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 0) throw bad('commitDetail', '"version" must be a non-negative integer');
+  return { path: pathString('commitDetail', 'path', v.path), version };
+}
+
+function bisectRequest(v: unknown): BisectRequest {
+  const m = 'bisect';
+  if (!isPlainObject(v)) throw bad(m, 'expected an object with "path" and "predicate"');
+  onlyFields(m, v, ['path', 'predicate', 'keys', 'expect', 'partition', 'source']);
+  const predicate = v.predicate;
+  if (typeof predicate !== 'string' || !(PREDICATE_NAMES as readonly string[]).includes(predicate)) {
+    throw bad(m, `"predicate" must be one of ${PREDICATE_NAMES.join(', ')}`);
+  }
+  const out: BisectRequest = { path: pathString(m, 'path', v.path), predicate: predicate as PredicateName };
+  if (v.keys !== undefined) {
+    if (!Array.isArray(v.keys) || v.keys.length === 0 || v.keys.length > 32) throw bad(m, '"keys" must be a list of 1 to 32 column names');
+    out.keys = v.keys.map((k) => {
+      if (typeof k !== 'string' || k.trim() === '' || k.length > 256) throw bad(m, '"keys" must hold non-empty column names');
+      return k.trim();
+    });
+  }
+  if (v.expect !== undefined) {
+    if (typeof v.expect !== 'number' || !Number.isSafeInteger(v.expect) || v.expect < 0) throw bad(m, '"expect" must be a non-negative integer');
+    out.expect = v.expect;
+  }
+  if (v.partition !== undefined) {
+    if (typeof v.partition !== 'string' || !/^[^=]+=.*$/.test(v.partition) || v.partition.length > 1024) throw bad(m, '"partition" must read col=value');
+    out.partition = v.partition.trim();
+  }
+  if (v.source !== undefined) out.source = pathString(m, 'source', v.source);
+  return out;
+}
+
+function objectWith(method: string, v: unknown, allowed: readonly string[]): Record<string, unknown> {
+  if (!isPlainObject(v)) throw bad(method, 'expected an object');
+  onlyFields(method, v, allowed);
+  return v;
+}
+
+function optionalInt(method: string, name: string, v: unknown, min: number, max: number): number | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw bad(method, `"${name}" must be an integer from ${min} to ${max}`);
+  return v;
+}
+
+function contractYaml(method: string, v: unknown): string {
+  if (typeof v !== 'string') throw bad(method, 'the contract must be YAML text');
+  if (v.length > 256 * 1024) throw bad(method, 'the contract is longer than 256 KB');
+  return v;
+}
+
+const RUN_KINDS: readonly RunKind[] = ['proof', 'reconcile', 'bisect'];
+
+function reconcileRequest(v: unknown): ReconcileRequest {
+  const m = 'reconcile';
+  const o = objectWith(m, v, ['source', 'table', 'contract', 'level', 'version']);
+  if (typeof o.level !== 'string' || !(LEVELS as readonly string[]).includes(o.level)) throw bad(m, `"level" must be one of ${LEVELS.join(', ')}`);
+  const version = optionalInt(m, 'version', o.version, 0, Number.MAX_SAFE_INTEGER);
+  return {
+    source: pathString(m, 'source', o.source),
+    table: pathString(m, 'table', o.table),
+    contract: contractYaml(m, o.contract),
+    level: o.level as Level,
+    ...(version !== undefined ? { version } : {}),
+  };
+}
+
+function proofRequest(v: unknown): ProofRequest {
+  const m = 'runProof';
+  const o = objectWith(m, v, ['engines', 'rows', 'seed']);
+  const e = o.engines;
+  if (!Array.isArray(e) || e.length !== 2 || !e.every((x) => typeof x === 'string' && /^[A-Za-z0-9_.-]{1,40}$/.test(x))) {
+    throw bad(m, '"engines" must be two engine names');
+  }
+  const rows = optionalInt(m, 'rows', o.rows, 6, 20_000);
+  const seed = optionalInt(m, 'seed', o.seed, 0, 2 ** 31);
+  return { engines: [e[0] as string, e[1] as string], ...(rows !== undefined ? { rows } : {}), ...(seed !== undefined ? { seed } : {}) };
+}
+
 export const apiSpec: { [M in ApiMethod]: MethodSpec<M> } = {
   appInfo: { validate: empty('appInfo'), job: false },
   openTable: { validate: pathRequest('openTable'), job: true },
@@ -197,6 +474,34 @@ export const apiSpec: { [M in ApiMethod]: MethodSpec<M> } = {
   recentTables: { validate: empty('recentTables'), job: false },
   forgetRecent: { validate: pathRequest('forgetRecent'), job: false },
   pickFolder: { validate: empty('pickFolder'), job: false },
+  forensics: { validate: pathRequest('forensics'), job: true },
+  commitDetail: { validate: commitDetailRequest, job: true },
+  bisect: { validate: bisectRequest, job: true },
+  pickSource: { validate: empty('pickSource'), job: false },
+  validateContract: { validate: (v) => ({ text: contractYaml('validateContract', objectWith('validateContract', v, ['text']).text) }), job: false },
+  defaultContract: { validate: pathRequest('defaultContract'), job: false },
+  reconcile: { validate: reconcileRequest, job: true },
+  exportReport: {
+    validate: (v) => {
+      const o = objectWith('exportReport', v, ['resultId', 'save']);
+      if (!isJobId(o.resultId)) throw bad('exportReport', '"resultId" is missing or malformed');
+      if (typeof o.save !== 'boolean') throw bad('exportReport', '"save" must be true or false');
+      return { resultId: o.resultId, save: o.save };
+    },
+    job: true,
+  },
+  proofEngines: { validate: empty('proofEngines'), job: false },
+  runProof: { validate: proofRequest, job: true },
+  listRuns: {
+    validate: (v) => {
+      if (v === undefined || v === null) return {};
+      const o = objectWith('listRuns', v, ['kind']);
+      if (o.kind === undefined) return {};
+      if (!RUN_KINDS.includes(o.kind as RunKind)) throw bad('listRuns', `"kind" must be one of ${RUN_KINDS.join(', ')}`);
+      return { kind: o.kind as RunKind };
+    },
+    job: false,
+  },
 };
 
 export const apiMethods = Object.keys(apiSpec) as ApiMethod[];

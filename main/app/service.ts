@@ -9,8 +9,10 @@ import { LakerecError } from '../../shared/errors';
 import type { JobContext } from '../../shared/jobs';
 import type { VersionChange } from '../delta/types';
 import { DeltaTable } from '../delta/table';
+import { bisectSpec, InvestigationCache } from './investigate';
 import { assertTableFolder, resolveUserPath, tableName } from './paths';
 import { RecentTables } from './recent';
+import { createScreenHandlers } from './screens';
 
 export const APP_VERSION = '0.1.0';
 
@@ -25,6 +27,13 @@ export interface ServiceOptions {
   pickFolder?: () => Promise<string | null>;
   /** Relative paths typed by the user resolve against this folder. */
   cwd?: string;
+  /** The native file dialog for a source of truth; absent in web mode. */
+  pickSource?: () => Promise<string | null>;
+  /** The native save dialog: writes `content`, returns where (null when cancelled); absent in web mode. */
+  saveFile?: (defaultName: string, content: string) => Promise<string | null>;
+  /** The run history's folder (default: userDataDir). */
+  runsDir?: string;
+  log?: (line: string) => void;
 }
 
 /** Every version of the table, from its log (the Delta reader: JSON commits, checkpoints). */
@@ -139,7 +148,13 @@ export function findSampleTables(dir: string): SampleTable[] {
 export function createService(opts: ServiceOptions): ApiHandlers {
   const recent = new RecentTables(opts.userDataDir);
   const cwd = opts.cwd ?? process.cwd();
+  const screens = createScreenHandlers({
+    runsDir: opts.runsDir ?? opts.userDataDir, cwd, toolVersion: APP_VERSION, pickSource: opts.pickSource, saveFile: opts.saveFile,
+  }, opts.log);
+  const investigation = new InvestigationCache();
   return {
+    ...screens,
+
     async appInfo() {
       return {
         version: APP_VERSION,
@@ -179,6 +194,18 @@ export function createService(opts: ServiceOptions): ApiHandlers {
         throw new LakerecError('usage', 'There is no folder dialog in web mode: type the folder path, or drop the folder.');
       }
       return { path: await opts.pickFolder() };
+    },
+
+    async forensics({ path }, ctx) {
+      return investigation.forensics(resolveUserPath(path, cwd), ctx);
+    },
+
+    async commitDetail({ path, version }, ctx) {
+      return investigation.commitDetail(resolveUserPath(path, cwd), version, ctx);
+    },
+
+    async bisect(req, ctx) {
+      return investigation.bisect(resolveUserPath(req.path, cwd), bisectSpec(req, (p) => resolveUserPath(p, cwd)), ctx);
     },
   };
 }

@@ -1,0 +1,86 @@
+// The investigation and bisect methods of the service, over a real table (the demo table: real
+// JSON commits and Parquet written by DuckDB) and, when built, the sample lakes.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateRequest, type ApiHandlers, type JobProgress } from '../../shared/api';
+import { LakerecError } from '../../shared/errors';
+import { writeDemoTable } from './demo-table';
+import { createService } from './service';
+
+let dir: string;
+let table: string;
+let service: ApiHandlers;
+const lakes = resolve(__dirname, '..', '..', 'sample-lakes', 'built');
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lakerec-investigate-'));
+  table = join(dir, 'orders');
+  await writeDemoTable(table);
+  service = createService({ mode: 'web', userDataDir: join(dir, 'userdata'), cwd: dir });
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('forensics and commitDetail', () => {
+  it('summarises every version and the header from the log', async () => {
+    const r = await service.forensics({ path: 'orders' }, {});
+    expect(r.overview).toMatchObject({ path: table, name: 'orders', latestVersion: 3, partitionColumns: ['dt'], minReaderVersion: 1, minWriterVersion: 2 });
+    expect(r.forensics.versions.map((v) => v.version)).toEqual([0, 1, 2, 3]);
+    const last = r.forensics.versions[3];
+    expect(r.overview.rows).toBe(last.tableRows);
+    expect(r.overview.files).toBe(last.tableFiles);
+    expect(r.overview.bytes).toBeGreaterThan(0);
+  });
+
+  it('opens one version: files added and removed, per-partition change that adds up', async () => {
+    const r = await service.forensics({ path: table }, {});
+    for (const s of r.forensics.versions) {
+      const d = await service.commitDetail({ path: table, version: s.version }, {});
+      expect(d.summary).toEqual(s);
+      expect(d.added.length).toBe(s.addedFiles);
+      expect(d.removed.length).toBe(s.removedFiles);
+      const sum = (k: 'addedRows' | 'removedRows' | 'addedFiles' | 'removedFiles') => d.partitions.reduce((n, p) => n + p[k], 0);
+      expect(sum('addedFiles')).toBe(s.addedFiles);
+      expect(sum('removedFiles')).toBe(s.removedFiles);
+      if (s.addedRows !== null) expect(sum('addedRows')).toBe(s.addedRows);
+      if (s.removedRows !== null) expect(sum('removedRows')).toBe(s.removedRows);
+      for (const f of [...d.added, ...d.removed]) expect(f.partition).toMatch(/^dt=\d{4}-\d\d-\d\d$/);
+      expect(d.commitInfo?.operation).toBe(s.operation);
+    }
+  });
+
+  it('refuses a version the table does not have, and a bad request, as typed errors', async () => {
+    await expect(service.commitDetail({ path: table, version: 99 }, {})).rejects.toMatchObject({ code: 'version_not_found' });
+    expect(() => validateRequest('commitDetail', { path: table, version: -1 })).toThrow(LakerecError);
+    expect(() => validateRequest('bisect', { path: table, predicate: 'nope' })).toThrow(/predicate/);
+    expect(() => validateRequest('bisect', { path: table, predicate: 'row-count', expect: 'x' })).toThrow(/expect/);
+    await expect(service.forensics({ path: join(dir, 'nothing') }, {})).rejects.toMatchObject({ code: 'not_found' });
+  });
+});
+
+describe('bisect through the service', () => {
+  it('sends every probe as progress data, in order, and they match the result', async () => {
+    const events: JobProgress<'bisect'>[] = [];
+    const r = await service.bisect({ path: table, predicate: 'row-count', expect: 0 }, { progress: (p) => events.push(p as JobProgress<'bisect'>) });
+    const probes = events.flatMap((e) => (e.data ? [e.data] : []));
+    expect(probes.length).toBe(r.examined);
+    expect(probes.map((p) => p.probeIndex)).toEqual(r.probes.map((p) => p.probeIndex));
+    expect(probes.map((p) => [p.version, p.state])).toEqual(r.probes.map((p) => [p.version, p.state]));
+  });
+
+  it('cancels when the signal fires', async () => {
+    const ac = new AbortController();
+    ac.abort();
+    await expect(service.bisect({ path: table, predicate: 'unique-keys', keys: ['order_id'] }, { signal: ac.signal })).rejects.toMatchObject({ code: 'cancelled' });
+  });
+
+  it.skipIf(!existsSync(join(lakes, 'double_load')))('finds the double load in the sample lake (skipped when sample lakes are not built)', async () => {
+    const path = join(lakes, 'double_load', 'table');
+    const r = await service.bisect({ path, predicate: 'unique-keys', keys: ['order_id'] }, {});
+    expect(r).toMatchObject({ outcome: 'bad', firstBad: 7, lastGood: 6, exhaustive: true });
+    const f = await service.forensics({ path }, {});
+    expect(f.forensics.heuristics.some((h) => h.name === 'duplicate_batch' && h.version === 7)).toBe(true);
+  });
+});
