@@ -50,11 +50,11 @@ export interface WebMode {
   stop(): Promise<void>;
 }
 
-/** Starts `node dist/main/web.js ARGS` and waits for the URL it prints. */
-export function startWebMode(args: string[], userData: string): Promise<WebMode> {
-  const child = spawn(process.execPath, [join(repoRoot, 'dist', 'main', 'web.js'), ...args, '--no-open', '--user-data', userData], {
+/** Starts `node dist/main/web.js ARGS` (or another launcher) and waits for the URL it prints. */
+export function startWebMode(args: string[], userData: string, script = join(repoRoot, 'dist', 'main', 'web.js'), env: Record<string, string> = {}): Promise<WebMode & { output: () => string }> {
+  const child = spawn(process.execPath, [script, ...args, '--no-open', '--user-data', userData], {
     cwd: repoRoot,
-    env: { ...process.env, CI: '1' },
+    env: { ...process.env, CI: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -75,10 +75,11 @@ export function startWebMode(args: string[], userData: string): Promise<WebMode>
     child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
-      const m = /open: (http:\/\/127\.0\.0\.1:\d+)\/#token=([A-Za-z0-9_-]+)/.exec(out);
+      // The banner ends with "Ctrl+C stops."; wait for all of it (it may arrive in pieces).
+      const m = /open: (http:\/\/127\.0\.0\.1:\d+)\/#token=([A-Za-z0-9_-]+)[\s\S]*Ctrl\+C stops/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolvePromise({ child, origin: m[1], token: m[2], pageUrl: `${m[1]}/#token=${m[2]}`, stop });
+        resolvePromise({ child, origin: m[1], token: m[2], pageUrl: `${m[1]}/#token=${m[2]}`, stop, output: () => out });
       }
     });
     child.once('exit', (code) => {

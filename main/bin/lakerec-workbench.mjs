@@ -120,7 +120,9 @@ async function main() {
   let bin = null;
   if (!reason) {
     bin = electronBinary();
-    if (!bin) {
+    if (!bin && process.env.LAKEREC_SKIP_ELECTRON_INSTALL === '1') {
+      reason = "Electron's binary is not installed (LAKEREC_SKIP_ELECTRON_INSTALL=1: not trying its installer)";
+    } else if (!bin) {
       const failed = tryInstallElectron();
       bin = failed ? null : electronBinary();
       if (!bin) reason = failed;
