@@ -67,6 +67,11 @@ export async function readCheckpoint(logDir: string, cp: CheckpointRef): Promise
     const msg = e instanceof Error ? e.message : String(e);
     throw new LakerecError('checkpoint_corrupt', `checkpoint at version ${cp.version} (${cp.files.join(', ')}) cannot be read: ${msg.split('\n')[0]}`, { version: cp.version });
   }
+  // A checkpoint holds the whole state: without protocol or metaData it is damaged, and the caller
+  // falls back to an older checkpoint or to the commits.
+  if (!c.protocol || !c.metaData) {
+    throw new LakerecError('checkpoint_corrupt', `checkpoint at version ${cp.version} (${cp.files.join(', ')}) has no ${!c.protocol ? 'protocol' : 'metaData'} action`, { version: cp.version });
+  }
   // A checkpoint's removes are tombstones for VACUUM; they do not change the state it describes.
   c.removes = [];
   return c;
