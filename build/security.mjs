@@ -17,7 +17,7 @@ const require = createRequire(import.meta.url);
 const BUILT = ['dist/main/electron.js', 'dist/preload/index.cjs', 'dist/renderer/index.html'];
 if (BUILT.some((f) => !existsSync(join(root, f)))) {
   console.log('security: building first (npm run build)');
-  const r = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
   if (r.status !== 0) process.exit(1);
 }
 

@@ -26,6 +26,6 @@ export default function setup(): void {
     && Math.min(...outs.map((o) => statSync(o).mtimeMs)) >= Math.max(...['main', 'preload', 'renderer', 'shared'].map((d) => newest(join(root, d))));
   if (fresh) return;
   process.stdout.write('e2e: building the app first (npm run build)\n');
-  const r = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
   if (r.status !== 0) throw new Error('npm run build failed');
 }

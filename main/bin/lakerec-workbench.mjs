@@ -11,6 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const say = (line) => process.stdout.write(`lakerec: ${line}\n`);
+// npm is a .cmd on Windows, which Node (20.12+) runs only through a shell.
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 const OUTPUTS = ['dist/main/web.js', 'dist/main/electron.js', 'dist/main/cli.js', 'dist/preload/index.cjs', 'dist/renderer/index.html'];
@@ -45,7 +46,7 @@ function ensureBuilt() {
     return;
   }
   say(missing ? 'building the workbench (first run)…' : 'sources changed since the last build; rebuilding…');
-  const r = spawnSync(npm, ['run', 'build'], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(npm, ['run', 'build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
   if (r.status !== 0) {
     process.stderr.write('lakerec: the build failed; see the output above.\n');
     process.exit(3);
@@ -74,7 +75,7 @@ function ensureSampleLakes() {
   const help = spawnSync(process.execPath, [cli, '--help'], { cwd: root, encoding: 'utf8' });
   if (!`${help.stdout}`.includes('build-sample-lakes')) return;
   say('building the sample lakes (first run)…');
-  const r = spawnSync(npm, ['run', 'sample-lakes'], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(npm, ['run', 'sample-lakes'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
   if (r.status !== 0) say('the sample lakes could not be built; opening a small demo table instead.');
 }
 
