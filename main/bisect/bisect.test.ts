@@ -214,6 +214,30 @@ describe('bisect, binary search and vacuumed history', () => {
     expect(r.notes.join('\n')).toMatch(/already fails at v7, the oldest version this log still holds: the true first bad version is not recoverable/);
   });
 
+  it('a commit missing in the middle of the log: the versions it breaks are skipped, and the gap is named', async () => {
+    const root = join(dir, 'gap');
+    const schema = { type: 'struct' as const, fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }] };
+    let t = Date.UTC(2026, 7, 1);
+    const w = await DeltaWriter.create(root, { schema, clock: () => (t += 1000) });
+    await w.append({ rows: [{ id: 1 }, { id: 2 }] }); // v1
+    await w.append({ rows: [{ id: 3 }] }); // v2
+    await w.append({ rows: [{ id: 1 }] }); // v3: the duplicate, in the commit that will go missing
+    await w.append({ rows: [{ id: 4 }] }); // v4
+    await w.append({ rows: [{ id: 5 }] }); // v5
+    await w.checkpoint(); // at v5
+    await w.append({ rows: [{ id: 6 }] }); // v6
+    w.close();
+    unlinkSync(join(root, '_delta_log', '00000000000000000003.json'));
+    const r = await bisect(root, { predicate: 'unique-keys', keys: ['id'] });
+    expect(r.unreadableVersions).toEqual([3, 4]);
+    expect(r.probes.map((p) => p.version)).toEqual([0, 1, 2, 5, 6]);
+    expect(r).toMatchObject({ outcome: 'bad', firstBad: 5, lastGood: 2 });
+    expect(r.notes).toContain('v3-v4 between the last good and the first bad version could not be evaluated (unreadable): the failure may have started at any of them');
+    const { forensics } = await import('../forensics/forensics');
+    const f = await forensics(root);
+    expect(f.versions.map((v) => v.tableRows)).toEqual([0, 2, 3, null, null, 6, 7]);
+  });
+
   it('counts a version whose data files were vacuumed as unreadable, neither good nor bad', async () => {
     const root = join(dir, 'double-vacuumed');
     const lake = await TinyLake.create(root, cols, ['dt']);

@@ -39,6 +39,14 @@ export interface SearchOutcome {
   notes: string[];
 }
 
+/** Every version strictly between the last good and the first bad one went unevaluated (the walk
+ *  evaluates every readable version; the binary search ends on adjacent evaluable ones): say so. */
+function gapNote(notes: string[], lastGood: number, firstBad: number): void {
+  if (firstBad - lastGood <= 1) return;
+  const span = firstBad - lastGood === 2 ? `v${lastGood + 1}` : `v${lastGood + 1}-v${firstBad - 1}`;
+  notes.push(`${span} between the last good and the first bad version could not be evaluated (unreadable): the failure may have started at any of them`);
+}
+
 export async function searchVersions(input: SearchInput): Promise<SearchOutcome> {
   const { latestVersion, readable, ctx } = input;
   const probes: ProbeResult[] = [];
@@ -96,8 +104,7 @@ export async function searchVersions(input: SearchInput): Promise<SearchOutcome>
       return { ...base, outcome: 'not_recoverable', firstBad: null, lastGood: null, exhaustive: true, monotone, healed, transitions, oldestReadable: oldest, latestState };
     }
     const lastGoodV = firstBadIdx > 0 ? evaluated[firstBadIdx - 1].v : null;
-    const gap = states.filter((x) => x.s === 'unreadable' && lastGoodV !== null && x.v > lastGoodV && x.v < evaluated[firstBadIdx].v).map((x) => x.v);
-    if (gap.length) notes.push(`v${gap.join(', v')} between the last good and the first bad version could not be evaluated: the failure may have started at any of them`);
+    if (lastGoodV !== null) gapNote(notes, lastGoodV, evaluated[firstBadIdx].v);
     if (healed) {
       notes.push(`healed: ${transitions.map((t) => `${t.kind} at v${t.to}`).join(', ')}; the latest version is ${latestState ?? 'not evaluated'}`);
     }
@@ -154,8 +161,7 @@ export async function searchVersions(input: SearchInput): Promise<SearchOutcome>
     if (!m) break; // everything strictly between is unreadable
     if (m.s === 'bad') hi = m.i; else lo = m.i;
   }
-  const gap = readableVersions.slice(lo + 1, hi);
-  if (gap.length) notes.push(`v${gap.join(', v')} between the last good and the first bad version could not be evaluated: the failure may have started at any of them`);
+  gapNote(notes, readableVersions[lo], readableVersions[hi]);
   return {
     ...base, outcome: 'bad', firstBad: readableVersions[hi], lastGood: readableVersions[lo], exhaustive: false, monotone: null,
     oldestReadable: oldest, latestState,

@@ -119,7 +119,8 @@ export async function replayHistory(src: HistorySource, ctx?: JobContext): Promi
   let unknownOpen = 0;
   const states: VersionState[] = [];
   let oldestReadable: number | null = null;
-  let started = false;
+  // The open set is exactly version v-1's file set (true at the start: before version 0 it is empty).
+  let inSync = true;
 
   const openEntry = (add: AddFile, v: number, logicalPv?: Record<string, string | null>, statsOf?: () => FileStats | null): FileEntry => {
     const cp = canonicalisePath(add.path, src.root);
@@ -156,8 +157,10 @@ export async function replayHistory(src: HistorySource, ctx?: JobContext): Promi
       version: v, info, change, added: [], removed: [], protocol, metadata,
       protocolChanged: false, metadataChanged: false, tableRows: null, tableFiles: open.size, fromSnapshot: false,
     };
-    const needSnapshot = info.readable && (!info.hasCommitFile || !change || (!started && v > 0));
+    const needSnapshot = info.readable && (!info.hasCommitFile || !change || !inSync);
     if (needSnapshot) {
+      const wasInSync = inSync && v > 0;
+      const prevSchema = metadata?.schemaString ?? null;
       // The commits before this version are gone (or never seen): take the file set from the
       // reader's snapshot and diff it against what the replay has open.
       const snap = await src.snapshotAt(v);
@@ -166,7 +169,6 @@ export async function replayHistory(src: HistorySource, ctx?: JobContext): Promi
         const cur = open.get(f.path);
         if (cur && cur.dvKey === dvKeyOf(f.deletionVector)) { keep.add(f.path); continue; }
         if (cur) { cur.removedIn = v; st.removed.push(cur.id); open.delete(f.path); adjustRows(-1, cur); }
-        metadata = snap.metadata;
         // addedIn = v, not the file's own add version: the replay cannot vouch for earlier versions
         const e = openEntry(f.add, v, f.partitionValues, () => f.stats);
         adjustRows(1, e);
@@ -174,8 +176,8 @@ export async function replayHistory(src: HistorySource, ctx?: JobContext): Promi
         keep.add(f.path);
       }
       for (const [p, e] of [...open]) if (!keep.has(p)) { e.removedIn = v; st.removed.push(e.id); open.delete(p); adjustRows(-1, e); }
-      st.protocolChanged = started && JSON.stringify(protocol) !== JSON.stringify(snap.protocol);
-      st.metadataChanged = started && metadata !== null && metadata.schemaString !== snap.metadata.schemaString;
+      st.protocolChanged = wasInSync && JSON.stringify(protocol) !== JSON.stringify(snap.protocol);
+      st.metadataChanged = wasInSync && prevSchema !== null && prevSchema !== snap.metadata.schemaString;
       protocol = snap.protocol;
       metadata = snap.metadata;
       st.fromSnapshot = true;
@@ -184,7 +186,7 @@ export async function replayHistory(src: HistorySource, ctx?: JobContext): Promi
         const own = new Set(change.adds.map((a) => canonicalisePath(a.path, src.root).key));
         st.commitAdded = [...open.values()].filter((e) => own.has(e.path)).map((e) => e.id);
       }
-      started = true;
+      inSync = true;
     } else if (change) {
       if (change.protocol) {
         st.protocolChanged = protocol !== null && JSON.stringify(protocol) !== JSON.stringify(change.protocol);
@@ -204,12 +206,16 @@ export async function replayHistory(src: HistorySource, ctx?: JobContext): Promi
         st.added.push(e.id);
         adjustRows(1, e);
       }
-      if (started || info.readable) started = true;
+      // A commit applied on top of a state that was not exact (or a version the reader cannot
+      // rebuild) leaves the replay out of sync until the next snapshot reset.
+      if (!info.readable) inSync = false;
+    } else {
+      inSync = false;
     }
     if (info.readable && oldestReadable === null) oldestReadable = v;
     st.protocol = protocol;
     st.metadata = metadata;
-    st.tableRows = started && unknownOpen === 0 ? knownRows : null;
+    st.tableRows = inSync && unknownOpen === 0 ? knownRows : null;
     st.tableFiles = open.size;
     states.push(st);
   }
