@@ -17,7 +17,7 @@ describe('takeToken', () => {
     const store = new Map<string, string>();
     const replaced: string[] = [];
     const loc = { hash, pathname: '/', search: '' } as Location;
-    const storage = { setItem: (k: string, v: string) => store.set(k, v), getItem: (k: string) => store.get(k) ?? null } as Storage;
+    const storage = { setItem: (k: string, v: string) => store.set(k, v), getItem: (k: string) => store.get(k) ?? null } as unknown as Storage;
     const hist = { replaceState: (_d: unknown, _t: string, url: string) => replaced.push(url) } as unknown as History;
     return { loc, storage, hist, replaced };
   }
