@@ -153,6 +153,9 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     const compared = schema.compared.filter((c) => !schema.typeChanges.some((t) => t.column === c));
     const floatCols = compared.filter((c) => compareFamily(tgtType.get(c)!, false) === 'float' || compareFamily(srcType.get(c)!, false) === 'float');
     const digestCols = compared.filter((c) => !floatCols.includes(c)).sort();
+    // The checksum level alone needs only per-partition sums: aggregate while reading, keep no
+    // per-row table (floats need their values for exact sums, so they keep the rows).
+    const aggregateOnly = level === 'checksum' && floatCols.length === 0;
 
     if (at >= levelIndex('checksum')) {
       for (const f of floatCols) {
@@ -172,8 +175,8 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
       let countSql = `SELECT ${part.sourceSql} AS p, count(*) AS n FROM ${srcView} GROUP BY 1`;
       if (at >= levelIndex('checksum')) {
         report(ctx, { phase: 'hashing the source', done: 0, total: null });
-        await materialise(conn, 'lk_s', srcView, part.sourceSql, contract, digestCols, floatCols, srcType, mode, at >= levelIndex('rows'), false);
-        countSql = 'SELECT p, count(*) AS n FROM lk_s GROUP BY 1';
+        await materialise(conn, 'lk_s', srcView, part.sourceSql, contract, digestCols, floatCols, srcType, mode, at >= levelIndex('rows'), false, false, aggregateOnly);
+        countSql = aggregateOnly ? 'SELECT p, n FROM lk_s' : 'SELECT p, count(*) AS n FROM lk_s GROUP BY 1';
       } else {
         report(ctx, { phase: 'counting source rows', done: 0, total: null });
       }
@@ -221,13 +224,14 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
 
       report(ctx, { phase: 'hashing the target', done: 0, total: null });
       await registerTargetView(conn, target, 'lk_tgt_read', readFiles, at >= levelIndex('keys'));
-      await materialise(conn, 'lk_t', 'lk_tgt_read', part.targetSql, contract, digestCols, floatCols, tgtType, mode, at >= levelIndex('rows'), at >= levelIndex('keys'));
+      await materialise(conn, 'lk_t', 'lk_tgt_read', part.targetSql, contract, digestCols, floatCols, tgtType, mode, at >= levelIndex('rows'), at >= levelIndex('keys'), false, aggregateOnly);
       reads.targetFilesRead = readFiles.length;
       throwIfCancelled(ctx);
 
       const sums = async (table: string) => {
         const out = new Map<string, { n: number; sum: bigint }>();
-        for (const r of await rows(conn, `SELECT p, count(*) AS n, sum(h1) AS hi, sum(h2) AS lo FROM ${table} GROUP BY p`)) {
+        const q = aggregateOnly ? `SELECT p, n, hi, lo FROM ${table}` : `SELECT p, count(*) AS n, sum(h1) AS hi, sum(h2) AS lo FROM ${table} GROUP BY p`;
+        for (const r of await rows(conn, q)) {
           out.set(label(part.column, text(r.p)), { n: num(r.n), sum: combineHalves(r.hi as bigint | null, r.lo as bigint | null) });
         }
         return out;
@@ -568,6 +572,7 @@ function duplicateFilesFromStats(target: TargetSide, part: PartitionSpec): Stats
 async function materialise(
   conn: DuckDBConnection, table: string, view: string, partSql: string, contract: Contract,
   digestCols: string[], floatCols: string[], types: Map<string, string>, mode: DigestMode, perColumn: boolean, provenance: boolean, append = false,
+  aggregateOnly = false,
 ): Promise<void> {
   const cols = digestCols.map((c) => ({ name: c, type: types.get(c)! }));
   const dg = rowDigestHalves(cols, contract.naiveIsUtc, mode);
@@ -584,6 +589,7 @@ async function materialise(
   let q = `SELECT ${sel.join(', ')} FROM ${sqlIdent(view)}`;
   // md5 once per row, split into halves outside.
   if (dg.inner) q = `SELECT * EXCLUDE (_lk_d), ${dg.h1} AS h1, ${dg.h2} AS h2 FROM (${q})`;
+  if (aggregateOnly) q = `SELECT p, count(*) AS n, sum(h1) AS hi, sum(h2) AS lo FROM (${q}) GROUP BY p`;
   try {
     await conn.run(append ? `INSERT INTO ${table} BY NAME ${q}` : `CREATE OR REPLACE TEMP TABLE ${table} AS ${q}`);
   } catch (e) {
