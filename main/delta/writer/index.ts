@@ -5,3 +5,4 @@ export {
   type WriteOptions, type OverwriteOptions, type MergeOptions, type VacuumOptions, type VacuumResult,
 } from './writer';
 export { duckType, partitionDirName, logPath } from './schema';
+export { CORRUPTIONS, EXPECTED_MODE, injectCorruption, type Corruption, type CorruptionTarget, type Injection } from './corrupt';
