@@ -150,7 +150,11 @@ class DataReader {
     const snapshot = this.snapshotOf(todo);
     await registerSnapshotView(conn, snapshot, viewName, { provenance: true, files: snapshot.files, allowOutsidePaths: this.opts.allowOutsidePaths }, this.opts.ctx);
     try {
-      await conn.run(`CREATE OR REPLACE TEMP TABLE lakerec_fidmap AS SELECT * FROM (VALUES ${todo.map((f) => `(${sqlString(f.path)}, ${f.id})`).join(', ')}) t(lakerec_path, lakerec_fid)`);
+      await conn.run('CREATE OR REPLACE TEMP TABLE lakerec_fidmap (lakerec_path VARCHAR, lakerec_fid INTEGER)');
+      const app = await conn.createAppender('lakerec_fidmap', 'main', 'temp');
+      for (const f of todo) { app.appendVarchar(f.path); app.appendInteger(f.id); app.endRow(); }
+      app.flushSync();
+      app.closeSync();
       const sql = `INSERT INTO ${cache} SELECT m.lakerec_fid, ${projection} FROM ${sqlIdent(viewName)} v JOIN lakerec_fidmap m ON m.lakerec_path = v._lakerec_file ${where ? `WHERE ${where}` : ''} ${groupByFile ? 'GROUP BY m.lakerec_fid' : ''}`;
       await conn.run(sql);
       if (groupByFile) {
