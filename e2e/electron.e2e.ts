@@ -36,7 +36,8 @@ describe.skipIf(skipReason !== null)('the Electron app', () => {
 
   beforeAll(async () => {
     fx = await makeFixtures();
-    const args = [join(repoRoot, 'dist', 'main', 'electron.js'), fx.table];
+    // The app folder, as `npm start` launches it (package.json "main" is dist/main/electron.js).
+    const args = [repoRoot, fx.table];
     const env = { ...process.env, LAKEREC_USER_DATA: fx.userData } as Record<string, string>;
     app = needsDisplay
       ? await _electron.launch({ executablePath: 'xvfb-run', args: ['-a', bin!, ...args], env })

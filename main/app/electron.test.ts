@@ -39,8 +39,9 @@ vi.mock('electron', () => {
   return {
     app: {
       isPackaged: false,
-      setPath: () => {},
-      getPath: () => rec.userData,
+      setName: () => {},
+      setPath: (name: string, value: string) => { if (name === 'userData') rec.userData = value; },
+      getPath: (name: string) => (name === 'appData' ? join(tmpdir(), 'appData') : rec.userData),
       requestSingleInstanceLock: () => true,
       enableSandbox: () => { rec.sandboxEnabled = true; },
       on: (event: string, fn: Fn) => { rec.appEvents.set(event, fn); },
@@ -75,7 +76,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'lakerec-electron-'));
   table = join(dir, 'orders');
   await writeDemoTable(table);
-  rec.userData = join(dir, 'user-data');
+  process.env.LAKEREC_USER_DATA = join(dir, 'user-data');
   const appRoot = join(dir, 'app');
   mkdirSync(join(appRoot, 'dist', 'renderer', 'assets'), { recursive: true });
   writeFileSync(join(appRoot, 'dist', 'renderer', 'index.html'), '<!doctype html><title>x</title>');
@@ -86,13 +87,20 @@ beforeAll(async () => {
   await vi.waitFor(() => expect(rec.windows[0]?.url).toBeTruthy());
 });
 
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  delete process.env.LAKEREC_USER_DATA;
+  rmSync(dir, { recursive: true, force: true });
+});
 
 function ownEvent(url = 'lakerec://app/index.html') {
   return { sender: rec.windows[0].webContents, senderFrame: { url } };
 }
 
 describe('Electron main process', () => {
+  it('keeps its app data in the folder given (else <appData>/lakerec)', () => {
+    expect(rec.userData).toBe(join(dir, 'user-data'));
+  });
+
   it('opens one hardened window on its private scheme', () => {
     expect(rec.sandboxEnabled).toBe(true);
     expect(rec.privileged).toEqual([{ scheme: 'lakerec', privileges: expect.objectContaining({ standard: true, secure: true, corsEnabled: false }) }]);

@@ -119,8 +119,10 @@ export function runElectronApp(opts: ElectronAppOptions): void {
   const distDir = join(opts.appRoot, 'dist');
   const rendererDir = join(distDir, 'renderer');
   const preload = join(distDir, 'preload', 'index.cjs');
-  // Tests and portable installs may point app data elsewhere; the default is the OS's folder.
-  if (process.env.LAKEREC_USER_DATA) app.setPath('userData', resolve(process.env.LAKEREC_USER_DATA));
+  // The user's app-data folder is <appData>/lakerec however Electron was launched (a script path
+  // would otherwise make it <appData>/Electron); tests and portable installs may point elsewhere.
+  app.setName('lakerec');
+  app.setPath('userData', process.env.LAKEREC_USER_DATA ? resolve(process.env.LAKEREC_USER_DATA) : join(app.getPath('appData'), 'lakerec'));
   const initialTable = opts.argv.find((a) => !a.startsWith('-')) ?? null;
 
   if (!app.requestSingleInstanceLock()) {

@@ -135,7 +135,8 @@ async function main() {
 
   if (!reason && bin) {
     say('opening the Electron window…');
-    const child = spawn(bin, [join(root, 'dist', 'main', 'electron.js'), ...appArgs.filter((a) => a !== '--web')], { cwd: process.cwd(), stdio: 'inherit' });
+    // The app folder (package.json "main" is dist/main/electron.js), so Electron knows the app's name.
+    const child = spawn(bin, [root, ...appArgs.filter((a) => a !== '--web')], { cwd: process.cwd(), stdio: 'inherit' });
     for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
     child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
     return;
