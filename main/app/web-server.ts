@@ -7,14 +7,15 @@
 // Host must be this loopback address (DNS rebinding), and a browser's Origin must be ours
 // (another site in the same browser cannot drive the engine); no CORS headers are ever sent.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import {
-  HTTP_API_PREFIX, HTTP_CANCEL_PATH, HTTP_EVENTS_PATH, HTTP_JOB_HEADER, httpStatusFor, isJobId,
-  type ApiResult, type ProgressEvent,
+  HTTP_API_PREFIX, HTTP_CANCEL_PATH, HTTP_EVENTS_PATH, HTTP_JOB_HEADER, HTTP_UPLOAD_PATH, MAX_UPLOAD_BYTES, SOURCE_FILE_PATTERN,
+  httpStatusFor, isJobId, type ApiResult, type ProgressEvent,
 } from '../../shared/api';
 import type { ErrorCode } from '../../shared/errors';
 import type { Dispatcher } from './dispatch';
@@ -29,6 +30,8 @@ export interface WebServerOptions {
   /** For tests only; a launch normally gets a fresh random token. */
   token?: string;
   log?: (line: string) => void;
+  /** Largest upload accepted (default MAX_UPLOAD_BYTES). */
+  maxUploadBytes?: number;
 }
 
 export interface WebServer {
@@ -38,6 +41,8 @@ export interface WebServer {
   pageUrl: string;
   port: number;
   token: string;
+  /** Where uploaded source files are kept for this launch (deleted by close() and at exit). */
+  uploadDir: string;
   close(): Promise<void>;
 }
 
@@ -111,6 +116,13 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   const staticRoot = resolve(opts.staticDir);
   const sseClients = new Set<ServerResponse>();
   let port = 0;
+  // Uploaded sources live in one sandbox per launch: readable by this user only, never inside a
+  // table the user opened, removed when the server closes or the process exits.
+  const uploadDir = mkdtempSync(join(tmpdir(), 'lakerec-uploads-'));
+  await chmod(uploadDir, 0o700);
+  const removeUploads = () => rmSync(uploadDir, { recursive: true, force: true });
+  process.once('exit', removeUploads);
+  const maxUpload = opts.maxUploadBytes ?? MAX_UPLOAD_BYTES;
 
   const allowedHosts = (): Set<string> => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const allowedOrigins = (): Set<string> => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
@@ -171,6 +183,10 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       sendError(res, 405, 'usage', 'API calls are POST with a JSON body.', { Allow: 'POST' });
       return;
     }
+    if (path === HTTP_UPLOAD_PATH) {
+      await handleUpload(req, res);
+      return;
+    }
     const ctype = req.headers['content-type'] ?? '';
     if (!ctype.startsWith('application/json')) {
       sendError(res, 415, 'usage', 'API calls must send Content-Type: application/json.');
@@ -205,6 +221,51 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     if (res.destroyed) return;
     if (result.ok) sendJson(res, 200, result);
     else sendJson(res, httpStatusFor(result.error.code), result);
+  }
+
+  /** A dropped source file's bytes, kept in the upload sandbox; answers its path there. */
+  async function handleUpload(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const refuse = (status: number, message: string) => {
+      sendError(res, status, 'usage', message, { Connection: 'close' });
+      req.resume();
+    };
+    const name = new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('name') ?? '';
+    // A bare file name: no folder part, no dot-name, one of the formats a source can be.
+    if (!name || name.length > 255 || /[\\/\0]/.test(name) || name.startsWith('.') || !SOURCE_FILE_PATTERN.test(name)) {
+      refuse(400, 'Upload a Parquet, CSV or JSON lines file (.parquet, .csv, .tsv, .json, .jsonl, .ndjson). A Delta folder cannot be uploaded: type its path.');
+      return;
+    }
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (Number.isFinite(declared) && declared > maxUpload) {
+      refuse(413, `The file is larger than ${Math.round(maxUpload / 1048576)} MB: type its path instead (the engine reads it in place).`);
+      return;
+    }
+    const dir = await mkdtemp(join(uploadDir, 'u-'));
+    const file = join(dir, name);
+    let size = 0;
+    const ok = await new Promise<boolean>((done) => {
+      const out = createWriteStream(file, { mode: 0o600 });
+      req.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size > maxUpload) {
+          req.unpipe(out);
+          out.destroy();
+          done(false);
+        }
+      });
+      req.on('error', () => done(false));
+      out.on('error', () => done(false));
+      out.on('finish', () => done(size <= maxUpload));
+      req.pipe(out);
+    });
+    if (!ok) {
+      await rm(dir, { recursive: true, force: true });
+      if (size > maxUpload) refuse(413, `The file is larger than ${Math.round(maxUpload / 1048576)} MB: type its path instead (the engine reads it in place).`);
+      else if (!res.destroyed) sendError(res, 400, 'io_error', 'The upload was interrupted.');
+      return;
+    }
+    log(`upload: ${name} (${size} bytes)`);
+    sendJson(res, 200, { ok: true, value: { path: file } });
   }
 
   async function handleStatic(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
@@ -284,10 +345,15 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     pageUrl: `${origin}/#token=${token}`,
     port,
     token,
+    uploadDir,
     close: () => new Promise<void>((done) => {
       for (const c of sseClients) c.end();
       sseClients.clear();
-      server.close(() => done());
+      server.close(() => {
+        removeUploads();
+        process.off('exit', removeUploads);
+        done();
+      });
       server.closeAllConnections();
     }),
   };

@@ -3,7 +3,7 @@
 // stream to the web-mode server that served this page. Everything above this file sees only
 // ApiClient (shared/api.ts) and cannot tell the two apart.
 import {
-  ApiCallError, HTTP_API_PREFIX, HTTP_CANCEL_PATH, HTTP_EVENTS_PATH, HTTP_JOB_HEADER,
+  ApiCallError, HTTP_API_PREFIX, HTTP_CANCEL_PATH, HTTP_EVENTS_PATH, HTTP_JOB_HEADER, HTTP_UPLOAD_PATH, type UploadableFile,
   type ApiClient, type ApiMethod, type ApiRequest, type ApiResponse, type ApiResult, type InvokeOptions,
   type LakerecBridge, type ProgressEvent,
 } from '../../shared/api';
@@ -63,6 +63,10 @@ export function createIpcClient(bridge: LakerecBridge): ApiClient {
       } catch {
         return null;
       }
+    },
+    uploadFile(): Promise<{ path: string }> {
+      // The desktop app reads a dropped file where it is (pathForDroppedFile): nothing is copied.
+      return Promise.reject(new ApiCallError({ code: 'usage', message: 'The desktop app reads files in place: drop the file, or choose it with the file dialog.' }));
     },
   };
 }
@@ -165,6 +169,22 @@ export function createHttpClient(base: string, token: string | null): ApiClient 
     pathForDroppedFile(): string | null {
       // A browser never reveals where a dropped folder lives.
       return null;
+    },
+    async uploadFile(file: UploadableFile, opts?: { signal?: AbortSignal }): Promise<{ path: string }> {
+      let res: Response;
+      try {
+        res = await fetch(`${base}${HTTP_UPLOAD_PATH}?name=${encodeURIComponent(file.name)}`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/octet-stream' },
+          body: file as unknown as Blob,
+          cache: 'no-store',
+          signal: opts?.signal,
+        });
+      } catch {
+        if (opts?.signal?.aborted) throw new ApiCallError({ code: 'cancelled', message: 'The upload was cancelled.' });
+        throw new ApiCallError({ code: 'io_error', message: 'The workbench server is not answering (was `npm start` stopped?).' });
+      }
+      return unwrap<{ path: string }>(await readResult(res));
     },
   };
 }

@@ -1,0 +1,221 @@
+// The reconcile, report, proof and run-history screens' side of the service (shared/api.ts):
+// contracts checked line by line, reconcile as a job, the incident report, the round-trip proof
+// with each step pushed as it runs, and the local run history every run is recorded in.
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type {
+  ApiHandlers, ContractCheck, ContractText, JobProgress, ReconcileRequest,
+} from '../../shared/api';
+import { LakerecError, toErrorData } from '../../shared/errors';
+import type { JobContext } from '../../shared/jobs';
+import type { ProofStep, RunKind } from '../../shared/proof';
+import type { ReconcileResult } from '../../shared/reconcile';
+import type { Sensitivity } from '../../shared/sensitivity';
+import { DeltaTable } from '../delta/table';
+import { engineChoices } from '../proof/engines';
+import { runProof } from '../proof/run';
+import { contractSummary, parseContract } from '../reconcile/contract';
+import { reconcile } from '../reconcile/reconcile';
+import { listRuns, recordRun, type RunInput } from '../runs/store';
+import { assertTableFolder, resolveUserPath, tableName } from './paths';
+import {
+  composeIncident, incidentFileName, incidentSections, maskReconcileResult, renderIncidentHtml, schemaSensitivity, sensitivityOf,
+} from './report';
+
+export type ScreenMethods =
+  | 'pickSource' | 'validateContract' | 'defaultContract' | 'reconcile' | 'exportReport'
+  | 'proofEngines' | 'runProof' | 'listRuns';
+
+export interface ScreenServiceOptions {
+  /** The run history's folder (a DuckDB file in it). */
+  runsDir: string;
+  cwd: string;
+  toolVersion: string;
+  /** Electron: the native open dialog for a source file. */
+  pickSource?: () => Promise<string | null>;
+  /** Electron: the native save dialog; writes `content` and returns where, or null when cancelled. */
+  saveFile?: (defaultName: string, content: string) => Promise<string | null>;
+}
+
+interface KeptResult {
+  result: ReconcileResult;
+  table: string;
+  source: string;
+  contractText: string;
+}
+
+/** Records a run; a history that cannot be written never fails the run itself (null id). */
+export async function recordRunQuietly(dir: string, input: RunInput, log: (line: string) => void = () => {}): Promise<string | null> {
+  try {
+    return (await recordRun(dir, input)).id;
+  } catch (e) {
+    log(`the run was not recorded in the run history: ${toErrorData(e).message}`);
+    return null;
+  }
+}
+
+/** What a run's status word is for an error (cancelled runs are not errors). */
+function failedStatus(e: unknown): string {
+  return toErrorData(e).code === 'cancelled' ? 'cancelled' : 'error';
+}
+
+/** A contract's YAML checked; problems carry their line. */
+export function checkContract(text: string): ContractCheck {
+  if (text.trim() === '') return { ok: false, problems: [{ line: 1, message: 'The contract is empty: it needs at least `version: 1` and `keys`.' }], summary: null };
+  try {
+    const c = parseContract(text, 'contract');
+    return { ok: true, problems: [], summary: contractSummary(c) };
+  } catch (e) {
+    const err = toErrorData(e);
+    const line = typeof err.detail?.line === 'number' ? err.detail.line : null;
+    // "contract:12: message" -> "message"; the line is shown beside it.
+    const message = err.message.replace(/^contract:\d+:\s*/, '');
+    return { ok: false, problems: [{ line, message }], summary: null };
+  }
+}
+
+/** The first contract.yaml beside the table or beside its lake folder (`lake/table` + `lake/contract.yaml`). */
+function contractFileFor(root: string): string | null {
+  for (const p of [join(root, 'contract.yaml'), join(root, 'contract.yml'), join(dirname(root), 'contract.yaml'), join(dirname(root), 'contract.yml')]) {
+    try {
+      if (statSync(p).isFile()) return p;
+    } catch {
+      // not there
+    }
+  }
+  return null;
+}
+
+/** A starting contract written from the table's schema; the keys are a guess the user reviews. */
+async function templateContract(root: string): Promise<string> {
+  const snap = await (await DeltaTable.open(root)).snapshot();
+  const cols = snap.schema.fields.map((f) => f.name);
+  const key = cols.find((c) => /(^|_)id$/i.test(c)) ?? cols[0] ?? 'id';
+  const yamlName = (s: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(s) ? s : JSON.stringify(s));
+  const lines = [
+    `# A template written from ${tableName(root)}'s schema: review the keys before trusting a verdict.`,
+    'version: 1',
+    `name: ${yamlName(tableName(root).replace(/\//g, '_'))}`,
+    `keys: [${yamlName(key)}]`,
+  ];
+  if (snap.partitionColumns.length) lines.push('partitioning:', `  column: ${yamlName(snap.partitionColumns[0])}`);
+  lines.push('timestamps: { naive_is_utc: true }', 'ignore: []', 'tags: {}', '');
+  return lines.join('\n');
+}
+
+export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string) => void = () => {}): Pick<ApiHandlers, ScreenMethods> {
+  // Recent reconcile results, for exportReport; a window keeps a handful at most.
+  const results = new Map<string, KeptResult>();
+  const keep = (k: KeptResult): string => {
+    const id = randomUUID();
+    results.set(id, k);
+    while (results.size > 8) results.delete(results.keys().next().value as string);
+    return id;
+  };
+  const record = (kind: RunKind, input: Omit<RunInput, 'kind'>) => recordRunQuietly(o.runsDir, { kind, ...input }, log);
+
+  return {
+    async pickSource() {
+      if (!o.pickSource) {
+        throw new LakerecError('usage', 'There is no file dialog in web mode: drop the file on the window, choose it with "Upload a file…", or type its path.');
+      }
+      return { path: await o.pickSource() };
+    },
+
+    async validateContract({ text }) {
+      return checkContract(text);
+    },
+
+    async defaultContract({ path }): Promise<ContractText> {
+      const root = resolveUserPath(path, o.cwd);
+      await assertTableFolder(root);
+      const file = contractFileFor(root);
+      if (file) return { text: readFileSync(file, 'utf8'), origin: 'file', path: file };
+      return { text: await templateContract(root), origin: 'template', path: null };
+    },
+
+    async reconcile(req: ReconcileRequest, ctx: JobContext) {
+      const started = new Date().toISOString();
+      const table = resolveUserPath(req.table, o.cwd);
+      // `path@version` names a Delta source at a version: keep the suffix out of path resolution.
+      const at = /^(.*)@(\d+)$/.exec(req.source);
+      const source = at && !existsSync(req.source) ? `${resolveUserPath(at[1], o.cwd)}@${at[2]}` : resolveUserPath(req.source, o.cwd);
+      const title = `${tableName(table)} ← ${basename(source)}`;
+      try {
+        await assertTableFolder(table);
+        const contract = parseContract(req.contract, 'contract');
+        const result = await reconcile({
+          source, target: { root: table, ...(req.version !== undefined ? { version: req.version } : {}) },
+          contract, level: req.level, cwd: o.cwd, ctx,
+        });
+        // What leaves the engine is masked as every report is (counts only for confidential columns).
+        const sens: Record<string, Sensitivity> = sensitivityOf(result, await schemaSensitivity(table, result.target.version));
+        const masked = maskReconcileResult(result, sens);
+        const resultId = keep({ result, table, source, contractText: req.contract });
+        const runId = await record('reconcile', {
+          status: result.verdict === 'matches' ? 'pass' : 'fail', title, startedAt: started,
+          summary: {
+            table, source, level: result.level, verdict: result.verdict, exitCode: result.exitCode,
+            findings: masked.findings.map((f) => ({ mode: f.mode, blocking: f.blocking, summary: f.summary })),
+            sourceRows: result.source.rows, targetRows: result.target.rows, targetVersion: result.target.version,
+            reads: result.reads,
+          },
+        });
+        return { runId, resultId, result: masked };
+      } catch (e) {
+        await record('reconcile', { status: failedStatus(e), title, startedAt: started, summary: { table, source, level: req.level, error: toErrorData(e) } });
+        throw e;
+      }
+    },
+
+    async exportReport({ resultId, save }, ctx) {
+      const kept = results.get(resultId);
+      if (!kept) {
+        throw new LakerecError('usage', 'That reconcile result is no longer kept by the engine (it restarted, or eight newer runs replaced it): run the reconcile again, then export.');
+      }
+      const input = await composeIncident({
+        result: kept.result, table: kept.table, source: kept.source, contractText: kept.contractText, toolVersion: o.toolVersion, ctx,
+      });
+      const html = renderIncidentHtml(input);
+      const fileName = incidentFileName(input);
+      let savedTo: string | null = null;
+      if (save) {
+        if (!o.saveFile) throw new LakerecError('usage', 'There is no save dialog in web mode: the page downloads the report instead.');
+        savedTo = await o.saveFile(fileName, html);
+      }
+      return { html, fileName, savedTo, sections: incidentSections(input).map((s) => s.title) };
+    },
+
+    async proofEngines() {
+      return { engines: engineChoices() };
+    },
+
+    async runProof(req, ctx) {
+      const started = new Date().toISOString();
+      const title = `${req.engines[0]} -> ${req.engines[1]}`;
+      const order = ['generate', 'a_write', 'b_read', 'b_write', 'a_read'];
+      try {
+        const result = await runProof({
+          engines: req.engines, rows: req.rows, seed: req.seed,
+          ctx: {
+            signal: ctx.signal,
+            onStep: (step: ProofStep) => {
+              const p: JobProgress<'runProof'> = { phase: step.title, done: order.indexOf(step.id) + (step.status === 'running' ? 0 : 1), total: order.length, data: step };
+              ctx.progress?.(p);
+            },
+          },
+        });
+        const runId = await record('proof', { status: result.passed ? 'pass' : 'fail', title, startedAt: result.startedAt, finishedAt: result.finishedAt, summary: result });
+        return { runId, result };
+      } catch (e) {
+        await record('proof', { status: failedStatus(e), title, startedAt: started, summary: { engines: req.engines, error: toErrorData(e) } });
+        throw e;
+      }
+    },
+
+    async listRuns({ kind }) {
+      return { runs: await listRuns(o.runsDir, { ...(kind ? { kind } : {}), withoutSummary: true, limit: 500 }) };
+    },
+  };
+}

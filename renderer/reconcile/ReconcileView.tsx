@@ -1,0 +1,286 @@
+// The Reconcile screen: the open table is the target; the source of truth is dropped on the
+// screen, uploaded, picked or typed; the contract is edited with its problems shown on their
+// line; one of the five levels; a run with progress and Cancel; then the verdict, findings,
+// partitions and example rows, and the incident report.
+import { useEffect, useRef, useState, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
+import { useStore } from 'zustand';
+import { LEVELS, type Level } from '../../shared/reconcile';
+import { ErrorPanel } from '../app/ErrorPanel';
+import { useClient, useWorkbench } from '../state/context';
+import { sourceFromDrop } from './drop';
+import { ReconcileResultView } from './ResultView';
+import { reconcileStoreFor, type ReconcileState } from './store';
+import './screens.css';
+
+const LEVEL_QUESTIONS: Record<Level, string> = {
+  schema: 'same columns and types?',
+  counts: 'right rows per partition? (log stats)',
+  checksum: 'right rows per partition? (reads all)',
+  keys: 'which keys missing, extra, duplicated?',
+  rows: 'which columns differ, on which rows?',
+};
+
+function useReconcile<T>(selector: (s: ReconcileState) => T): T {
+  return useStore(reconcileStoreFor(useClient()), selector);
+}
+
+function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1048576) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / 1048576).toFixed(1)} MB`;
+}
+
+function SourcePanel() {
+  const client = useClient();
+  const info = useWorkbench((s) => s.info);
+  const source = useReconcile((s) => s.source);
+  const busy = useReconcile((s) => s.sourceBusy);
+  const error = useReconcile((s) => s.sourceError);
+  const setSourcePath = useReconcile((s) => s.setSourcePath);
+  const uploadSource = useReconcile((s) => s.uploadSource);
+  const pickSource = useReconcile((s) => s.pickSource);
+  const clearSource = useReconcile((s) => s.clearSource);
+  const [path, setPath] = useState('');
+  const fileInput = useRef<HTMLInputElement>(null);
+  const web = info?.mode !== 'electron';
+  void client;
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setSourcePath(path, 'path');
+  };
+  const onFile = (e: ChangeEvent<HTMLInputElement>) => {
+    const f = e.target.files?.[0];
+    if (f) void uploadSource(f);
+    e.target.value = '';
+  };
+
+  return (
+    <section className="rc-card" data-testid="source-panel">
+      <h3 className="rc-card-title"><span className="step-no">1</span> Source of truth</h3>
+      {source ? (
+        <div className="source-chip" data-testid="source-chosen" title={source.path}>
+          <span className="item-icon" aria-hidden="true">▤</span>
+          <span className="source-name">{source.label}</span>
+          <span className="source-via">{source.via === 'upload' ? 'uploaded to the local engine' : source.via === 'drop' ? 'dropped' : source.via === 'dialog' ? 'chosen' : 'by path'}</span>
+          <button type="button" className="item-remove" aria-label="Clear the source" onClick={clearSource}>×</button>
+        </div>
+      ) : busy ? (
+        <div className="source-drop busy" data-testid="source-uploading">
+          <span className="spinner" aria-hidden="true" /> Sending {busy.name} ({formatBytes(busy.size)}) to the local engine…
+        </div>
+      ) : (
+        <div className="source-drop" data-testid="source-drop">
+          <div className="drop-glyph small" aria-hidden="true">⇩</div>
+          <div>Drop a Parquet, CSV or JSON lines file on this screen{web ? '' : ', or a Delta folder'}</div>
+          <div className="muted">{web ? 'it is sent to the engine on 127.0.0.1 and kept in a temp folder until it stops' : 'it is read where it is; nothing is copied'}</div>
+        </div>
+      )}
+      <form className="source-form" onSubmit={submit}>
+        <input
+          className="path-input"
+          data-testid="source-path"
+          type="text"
+          spellCheck={false}
+          autoComplete="off"
+          placeholder="/path/to/source.parquet or a Delta folder"
+          aria-label="Source path"
+          value={path}
+          onChange={(e) => setPath(e.target.value)}
+        />
+        <button type="submit" className="btn" data-testid="source-use-path">Use path</button>
+        {web ? (
+          <>
+            <button type="button" className="btn" data-testid="source-upload" onClick={() => fileInput.current?.click()}>Upload a file…</button>
+            <input ref={fileInput} type="file" hidden accept=".parquet,.csv,.tsv,.json,.jsonl,.ndjson" data-testid="source-file-input" onChange={onFile} />
+          </>
+        ) : (
+          <button type="button" className="btn" data-testid="source-pick" onClick={() => void pickSource()}>Choose file…</button>
+        )}
+      </form>
+      {error && <p className="field-error" role="alert" data-testid="source-error">{error.message}</p>}
+    </section>
+  );
+}
+
+function ContractEditor({ table }: { table: string }) {
+  const text = useReconcile((s) => s.contractText);
+  const origin = useReconcile((s) => s.contractOrigin);
+  const path = useReconcile((s) => s.contractPath);
+  const loading = useReconcile((s) => s.contractLoading);
+  const loadError = useReconcile((s) => s.contractLoadError);
+  const check = useReconcile((s) => s.check);
+  const setText = useReconcile((s) => s.setContractText);
+  const load = useReconcile((s) => s.loadContract);
+  const gutter = useRef<HTMLDivElement>(null);
+  const lines = Math.max(1, text.split('\n').length);
+  const badLines = new Set((check?.problems ?? []).map((p) => p.line).filter((l): l is number => l !== null));
+
+  return (
+    <section className="rc-card contract-card" data-testid="contract-panel">
+      <h3 className="rc-card-title">
+        <span className="step-no">2</span> Contract
+        <span className="rc-card-note">
+          {loading ? 'loading…' : origin === 'file' ? <>from <code title={path ?? ''}>{path?.split(/[\\/]/).slice(-2).join('/')}</code></> : origin === 'template' ? 'a template from the table’s schema: review the keys' : origin === 'edited' ? 'edited here (the file is not changed)' : ''}
+        </span>
+        <span className="spacer" />
+        <button type="button" className="btn btn-quiet btn-small" onClick={() => void load(table, true)}>Reload</button>
+      </h3>
+      {loadError ? (
+        <ErrorPanel error={loadError} onRetry={() => void load(table, true)} />
+      ) : (
+        <div className={`yaml-editor${check && !check.ok ? ' invalid' : ''}`}>
+          <div className="yaml-gutter" ref={gutter} aria-hidden="true">
+            {Array.from({ length: lines }, (_, i) => (
+              <div key={i} className={badLines.has(i + 1) ? 'bad' : undefined}>{i + 1}</div>
+            ))}
+          </div>
+          <textarea
+            className="yaml-text"
+            data-testid="contract-editor"
+            spellCheck={false}
+            aria-label="Contract YAML"
+            value={text}
+            disabled={loading}
+            onChange={(e) => setText(e.target.value)}
+            onScroll={(e) => { if (gutter.current) gutter.current.scrollTop = e.currentTarget.scrollTop; }}
+          />
+        </div>
+      )}
+      <div className="contract-status" data-testid="contract-status">
+        {check === null ? (
+          <span className="muted">{loading ? 'Reading the contract…' : ''}</span>
+        ) : check.ok ? (
+          <span className="ok-text" data-testid="contract-ok">✓ Valid: keys {check.summary?.keys.join(', ')}{check.summary?.partitionColumn ? `; partition ${check.summary.partitionColumn}` : ''}</span>
+        ) : (
+          <ul className="problems" data-testid="contract-problems">
+            {check.problems.map((p, i) => (
+              <li key={i} data-line={p.line ?? ''}><span className="line-no">{p.line !== null ? `line ${p.line}` : 'contract'}</span> {p.message}</li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function RunPanel({ table }: { table: string }) {
+  const level = useReconcile((s) => s.level);
+  const setLevel = useReconcile((s) => s.setLevel);
+  const status = useReconcile((s) => s.status);
+  const source = useReconcile((s) => s.source);
+  const check = useReconcile((s) => s.check);
+  const run = useReconcile((s) => s.run);
+  const running = status === 'running';
+  const blockedBy = !source ? 'Choose a source first' : check && !check.ok ? 'Fix the contract first' : null;
+  return (
+    <section className="rc-card" data-testid="level-panel">
+      <h3 className="rc-card-title"><span className="step-no">3</span> Level</h3>
+      <div className="levels" role="radiogroup" aria-label="Level">
+        {LEVELS.map((l) => (
+          <button
+            key={l}
+            type="button"
+            role="radio"
+            aria-checked={l === level}
+            className={`level${l === level ? ' active' : ''}`}
+            data-testid={`level-${l}`}
+            onClick={() => setLevel(l)}
+          >
+            <span className="level-name">{l}</span>
+            <span className="level-q">{LEVEL_QUESTIONS[l]}</span>
+          </button>
+        ))}
+      </div>
+      <div className="run-row">
+        <button type="button" className="btn btn-primary" data-testid="run-reconcile" disabled={running || blockedBy !== null} title={blockedBy ?? ''} onClick={() => void run(table)}>
+          Reconcile
+        </button>
+        {blockedBy && <span className="muted">{blockedBy}</span>}
+      </div>
+    </section>
+  );
+}
+
+function Progressing() {
+  const progress = useReconcile((s) => s.progress);
+  const cancel = useReconcile((s) => s.cancel);
+  const pct = progress?.total ? Math.round((100 * progress.done) / progress.total) : null;
+  return (
+    <div className="loading rc-progress" data-testid="reconcile-progress">
+      <div className="loading-row">
+        <span className="spinner" aria-hidden="true" />
+        <span>{progress ? `${progress.phase}${progress.total !== null ? ` ${progress.done.toLocaleString('en-US')} / ${progress.total.toLocaleString('en-US')}` : ''}` : 'Starting…'}</span>
+        <button type="button" className="btn btn-quiet" data-testid="cancel-reconcile" onClick={cancel}>Cancel</button>
+      </div>
+      <div className="bar"><div className={`bar-fill${pct === null ? ' indeterminate' : ''}`} style={{ width: pct === null ? '30%' : `${pct}%` }} /></div>
+    </div>
+  );
+}
+
+export function ReconcileView() {
+  const client = useClient();
+  const store = reconcileStoreFor(client);
+  const table = useWorkbench((s) => s.table);
+  const status = useReconcile((s) => s.status);
+  const error = useReconcile((s) => s.error);
+  const result = useReconcile((s) => s.result);
+  const loadContract = useReconcile((s) => s.loadContract);
+  const [dragging, setDragging] = useState(false);
+  const depth = useRef(0);
+  const tablePath = table?.summary?.path ?? table?.path ?? null;
+
+  useEffect(() => {
+    if (tablePath) void loadContract(tablePath);
+  }, [tablePath, loadContract]);
+
+  if (!table || !tablePath) return null;
+
+  // The whole screen takes a source drop (and keeps it from the window's open-a-table drop).
+  const onDragEnter = (e: DragEvent) => { e.preventDefault(); e.stopPropagation(); depth.current++; setDragging(true); };
+  const onDragLeave = (e: DragEvent) => { e.preventDefault(); e.stopPropagation(); depth.current = Math.max(0, depth.current - 1); if (depth.current === 0) setDragging(false); };
+  const onDragOver = (e: DragEvent) => { e.preventDefault(); e.stopPropagation(); e.dataTransfer.dropEffect = 'copy'; };
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    e.stopPropagation();
+    depth.current = 0;
+    setDragging(false);
+    const r = sourceFromDrop(e.dataTransfer, client);
+    const st = store.getState();
+    if (!r) st.setSourcePath('', 'drop');
+    else if ('path' in r) st.setSourcePath(r.path, 'drop');
+    else if ('file' in r) void st.uploadSource(r.file);
+    else store.setState({ sourceError: r.error });
+  };
+
+  return (
+    <div className="reconcile-view" data-testid="reconcile-view" onDragEnter={onDragEnter} onDragLeave={onDragLeave} onDragOver={onDragOver} onDrop={onDrop}>
+      <header className="rc-header">
+        <h1>Reconcile</h1>
+        <span className="muted">target</span>
+        <code className="rc-target" title={tablePath}>{table.summary?.name ?? tablePath}</code>
+        {table.summary && <span className="count">v{table.summary.version}</span>}
+      </header>
+      <div className="rc-setup">
+        <SourcePanel />
+        <ContractEditor table={tablePath} />
+        <RunPanel table={tablePath} />
+      </div>
+      {status === 'running' && <Progressing />}
+      {status === 'error' && error && (
+        <div className="pad"><ErrorPanel error={error} onRetry={() => void store.getState().run(tablePath)} /></div>
+      )}
+      {status === 'done' && result && <ReconcileResultView result={result} />}
+      {status === 'idle' && (
+        <div className="rc-empty" data-testid="reconcile-empty">
+          Choose the source, check the contract, pick a level, then <b>Reconcile</b>. The verdict, the findings, each partition and example rows appear here.
+        </div>
+      )}
+      {dragging && (
+        <div className="drop-overlay" aria-hidden="true">
+          <div className="drop-overlay-box">Drop the source file to reconcile against it</div>
+        </div>
+      )}
+    </div>
+  );
+}

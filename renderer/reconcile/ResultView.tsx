@@ -1,0 +1,189 @@
+// A reconcile result: the verdict banner, rows read vs avoided, findings as cards (meaning,
+// evidence, action), the per-partition grid, and example rows side by side.
+import type { Finding, PartitionResult, ReconcileResult, RowDiff } from '../../shared/reconcile';
+import { ExportReport } from '../report/ExportReport';
+
+const fmt = (n: number) => n.toLocaleString('en-US');
+const short = (h: string | null) => (h ? h.slice(0, 12) : '—');
+
+function partitionClass(p: PartitionResult): string {
+  switch (p.state) {
+    case 'match': case 'counts_match': return 'p-ok';
+    case 'late': return 'p-late';
+    default: return 'p-bad';
+  }
+}
+
+const STATE_WORDS: Record<PartitionResult['state'], string> = {
+  match: 'match',
+  counts_match: 'counts match',
+  differs: 'differs',
+  missing_in_target: 'missing in target',
+  missing_in_source: 'not in source',
+  late: 'late (allowed)',
+};
+
+function Verdict({ r }: { r: ReconcileResult }) {
+  const ok = r.verdict === 'matches';
+  const blocking = r.findings.filter((f) => f.blocking);
+  return (
+    <div className={`verdict-banner ${ok ? 'ok' : 'bad'}`} data-testid="verdict" data-verdict={r.verdict}>
+      <div className="verdict-mark" aria-hidden="true">{ok ? '✓' : '✕'}</div>
+      <div className="verdict-body">
+        <div className="verdict-title">
+          {ok ? 'Matches' : 'Diverges'}
+          {blocking.length > 0 && <span className="verdict-modes">{blocking.map((f) => <code key={f.mode}>{f.mode}</code>)}</span>}
+        </div>
+        <div className="verdict-sub">
+          level <b>{r.level}</b> · exit code {r.exitCode} · source {fmt(r.source.rows)} rows ({r.source.kind}) · target {fmt(r.target.rows)} rows @ v{r.target.version ?? '?'} · {(r.durationMs / 1000).toFixed(2)} s
+        </div>
+      </div>
+      <dl className="reads" data-testid="reads">
+        <div><dt>Target rows read</dt><dd className="mono">{fmt(r.reads.targetRowsRead)}</dd></div>
+        <div><dt>Avoided (baseline)</dt><dd className="mono">{fmt(r.reads.targetRowsAvoided)}</dd></div>
+        <div><dt>Source rows read</dt><dd className="mono">{fmt(r.reads.sourceRowsRead)}</dd></div>
+        <div><dt>Files read</dt><dd className="mono">{fmt(r.reads.targetFilesRead)} / {fmt(r.reads.targetFilesTotal)}</dd></div>
+      </dl>
+    </div>
+  );
+}
+
+function FindingCard({ f }: { f: Finding }) {
+  const ev = f.evidence;
+  return (
+    <article className={`finding-card ${f.blocking ? 'blocking' : 'info'}`} data-testid="finding" data-mode={f.mode}>
+      <header>
+        <code className="finding-mode">{f.mode}</code>
+        <span className={`pill ${f.blocking ? 'pill-bad' : 'pill-info'}`}>{f.blocking ? 'blocking' : 'reported'}</span>
+        <span className="finding-summary">{f.summary}</span>
+      </header>
+      <div className="finding-grid">
+        <div><h4>Meaning</h4><p>{f.meaning}</p></div>
+        <div>
+          <h4>Evidence <span className="muted">(level {f.level})</span></h4>
+          <ul className="evidence">
+            {Object.entries(ev.counts).map(([k, v]) => <li key={k}><span className="mono strong">{fmt(v)}</span> {k}</li>)}
+            {ev.partitions.length > 0 && <li>partitions {ev.partitions.map((p) => <code key={p}>{p}</code>)}</li>}
+            {ev.exampleKeys.length > 0 && <li>e.g. {ev.exampleKeys.slice(0, 4).map((k) => <code key={k}>{k}</code>)}</li>}
+            {ev.notes.map((n, i) => <li key={i}>{n}</li>)}
+          </ul>
+        </div>
+        <div><h4>Action</h4><p>{f.action}</p></div>
+      </div>
+    </article>
+  );
+}
+
+function Partitions({ parts }: { parts: PartitionResult[] }) {
+  const max = Math.max(1, ...parts.map((p) => Math.max(p.sourceRows, p.targetRows)));
+  return (
+    <div className="grid-wrap rc-grid">
+      <table className="grid" data-testid="partition-grid">
+        <thead>
+          <tr>
+            <th>Partition</th><th className="num">Source rows</th><th className="num">Target rows</th><th className="num">Δ</th>
+            <th>Rows</th><th>Source checksum</th><th>Target checksum</th><th>State</th>
+          </tr>
+        </thead>
+        <tbody>
+          {parts.map((p) => {
+            const d = p.targetRows - p.sourceRows;
+            const sumState = p.sourceChecksum === null ? 'none' : p.sourceChecksum === p.targetChecksum ? 'same' : 'differs';
+            return (
+              <tr key={p.partition} className={partitionClass(p)} data-testid="partition-row" data-state={p.state}>
+                <td className="mono strong">{p.partition}</td>
+                <td className="num mono">{fmt(p.sourceRows)}</td>
+                <td className="num mono">{fmt(p.targetRows)}</td>
+                <td className={`num mono ${d > 0 ? 'add' : d < 0 ? 'remove' : 'muted'}`}>{d > 0 ? `+${fmt(d)}` : d < 0 ? `−${fmt(-d)}` : '0'}</td>
+                <td className="bars-cell">
+                  <div className="mini-bar src" style={{ width: `${(100 * p.sourceRows) / max}%` }} />
+                  <div className="mini-bar tgt" style={{ width: `${(100 * p.targetRows) / max}%` }} />
+                </td>
+                <td className={`mono sum-${sumState}`}>{short(p.sourceChecksum)}</td>
+                <td className={`mono sum-${sumState}`}>{short(p.targetChecksum)}{p.inherited ? ' (baseline)' : ''}</td>
+                <td><span className={`state state-${partitionClass(p)}`}>{STATE_WORDS[p.state]}</span></td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function RowDiffs({ rows }: { rows: RowDiff[] }) {
+  const cols = [...new Set(rows.flatMap((r) => [...Object.keys(r.source ?? {}), ...Object.keys(r.target ?? {})]))];
+  return (
+    <div className="grid-wrap rc-grid">
+      <table className="grid diff-grid" data-testid="row-diffs">
+        <thead>
+          <tr><th>Key</th><th>Kind</th><th>Partition</th><th>Side</th>{cols.map((c) => <th key={c}>{c}</th>)}</tr>
+        </thead>
+        <tbody>
+          {rows.flatMap((r, i) => {
+            const key = Object.entries(r.key).map(([k, v]) => `${k}=${v ?? 'null'}`).join(', ');
+            const sides: ['source' | 'target', Record<string, string | null> | null][] = [['source', r.source], ['target', r.target]];
+            return sides.filter(([, row]) => row !== null).map(([side, row], j) => (
+              <tr key={`${i}-${side}`} className={j === 0 ? 'diff-first' : 'diff-second'} data-testid="row-diff">
+                {j === 0 ? <td className="mono strong" rowSpan={r.source && r.target ? 2 : 1}>{key}</td> : null}
+                {j === 0 ? <td rowSpan={r.source && r.target ? 2 : 1}><span className="state state-p-bad">{r.kind}</span></td> : null}
+                <td className="mono muted">{side === 'source' ? r.sourcePartition ?? '—' : r.targetPartition ?? '—'}</td>
+                <td className="muted">{side}</td>
+                {cols.map((c) => {
+                  const v = row?.[c];
+                  const differs = r.columns.includes(c) || (r.source && r.target && r.source[c] !== r.target[c]);
+                  return <td key={c} className={`mono${differs ? ' cell-diff' : ''}`}>{v === null || v === undefined ? <span className="null">null</span> : v}</td>;
+                })}
+              </tr>
+            ));
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function ReconcileResultView({ result: r }: { result: ReconcileResult }) {
+  const examples = r.rowDiffs.length > 0 ? r.rowDiffs : r.findings.flatMap((f) => f.evidence.exampleRows).slice(0, 10);
+  return (
+    <div className="rc-result" data-testid="reconcile-result">
+      <Verdict r={r} />
+      <ExportReport />
+      <div className="section-bar">
+        <h2>Findings</h2>
+        <span className="count">{r.findings.length + r.unnamed.length}</span>
+      </div>
+      <div className="findings">
+        {r.findings.length === 0 && r.unnamed.length === 0 && (
+          <p className="rc-empty inline" data-testid="no-findings">Nothing found: every partition agrees at level {r.level}.</p>
+        )}
+        {r.findings.map((f, i) => <FindingCard key={`${f.mode}-${i}`} f={f} />)}
+        {r.unnamed.length > 0 && (
+          <article className="finding-card blocking" data-testid="finding-unnamed">
+            <header><code className="finding-mode">diverges</code><span className="finding-summary">Divergence no finding names (the evidence does not say which mode)</span></header>
+            <ul className="evidence">{r.unnamed.map((u, i) => <li key={i}>{u}</li>)}</ul>
+          </article>
+        )}
+      </div>
+      <div className="section-bar">
+        <h2>Partitions</h2>
+        <span className="count">{r.partitions.length}</span>
+        <span className="section-note">source vs target rows and checksums (sum of row digests mod 2^128)</span>
+      </div>
+      <Partitions parts={r.partitions} />
+      {examples.length > 0 && (
+        <>
+          <div className="section-bar">
+            <h2>Example rows</h2>
+            <span className="count">{examples.length}</span>
+            {r.columnDiffs.length > 0 && <span className="section-note">columns that differ: {r.columnDiffs.map((c) => `${c.column} (${fmt(c.rows)})`).join(', ')}</span>}
+          </div>
+          <RowDiffs rows={examples} />
+        </>
+      )}
+      {r.notes.length > 0 && (
+        <ul className="rc-notes">{r.notes.map((n, i) => <li key={i}>{n}</li>)}</ul>
+      )}
+    </div>
+  );
+}

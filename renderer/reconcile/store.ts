@@ -1,0 +1,237 @@
+// The Reconcile screen's state (its own zustand store): the source of truth, the contract being
+// edited and its problems, the level, the run (progress, cancel, result) and the exported report.
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import {
+  ApiCallError, SOURCE_FILE_PATTERN, type ApiClient, type ContractCheck, type ExportedReport, type UploadableFile,
+} from '../../shared/api';
+import { toErrorData, type LakerecErrorData } from '../../shared/errors';
+import type { Progress } from '../../shared/jobs';
+import type { Level, ReconcileResult } from '../../shared/reconcile';
+
+export type SourceVia = 'path' | 'drop' | 'upload' | 'dialog';
+
+export interface SourceChoice {
+  /** What the engine reads: an absolute path (in web mode's upload sandbox for an uploaded file). */
+  path: string;
+  /** What the user sees: the file's own name. */
+  label: string;
+  via: SourceVia;
+}
+
+export type RunStatus = 'idle' | 'running' | 'done' | 'error';
+
+export interface ReconcileState {
+  source: SourceChoice | null;
+  /** 'uploading' while a dropped file travels to the local engine. */
+  sourceBusy: { name: string; size: number } | null;
+  sourceError: LakerecErrorData | null;
+
+  /** The table the contract was loaded for. */
+  contractFor: string | null;
+  contractText: string;
+  contractOrigin: 'file' | 'template' | 'edited' | null;
+  contractPath: string | null;
+  contractLoading: boolean;
+  contractLoadError: LakerecErrorData | null;
+  check: ContractCheck | null;
+
+  level: Level;
+
+  status: RunStatus;
+  progress: Progress | null;
+  result: ReconcileResult | null;
+  resultId: string | null;
+  /** The table and source of the result shown. */
+  ranOn: { table: string; source: string } | null;
+  error: LakerecErrorData | null;
+
+  report: { status: 'idle' | 'running' | 'done' | 'error'; progress: Progress | null; exported: ExportedReport | null; error: LakerecErrorData | null };
+
+  loadContract(table: string, force?: boolean): Promise<void>;
+  setContractText(text: string): void;
+  setLevel(l: Level): void;
+  setSourcePath(path: string, via: SourceVia, label?: string): void;
+  uploadSource(file: UploadableFile): Promise<void>;
+  pickSource(): Promise<void>;
+  clearSource(): void;
+  run(table: string): Promise<void>;
+  cancel(): void;
+  exportReport(save: boolean): Promise<ExportedReport | null>;
+}
+
+function errorOf(e: unknown): LakerecErrorData {
+  return e instanceof ApiCallError ? e.data : toErrorData(e);
+}
+
+function baseName(p: string): string {
+  const parts = p.replace(/[\\/]+$/, '').split(/[\\/]/);
+  return parts[parts.length - 1] || p;
+}
+
+export function createReconcileStore(client: ApiClient): StoreApi<ReconcileState> {
+  let runController: AbortController | null = null;
+  let uploadController: AbortController | null = null;
+  let checkTimer: ReturnType<typeof setTimeout> | null = null;
+  let checkSeq = 0;
+
+  return createStore<ReconcileState>()((set, get) => {
+    const validate = async (text: string) => {
+      const mine = ++checkSeq;
+      try {
+        const check = await client.invoke('validateContract', { text });
+        if (mine === checkSeq) set({ check });
+      } catch (e) {
+        if (mine === checkSeq) set({ check: { ok: false, problems: [{ line: null, message: errorOf(e).message }], summary: null } });
+      }
+    };
+
+    return {
+      source: null,
+      sourceBusy: null,
+      sourceError: null,
+      contractFor: null,
+      contractText: '',
+      contractOrigin: null,
+      contractPath: null,
+      contractLoading: false,
+      contractLoadError: null,
+      check: null,
+      level: 'rows',
+      status: 'idle',
+      progress: null,
+      result: null,
+      resultId: null,
+      ranOn: null,
+      error: null,
+      report: { status: 'idle', progress: null, exported: null, error: null },
+
+      async loadContract(table, force = false) {
+        const s = get();
+        // An edited contract for the same table is the user's work: keep it.
+        if (!force && s.contractFor === table && (s.contractText !== '' || s.contractLoading)) return;
+        set({ contractFor: table, contractLoading: true, contractLoadError: null });
+        try {
+          const c = await client.invoke('defaultContract', { path: table });
+          if (get().contractFor !== table) return;
+          set({ contractText: c.text, contractOrigin: c.origin, contractPath: c.path, contractLoading: false });
+          await validate(c.text);
+        } catch (e) {
+          if (get().contractFor !== table) return;
+          set({ contractLoading: false, contractLoadError: errorOf(e) });
+        }
+      },
+
+      setContractText(text) {
+        set({ contractText: text, contractOrigin: 'edited' });
+        if (checkTimer) clearTimeout(checkTimer);
+        // Check as the user types, not on every key.
+        checkTimer = setTimeout(() => void validate(text), 250);
+      },
+
+      setLevel(level) {
+        set({ level });
+      },
+
+      setSourcePath(path, via, label) {
+        const p = path.trim();
+        if (!p) {
+          set({ sourceError: { code: 'usage', message: 'Type or paste the path of the source file (or Delta folder) first.' } });
+          return;
+        }
+        set({ source: { path: p, label: label ?? baseName(p), via }, sourceError: null });
+      },
+
+      async uploadSource(file) {
+        if (!SOURCE_FILE_PATTERN.test(file.name)) {
+          set({ sourceError: { code: 'usage', message: `"${file.name}" is not a source the workbench reads: drop a .parquet, .csv or .jsonl file, or type a Delta folder's path.` } });
+          return;
+        }
+        uploadController?.abort();
+        const ac = new AbortController();
+        uploadController = ac;
+        set({ sourceBusy: { name: file.name, size: file.size }, sourceError: null });
+        try {
+          const { path } = await client.uploadFile(file, { signal: ac.signal });
+          if (uploadController !== ac) return;
+          set({ source: { path, label: file.name, via: 'upload' }, sourceBusy: null });
+        } catch (e) {
+          if (uploadController !== ac) return;
+          set({ sourceBusy: null, sourceError: errorOf(e) });
+        }
+      },
+
+      async pickSource() {
+        try {
+          const r = await client.invoke('pickSource', {});
+          if (r.path) get().setSourcePath(r.path, 'dialog');
+        } catch (e) {
+          set({ sourceError: errorOf(e) });
+        }
+      },
+
+      clearSource() {
+        uploadController?.abort();
+        uploadController = null;
+        set({ source: null, sourceBusy: null, sourceError: null });
+      },
+
+      async run(table) {
+        const s = get();
+        if (!s.source) {
+          set({ status: 'error', error: { code: 'usage', message: 'Choose the source of truth first: drop its file on the window, upload it, or type its path.' } });
+          return;
+        }
+        runController?.abort();
+        const ac = new AbortController();
+        runController = ac;
+        const source = s.source.path;
+        set({ status: 'running', progress: null, error: null, result: null, resultId: null, ranOn: { table, source }, report: { status: 'idle', progress: null, exported: null, error: null } });
+        try {
+          const r = await client.invoke('reconcile', { source, table, contract: s.contractText, level: s.level }, {
+            signal: ac.signal,
+            onProgress: (p) => { if (runController === ac) set({ progress: p }); },
+          });
+          if (runController !== ac) return;
+          set({ status: 'done', result: r.result, resultId: r.resultId, progress: null });
+        } catch (e) {
+          if (runController !== ac) return;
+          set({ status: 'error', error: errorOf(e), progress: null });
+        } finally {
+          if (runController === ac) runController = null;
+        }
+      },
+
+      cancel() {
+        runController?.abort();
+      },
+
+      async exportReport(save) {
+        const id = get().resultId;
+        if (!id) return null;
+        set({ report: { status: 'running', progress: null, exported: null, error: null } });
+        try {
+          const exported = await client.invoke('exportReport', { resultId: id, save }, {
+            onProgress: (p) => set((st) => ({ report: { ...st.report, progress: p } })),
+          });
+          set({ report: { status: 'done', progress: null, exported, error: null } });
+          return exported;
+        } catch (e) {
+          set({ report: { status: 'error', progress: null, exported: null, error: errorOf(e) } });
+          return null;
+        }
+      },
+    };
+  });
+}
+
+const stores = new WeakMap<ApiClient, StoreApi<ReconcileState>>();
+
+/** One Reconcile store per client (per window). */
+export function reconcileStoreFor(client: ApiClient): StoreApi<ReconcileState> {
+  let s = stores.get(client);
+  if (!s) {
+    s = createReconcileStore(client);
+    stores.set(client, s);
+  }
+  return s;
+}
