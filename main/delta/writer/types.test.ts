@@ -2,7 +2,7 @@
 // infinities, empty and non-ASCII strings, dates before 1970, instants and wall-clock timestamps,
 // nested types, binary, and partition values that need escaping (and a null partition).
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Action, StructType } from '../../../shared/delta';
@@ -122,4 +122,31 @@ it('refuses a predicate DuckDB cannot run, naming it, and writes nothing', async
   expect(existsSync(join(dir, 'ctas', '_delta_log'))).toBe(false);
   expect(w.version).toBe(1);
   w.close();
+});
+
+it('honours delta.appendOnly and refuses tables with rules it does not evaluate', async () => {
+  const small: StructType = { type: 'struct', fields: [f('id', 'long', false), f('x', 'string')] };
+  const w = await DeltaWriter.create(join(dir, 'append-only'), { schema: small, duck, configuration: { 'delta.appendOnly': 'true' } });
+  await w.append({ sql: "SELECT 1::BIGINT AS id, 'a' AS x" });
+  for (const p of [w.deleteWhere('id = 1'), w.update({ x: "'b'" }, 'true'), w.overwrite({ sql: "SELECT 2::BIGINT AS id, 'c' AS x" }),
+    w.merge({ sql: "SELECT 1::BIGINT AS id, 'z' AS x" }, { on: ['id'] })]) {
+    const e = await p.then(() => null, (x: unknown) => x);
+    expect((e as LakerecError).code).toBe('writer_misuse');
+    expect((e as LakerecError).message).toMatch(/append-only/);
+  }
+  // Inserting only (no WHEN MATCHED) is an append.
+  await w.merge({ sql: "SELECT 5::BIGINT AS id, 'n' AS x" }, { on: ['id'], whenMatched: 'ignore' });
+  expect(w.version).toBe(2);
+  w.close();
+  const inv: StructType = { type: 'struct', fields: [{ name: 'id', type: 'long', nullable: true, metadata: { 'delta.invariants': '{"expression":{"expression":"id > 0"}}' } }] };
+  const refused = await DeltaWriter.create(join(dir, 'invariants'), { schema: inv, duck }).then(() => null, (x: unknown) => x);
+  expect((refused as LakerecError).message).toMatch(/column invariants \(id\)/);
+  // A table another writer made with an invariant: opened for writing, refused.
+  mkdirSync(join(dir, 'invariants', '_delta_log'), { recursive: true });
+  writeFileSync(join(dir, 'invariants', '_delta_log', '00000000000000000000.json'), [
+    { protocol: { minReaderVersion: 1, minWriterVersion: 2 } },
+    { metaData: { id: 'x', format: { provider: 'parquet', options: {} }, schemaString: JSON.stringify(inv), partitionColumns: [], configuration: {} } },
+  ].map((a) => JSON.stringify(a)).join('\n') + '\n');
+  const e = await DeltaWriter.open(join(dir, 'invariants'), { duck }).then(() => null, (x: unknown) => x);
+  expect((e as LakerecError).message).toMatch(/column invariants \(id\)/);
 });

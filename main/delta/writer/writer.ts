@@ -186,6 +186,11 @@ export class DeltaWriter {
       partitionValueSql(p, f.type);
     }
     if (partitionColumns.length === opts.schema.fields.length) throw misuse('a table needs at least one column that is not a partition column');
+    const invariants = opts.schema.fields.filter((f) => f.metadata && 'delta.invariants' in f.metadata).map((f) => f.name);
+    const checks = Object.keys(opts.configuration ?? {}).filter((k) => k.startsWith('delta.constraints.'));
+    if (invariants.length > 0 || checks.length > 0) {
+      throw misuse(`the writer does not evaluate ${invariants.length > 0 ? `column invariants (${invariants.join(', ')})` : `CHECK constraints (${checks.join(', ')})`}; a table declaring them would not be kept to them`);
+    }
     const createdLogDir = !existsSync(logDir);
     mkdirSync(logDir, { recursive: true });
     const clock = opts.clock ?? Date.now;
@@ -232,8 +237,8 @@ export class DeltaWriter {
   }
 
   /**
-   * Opens an existing table for writing from a known state (the reader's snapshot, converted by
-   * `fromSnapshot` in ./open.ts). The writer then commits at state.version + 1.
+   * A writer over a known state (what `open` builds from the reader's snapshot; tests use it to
+   * stage two writers at the same version). It commits at state.version + 1.
    */
   static async fromState(root: string, state: WriterState, opts: WriterOptions = {}): Promise<DeltaWriter> {
     const duck = opts.duck ?? await openDuck({ threads: 2 });
@@ -242,8 +247,9 @@ export class DeltaWriter {
 
   /**
    * Opens an existing table at its latest version through lakerec's reader. The writer writes
-   * protocol (1, 2) tables only: a table that needs reader or writer features (column mapping,
-   * deletion vectors, ...) is refused rather than written without honouring them.
+   * protocol 1/2 tables (and 3/7 with timestampNtz only): a table that needs anything else
+   * (column mapping, deletion vectors, CHECK constraints, column invariants, ...) is refused rather
+   * than written without honouring it. `delta.appendOnly` is honoured: only appends.
    */
   static async open(root: string, opts: WriterOptions = {}): Promise<DeltaWriter> {
     const table = await DeltaTable.open(root);
@@ -254,6 +260,11 @@ export class DeltaWriter {
     if (unsupported.length > 0 || legacyBeyond || snap.columnMapping !== 'none') {
       const what = unsupported.length > 0 ? `table features ${[...new Set(unsupported)].join(', ')}` : snap.columnMapping !== 'none' ? `column mapping (${snap.columnMapping})` : `protocol ${p.minReaderVersion}/${p.minWriterVersion}`;
       throw misuse(`the writer cannot honour ${what}; it writes protocol 1/2 tables (and 3/7 with timestampNtz) only, so this table is not written`);
+    }
+    const invariants = snap.schema.fields.filter((f) => f.metadata && 'delta.invariants' in f.metadata).map((f) => f.name);
+    const checks = Object.keys(snap.metadata.configuration ?? {}).filter((k) => k.startsWith('delta.constraints.'));
+    if (invariants.length > 0 || checks.length > 0) {
+      throw misuse(`the writer does not evaluate ${invariants.length > 0 ? `column invariants (${invariants.join(', ')})` : `CHECK constraints (${checks.join(', ')})`}, so this table is not written`);
     }
     const files = new Map<string, AddFile>(snap.files.map((f) => [f.add.path, f.add]));
     const tombstones = new Map<string, RemoveFile>();
@@ -320,6 +331,7 @@ export class DeltaWriter {
 
   /** WRITE mode Overwrite: the whole table, or with `replaceWhere` only the rows matching it. */
   async overwrite(source: RowSource, opts: OverwriteOptions = {}): Promise<CommitResult> {
+    this.refuseIfAppendOnly('WRITE mode Overwrite');
     const prevMeta = this.st.metadata;
     const written: string[] = [];
     try {
@@ -359,6 +371,7 @@ export class DeltaWriter {
 
   /** DELETE with a predicate over logical columns; files holding matches are rewritten without them. */
   async deleteWhere(predicate: string): Promise<CommitResult> {
+    this.refuseIfAppendOnly('DELETE');
     const written: string[] = [];
     try {
       const { removes, rewritten, copiedRows, removedRows } = await this.removeMatching(predicate, written);
@@ -381,6 +394,7 @@ export class DeltaWriter {
 
   /** UPDATE: `set` maps a column to a SQL expression over the row; only rows matching `where` change. */
   async update(set: Record<string, string>, where = 'true'): Promise<CommitResult> {
+    this.refuseIfAppendOnly('UPDATE');
     const schema = this.schema;
     for (const col of Object.keys(set)) {
       if (!schema.fields.some((f) => f.name === col)) throw misuse(`UPDATE sets "${col}", which is not a column of the table`);
@@ -428,6 +442,7 @@ export class DeltaWriter {
   async merge(source: RowSource, opts: MergeOptions): Promise<CommitResult> {
     const whenMatched = opts.whenMatched ?? 'update';
     const whenNotMatched = opts.whenNotMatched ?? 'insert';
+    if (whenMatched !== 'ignore') this.refuseIfAppendOnly('MERGE with WHEN MATCHED');
     const schema = this.schema;
     if (opts.on.length === 0) throw misuse('MERGE needs at least one key column');
     for (const k of opts.on) if (!schema.fields.some((f) => f.name === k)) throw misuse(`MERGE key "${k}" is not a column of the table`);
@@ -679,6 +694,13 @@ export class DeltaWriter {
   }
 
   // ---- internals ----
+
+  /** `delta.appendOnly`: a table that promises its readers rows are never removed or changed. */
+  private refuseIfAppendOnly(operation: string): void {
+    if (this.st.metadata.configuration?.['delta.appendOnly'] === 'true') {
+      throw misuse(`the table is append-only (delta.appendOnly = true): ${operation} is not allowed`, { operation });
+    }
+  }
 
   private async run(sql: string, what: string): Promise<void> {
     throwIfCancelled(this.ctx);
