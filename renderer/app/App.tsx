@@ -1,11 +1,17 @@
 // The window: title bar, sidebar (open, recent, samples), main panel; the whole window takes
 // folder drops.
-import { useEffect, useRef, useState, type DragEvent } from 'react';
+import { useEffect, useRef, useState, type DragEvent, type ReactNode } from 'react';
+import { BisectView } from '../bisect/BisectView';
 import { TableView } from '../history/TableView';
+import { InvestigationView } from '../investigate/InvestigationView';
 import { pathFromDrop } from '../open/drop';
 import { OpenPanel, RecentList, SampleList } from '../open/OpenPanel';
+import { ProofView } from '../proof/ProofView';
+import { ReconcileView } from '../reconcile/ReconcileView';
+import { RunsView } from '../runs/RunsView';
 import { NO_SAMPLES, useClient, useWorkbench } from '../state/context';
 import { ErrorPanel } from './ErrorPanel';
+import { useNav, type ScreenId } from './nav';
 
 function EmptyState() {
   const samples = useWorkbench((s) => s.info?.sampleTables ?? NO_SAMPLES);
@@ -24,6 +30,53 @@ function EmptyState() {
         )}
       </div>
     </div>
+  );
+}
+
+interface Screen {
+  id: ScreenId;
+  label: string;
+  /** Shows the "open a table" state while no table is open. */
+  needsTable: boolean;
+  render: () => ReactNode;
+}
+
+/** The tabs of the main panel, in order. A screen is one entry here and a folder of its own. */
+const SCREENS: Screen[] = [
+  { id: 'timeline', label: 'Timeline', needsTable: true, render: () => <InvestigationView /> },
+  { id: 'history', label: 'History', needsTable: true, render: () => <TableView /> },
+  { id: 'bisect', label: 'Bisect', needsTable: true, render: () => <BisectView /> },
+  { id: 'reconcile', label: 'Reconcile', needsTable: true, render: () => <ReconcileView /> },
+  { id: 'proof', label: 'Proof', needsTable: false, render: () => <ProofView /> },
+  { id: 'runs', label: 'Runs', needsTable: false, render: () => <RunsView /> },
+];
+
+function Workspace() {
+  const screen = useNav((s) => s.screen);
+  const setScreen = useNav((s) => s.setScreen);
+  const table = useWorkbench((s) => s.table);
+  const active = SCREENS.find((s) => s.id === screen) ?? SCREENS[0];
+  return (
+    <>
+      <nav className="tabs" role="tablist" aria-label="Screens">
+        {SCREENS.map((s) => (
+          <button
+            key={s.id}
+            type="button"
+            role="tab"
+            aria-selected={s.id === active.id}
+            className={`tab${s.id === active.id ? ' active' : ''}`}
+            data-testid={`tab-${s.id}`}
+            onClick={() => setScreen(s.id)}
+          >
+            {s.label}
+          </button>
+        ))}
+      </nav>
+      <div className="screen" data-testid={`screen-${active.id}`}>
+        {active.needsTable && !table ? <EmptyState /> : active.render()}
+      </div>
+    </>
   );
 }
 
@@ -47,7 +100,6 @@ export function App() {
   const client = useClient();
   const boot = useWorkbench((s) => s.boot);
   const bootError = useWorkbench((s) => s.bootError);
-  const table = useWorkbench((s) => s.table);
   const notice = useWorkbench((s) => s.notice);
   const setNotice = useWorkbench((s) => s.setNotice);
   const openTable = useWorkbench((s) => s.openTable);
@@ -100,10 +152,8 @@ export function App() {
         <main className="main">
           {bootError ? (
             <div className="pad"><ErrorPanel error={bootError} onRetry={() => void boot()} /></div>
-          ) : table ? (
-            <TableView />
           ) : (
-            <EmptyState />
+            <Workspace />
           )}
         </main>
       </div>

@@ -1,0 +1,159 @@
+// Rows added (up) and removed (down) per version, coloured by operation, with markers for the
+// heuristics that fired, checkpoints and versions the log can no longer produce. Long logs are
+// drawn as buckets; hovering a bucket lists its versions' exact values.
+import { useMemo } from 'react';
+import {
+  Bar, BarChart, CartesianGrid, Cell, ReferenceArea, ReferenceDot, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis,
+  type TooltipContentProps,
+} from 'recharts';
+import type { HeuristicHit, VersionSummary } from '../../shared/forensics';
+import { operationKind } from '../history/format';
+import { bucketOf, buildBuckets, compact, formatInt, moved, OP_COLOURS, OP_LABELS, type Bucket, type OpKind } from './timeline';
+
+interface Props {
+  versions: VersionSummary[];
+  heuristics: HeuristicHit[];
+  selected: number | null;
+  onSelect(version: number): void;
+}
+
+function sign(n: number | null, s: '+' | '−'): string {
+  return n === null ? '?' : n === 0 ? '0' : `${s}${formatInt(n)}`;
+}
+
+function BucketTip({ b, versions, heuristics }: { b: Bucket; versions: VersionSummary[]; heuristics: HeuristicHit[] }) {
+  const inside = versions.slice(b.from, b.to);
+  const top = inside.length > 8 ? [...inside].sort((x, y) => moved(y) - moved(x)).slice(0, 8).sort((x, y) => x.version - y.version) : inside;
+  const hits = heuristics.filter((h) => h.version >= b.first && h.version <= b.last);
+  return (
+    <div className="chart-tip" data-testid="timeline-tip">
+      <div className="chart-tip-title">
+        {b.first === b.last ? `Version ${b.first}` : `Versions ${b.first}–${b.last} (${b.to - b.from})`}
+      </div>
+      {b.first !== b.last && (
+        <div className="chart-tip-sum mono">
+          <span className="add">+{formatInt(b.added)}</span> <span className="remove">−{formatInt(-b.removed)}</span> rows in all
+          {inside.length > top.length && <span className="muted"> · the {top.length} largest:</span>}
+        </div>
+      )}
+      <table className="chart-tip-table">
+        <tbody>
+          {top.map((v) => (
+            <tr key={v.version}>
+              <td className="mono strong">v{v.version}</td>
+              <td><span className="op-dot" style={{ background: OP_COLOURS[operationKind(v.operation)] }} />{v.operation ?? 'no commitInfo'}</td>
+              <td className="mono add num">{sign(v.addedRows, '+')}</td>
+              <td className="mono remove num">{sign(v.removedRows, '−')}</td>
+              <td className="muted">{v.readable ? '' : 'unreadable'}{v.hasCheckpoint ? ' checkpoint' : ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {hits.slice(0, 4).map((h, i) => (
+        <div key={i} className={`chart-tip-hit ${h.severity}`}>⚑ v{h.version} {h.name}</div>
+      ))}
+      {hits.length > 4 && <div className="muted">and {hits.length - 4} more findings</div>}
+    </div>
+  );
+}
+
+/** Contiguous runs of buckets where `test` holds, as [firstKey, lastKey]. */
+function runs(buckets: Bucket[], test: (b: Bucket) => boolean): [number, number][] {
+  const out: [number, number][] = [];
+  for (const b of buckets) {
+    if (!test(b)) continue;
+    const last = out[out.length - 1];
+    if (last && last[1] === b.key - 1) last[1] = b.key;
+    else out.push([b.key, b.key]);
+  }
+  return out;
+}
+
+export function TimelineChart({ versions, heuristics, selected, onSelect }: Props) {
+  const buckets = useMemo(() => buildBuckets(versions, heuristics), [versions, heuristics]);
+  const bucketed = buckets.length < versions.length;
+  const [yMin, yMax] = useMemo(() => {
+    let lo = 0;
+    let hi = 0;
+    for (const b of buckets) { hi = Math.max(hi, b.added); lo = Math.min(lo, b.removed); }
+    if (hi === 0 && lo === 0) hi = 1;
+    const span = hi - lo;
+    return [lo - span * 0.04, hi + span * 0.12];
+  }, [buckets]);
+  const sel = selected === null ? null : bucketOf(buckets, selected);
+  const unreadable = useMemo(() => runs(buckets, (b) => b.unreadable), [buckets]);
+  const kinds = useMemo(() => [...new Set(buckets.map((b) => b.kind))] as OpKind[], [buckets]);
+
+  const renderTip = (p: TooltipContentProps) => {
+    const idx = typeof p.activeIndex === 'number' ? p.activeIndex : Number(p.activeIndex);
+    const b = Number.isFinite(idx) ? buckets[idx] : undefined;
+    if (!p.active || !b) return null;
+    return <BucketTip b={b} versions={versions} heuristics={heuristics} />;
+  };
+
+  return (
+    <div className="timeline" data-testid="timeline-chart" data-buckets={buckets.length} data-bucketed={bucketed}>
+      <div className="timeline-legend">
+        {kinds.map((k) => (
+          <span key={k} className="legend-item"><span className="op-dot" style={{ background: OP_COLOURS[k] }} />{OP_LABELS[k]}</span>
+        ))}
+        <span className="legend-item"><span className="legend-line warn" />finding (warn)</span>
+        <span className="legend-item"><span className="legend-line info" />finding (info)</span>
+        <span className="legend-item"><span className="legend-diamond" />checkpoint</span>
+        {unreadable.length > 0 && <span className="legend-item"><span className="legend-hatch" />unreadable</span>}
+        {bucketed && <span className="legend-note">{versions.length.toLocaleString('en-US')} versions in {buckets.length} bars of up to {buckets[0].to - buckets[0].from}: hover for exact values</span>}
+      </div>
+      <ResponsiveContainer width="100%" height={190}>
+        <BarChart
+          data={buckets}
+          stackOffset="sign"
+          barCategoryGap={bucketed ? 0 : '18%'}
+          margin={{ top: 14, right: 16, bottom: 0, left: 4 }}
+          onClick={(s) => {
+            const i = typeof s.activeTooltipIndex === 'number' ? s.activeTooltipIndex : Number(s.activeTooltipIndex);
+            const b = Number.isFinite(i) ? buckets[i] : undefined;
+            if (b) onSelect(b.first === b.last ? b.first : b.peak);
+          }}
+        >
+          <CartesianGrid vertical={false} stroke="#eef0f3" />
+          <XAxis
+            dataKey="key"
+            tickFormatter={(k: number) => { const b = buckets[k]; return b ? `v${b.first}` : ''; }}
+            tick={{ fontSize: 11, fill: '#656d76' }}
+            tickLine={false}
+            axisLine={{ stroke: '#c8ced6' }}
+            minTickGap={24}
+          />
+          <YAxis
+            domain={[yMin, yMax]}
+            tickFormatter={(n: number) => compact(Math.round(n))}
+            tick={{ fontSize: 11, fill: '#656d76' }}
+            tickLine={false}
+            axisLine={false}
+            width={44}
+            allowDataOverflow
+          />
+          {unreadable.map(([a, z]) => (
+            <ReferenceArea key={`u${a}`} x1={a} x2={z} fill="#afb8c1" fillOpacity={0.35} stroke="none" ifOverflow="extendDomain" />
+          ))}
+          {sel && <ReferenceArea x1={sel.key} x2={sel.key} fill="#0969da" fillOpacity={0.1} stroke="#0969da" strokeOpacity={0.5} />}
+          <ReferenceLine y={0} stroke="#8c959f" />
+          {buckets.filter((b) => b.warn || b.info).map((b) => (
+            <ReferenceLine key={`h${b.key}`} x={b.key} stroke={b.warn ? '#cf222e' : '#d4a72c'} strokeDasharray={b.warn ? undefined : '3 3'} strokeWidth={b.warn ? 1.5 : 1}
+              label={b.warn ? { value: '⚑', position: 'top', fill: '#cf222e', fontSize: 12 } : undefined} />
+          ))}
+          {buckets.filter((b) => b.checkpoint).map((b) => (
+            <ReferenceDot key={`c${b.key}`} x={b.key} y={yMin} r={4} fill="#8250df" stroke="#fff" ifOverflow="visible" />
+          ))}
+          <Tooltip content={renderTip} cursor={{ fill: 'rgba(9,105,218,0.06)' }} isAnimationActive={false} />
+          <Bar dataKey="added" stackId="rows" isAnimationActive={false} minPointSize={0}>
+            {buckets.map((b) => <Cell key={b.key} fill={OP_COLOURS[b.kind]} />)}
+          </Bar>
+          <Bar dataKey="removed" stackId="rows" isAnimationActive={false}>
+            {buckets.map((b) => <Cell key={b.key} fill={OP_COLOURS[b.kind]} fillOpacity={0.55} />)}
+          </Bar>
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}

@@ -1,0 +1,141 @@
+// The timeline's data: one bar per version, or, for long logs, a fixed number of buckets of
+// consecutive versions (sums per bucket; the exact per-version values stay available for hover
+// and selection). Pure functions, unit-tested.
+import type { HeuristicHit, VersionSummary } from '../../shared/forensics';
+import { operationKind } from '../history/format';
+
+export type OpKind = ReturnType<typeof operationKind>;
+
+/** Above this many versions the chart draws buckets instead of one bar per version. */
+export const MAX_BARS = 240;
+
+export const OP_COLOURS: Record<OpKind, string> = {
+  create: '#0969da',
+  write: '#2da44e',
+  delete: '#cf222e',
+  merge: '#bf8700',
+  maintenance: '#8250df',
+  schema: '#bc4c00',
+  other: '#8c959f',
+};
+
+export const OP_LABELS: Record<OpKind, string> = {
+  create: 'create / replace',
+  write: 'write / append',
+  delete: 'delete',
+  merge: 'merge / update',
+  maintenance: 'optimize / vacuum / restore',
+  schema: 'schema / properties',
+  other: 'other / no commitInfo',
+};
+
+export interface Bucket {
+  /** Index in the chart (category key). */
+  key: number;
+  first: number;
+  last: number;
+  /** Versions in the bucket (their count; indices into the versions array: [from, to)). */
+  from: number;
+  to: number;
+  added: number;
+  /** Negative: removed rows drawn below the axis. */
+  removed: number;
+  /** Some version in the bucket has rows unknown (no stats). */
+  unknownRows: boolean;
+  /** The operation kind that moved the most rows in the bucket (its colour). */
+  kind: OpKind;
+  /** The version that moved the most rows (what a click on the bucket opens). */
+  peak: number;
+  warn: boolean;
+  info: boolean;
+  checkpoint: boolean;
+  unreadable: boolean;
+}
+
+export function moved(v: VersionSummary): number {
+  return (v.addedRows ?? 0) + (v.removedRows ?? 0);
+}
+
+export function buildBuckets(versions: VersionSummary[], heuristics: HeuristicHit[], maxBars = MAX_BARS): Bucket[] {
+  const n = versions.length;
+  if (n === 0) return [];
+  const per = Math.max(1, Math.ceil(n / maxBars));
+  const warnAt = new Set<number>();
+  const infoAt = new Set<number>();
+  for (const h of heuristics) (h.severity === 'warn' ? warnAt : infoAt).add(h.version);
+  const out: Bucket[] = [];
+  for (let from = 0, key = 0; from < n; from += per, key++) {
+    const to = Math.min(n, from + per);
+    let added = 0;
+    let removed = 0;
+    let unknownRows = false;
+    let warn = false;
+    let info = false;
+    let checkpoint = false;
+    let unreadable = false;
+    let peak = versions[from].version;
+    let peakMoved = -1;
+    const byKind = new Map<OpKind, number>();
+    for (let i = from; i < to; i++) {
+      const v = versions[i];
+      added += v.addedRows ?? 0;
+      removed += v.removedRows ?? 0;
+      if ((v.addedRows === null && v.addedFiles > 0) || (v.removedRows === null && v.removedFiles > 0)) unknownRows = true;
+      if (warnAt.has(v.version)) warn = true;
+      if (infoAt.has(v.version)) info = true;
+      if (v.hasCheckpoint) checkpoint = true;
+      if (!v.readable) unreadable = true;
+      const m = moved(v);
+      // A warning outranks a larger ordinary change: a click on the bucket opens the suspect.
+      const rank = m + (warnAt.has(v.version) ? Number.MAX_SAFE_INTEGER / 2 : 0);
+      if (rank > peakMoved) {
+        peakMoved = rank;
+        peak = v.version;
+      }
+      const k = operationKind(v.operation);
+      byKind.set(k, (byKind.get(k) ?? 0) + m + 1);
+    }
+    let kind: OpKind = 'other';
+    let best = -1;
+    for (const [k, m] of byKind) if (m > best) { best = m; kind = k; }
+    out.push({ key, first: versions[from].version, last: versions[to - 1].version, from, to, added, removed: -removed, unknownRows, kind, peak, warn, info, checkpoint, unreadable });
+  }
+  return out;
+}
+
+/** The bucket holding `version` (versions sorted ascending), or null. */
+export function bucketOf(buckets: Bucket[], version: number): Bucket | null {
+  let lo = 0;
+  let hi = buckets.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const b = buckets[mid];
+    if (version < b.first) hi = mid - 1;
+    else if (version > b.last) lo = mid + 1;
+    else return b;
+  }
+  return null;
+}
+
+/** Compact figures for axes and badges: 1234 -> 1.2k. Exact values are shown elsewhere. */
+export function compact(n: number): string {
+  const a = Math.abs(n);
+  if (a >= 1e9) return `${(n / 1e9).toFixed(1)}G`;
+  if (a >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
+  if (a >= 1e4) return `${Math.round(n / 1e3)}k`;
+  if (a >= 1e3) return `${(n / 1e3).toFixed(1)}k`;
+  return String(n);
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) { v /= 1024; i++; }
+  return `${v >= 100 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
+}
+
+export function formatInt(n: number | null): string {
+  return n === null ? '?' : n.toLocaleString('en-US');
+}
