@@ -13,7 +13,7 @@
 import {
   app, BrowserWindow, dialog, ipcMain, protocol, session, type IpcMainInvokeEvent, type WebContents,
 } from 'electron';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import {
   apiMethods, IPC_CANCEL, IPC_PROGRESS, ipcChannel, isJobId, type ProgressEvent,
@@ -160,6 +160,22 @@ export function runElectronApp(opts: ElectronAppOptions): void {
         const options = { title: 'Open a Delta table folder', properties: ['openDirectory' as const] };
         const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
         return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0];
+      },
+      pickSource: async () => {
+        const options = {
+          title: 'Choose the source of truth',
+          properties: ['openFile' as const],
+          filters: [{ name: 'Parquet, CSV, JSON lines', extensions: ['parquet', 'csv', 'tsv', 'json', 'jsonl', 'ndjson'] }],
+        };
+        const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
+        return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0];
+      },
+      saveFile: async (defaultName: string, content: string) => {
+        const options = { title: 'Save the incident report', defaultPath: defaultName, filters: [{ name: 'HTML', extensions: ['html'] }] };
+        const r = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
+        if (r.canceled || !r.filePath) return null;
+        await writeFile(r.filePath, content, 'utf8');
+        return r.filePath;
       },
     });
     const dispatcher = new Dispatcher(service, (line) => process.stderr.write(line + '\n'));
