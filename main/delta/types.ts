@@ -5,7 +5,12 @@ import type {
   RemoveFile, StructType,
 } from '../../shared/delta';
 
-/** A file of the snapshot, after add/remove reconciliation. */
+/**
+ * A file of the snapshot, after add/remove reconciliation. `stats` (and, on `add`, `stats`/`tags`
+ * of adds read through the fast path) are computed on first read from the prototype: JSON
+ * (`toJSON`) includes them, a structured clone or `{...file}` does not. Treat as read-only
+ * (partitionValues objects are shared between files).
+ */
 export interface ActiveFile {
   /** Path as written in the log, URL-decoded and canonical (relative to the table root when inside it). */
   path: string;
