@@ -203,3 +203,21 @@ describe('baseline', () => {
     }
   });
 });
+
+describe('jobs', () => {
+  it('stops with "cancelled" when the signal fires, before or during the pass', async () => {
+    const c = parseContract(contractText());
+    const before = new AbortController();
+    before.abort();
+    expect(await code(reconcile({ source, target: { root: clean }, contract: c, ctx: { signal: before.signal } }))).toMatch(/^cancelled: /);
+    const during = new AbortController();
+    const phases: string[] = [];
+    const run = reconcile({
+      source, target: { root: clean }, contract: c, level: 'rows',
+      ctx: { signal: during.signal, progress: (p) => { phases.push(p.phase); if (p.phase === 'hashing the source') during.abort(); } },
+    });
+    expect(await code(run)).toMatch(/^cancelled: /);
+    expect(phases).toContain('hashing the source');
+    expect(phases).not.toContain('diffing keys');
+  });
+});

@@ -95,8 +95,12 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
 
   const mode: DigestMode = opts.digest ?? 'md5';
   if (mode !== 'md5' && mode !== 'fast') throw new LakerecError('usage', `unknown digest "${String(mode)}"; md5 or fast`);
+  throwIfCancelled(ctx);
   const duck = await openDuck();
   const conn = duck.conn;
+  // Cancelling stops the running query too, not just the next step.
+  const onAbort = () => { try { conn.interrupt(); } catch { /* already closed */ } };
+  ctx?.signal?.addEventListener('abort', onAbort);
   try {
     const duckdb = await duckVersion(conn);
     const digest = digestName(mode, duckdb);
@@ -370,7 +374,11 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
       writeBaselineFile(opts.writeBaseline, { result, target, part, contract, digestCols, floatCols });
     }
     return result;
+  } catch (e) {
+    if (ctx?.signal?.aborted) throw new LakerecError('cancelled', 'The job was cancelled.');
+    throw e;
   } finally {
+    ctx?.signal?.removeEventListener('abort', onAbort);
     duck.close();
   }
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { buildSampleLakes, type BuiltLake } from '../../sample-lakes/build';
 import { SCENARIOS } from '../../sample-lakes/scenarios';
 import { reconcile } from './reconcile';
+import { matrixMarkdown, runMatrix } from './matrix';
 
 let dir: string;
 let lakes: BuiltLake[] = [];
@@ -51,4 +52,19 @@ describe('the same findings from the CSV extract and with the fast digest', () =
       expect(base.digest).toBe('md5-canonical-v1');
     });
   }
+});
+
+describe('detection matrix', () => {
+  it('names every corruption at some level, keeps the silent ones silent, and never names schema/counts from data', async () => {
+    const m = await runMatrix(lakes.map((l) => ({
+      name: l.name, title: l.meta.title, expectedMode: l.meta.expectedMode, tablePath: l.tablePath, sourcePath: l.sourceParquet, contractPath: l.contractPath,
+    })), { rows: 600, seed: null });
+    for (const r of m.scenarios) {
+      if (r.expectedMode === null) expect({ s: r.scenario, silent: r.silentAsExpected }).toEqual({ s: r.scenario, silent: true });
+      else expect({ s: r.scenario, named: r.firstNames !== null }).toEqual({ s: r.scenario, named: true });
+      for (const c of r.cells.filter((x) => x.level === 'schema' || x.level === 'counts')) expect(c.targetRowsRead).toBe(0);
+    }
+    expect(m.summary.named).toBe(m.summary.corruptions);
+    expect(matrixMarkdown(m)).toContain('| double load | double_load |');
+  }, 240_000);
 });
