@@ -14,6 +14,10 @@ const TITLES: Partial<Record<ErrorCode, string>> = {
   checkpoint_corrupt: 'A checkpoint is broken',
   path_outside_table: 'A path points outside the table',
   io_error: 'Cannot read the folder',
+  source_unreadable: 'The source cannot be read',
+  data_file_missing: 'A data file is missing',
+  contract_invalid: 'The contract is not valid',
+  contract_mismatch: 'The contract does not fit the data',
   cancelled: 'Cancelled',
   usage: 'Cannot do that',
   internal: 'Something failed inside the workbench',
@@ -26,7 +30,10 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
   log_corrupt: 'The commit named above cannot be parsed. The table itself was not changed; inspect or restore that commit file.',
   version_missing: 'A commit file was deleted or never written. Versions after the gap cannot be trusted.',
   io_error: 'Check the folder\'s permissions for this user.',
-  cancelled: 'Open the table again when you are ready.',
+  source_unreadable: 'Check the source path (a Parquet, CSV or JSON lines file, or a Delta folder) and that this user can read it.',
+  contract_invalid: 'Fix the contract at the line named above; the editor shows the same problem on its line.',
+  contract_mismatch: 'The contract names columns or types the source and the table do not have: map them (renames, ignore) or fix the keys.',
+  cancelled: 'Nothing was changed. Start it again when you are ready.',
 };
 
 export function errorTitle(code: ErrorCode): string {
