@@ -7,7 +7,7 @@ import type {
 } from '../../shared/delta';
 import type { ActiveFile, VersionChange, VersionInfo } from '../delta/types';
 import { throwIfCancelled, report, type JobContext } from '../../shared/jobs';
-import { canonicalisePath } from '../delta/paths';
+import { canonicalisePath, type CanonicalPath } from '../delta/paths';
 import { dvUniqueId } from '../delta/dv';
 import { columnMappingMode, parseSchemaString, physicalToLogical } from '../delta/schema';
 import { numRecordsFromStats, parseStats as parseAddStats, type LogAddFile } from '../delta/replay';
@@ -79,15 +79,30 @@ export interface History {
 export const dvKeyOf = dvUniqueId;
 
 /** Schema and column mapping of a metadata, tolerant of a schema the reader already rejected. */
-function schemaOf(md: Metadata | null): { schema: StructType; mode: ReturnType<typeof columnMappingMode> } {
-  if (!md) return { schema: { type: 'struct', fields: [] }, mode: 'none' };
-  try { return { schema: parseSchemaString(md), mode: columnMappingMode(md) }; } catch { return { schema: { type: 'struct', fields: [] }, mode: 'none' }; }
+type SchemaInfo = { schema: StructType; mode: ReturnType<typeof columnMappingMode>; toLogical: Map<string, string> };
+const schemaCache = new WeakMap<Metadata, SchemaInfo>();
+const emptySchema: SchemaInfo = { schema: { type: 'struct', fields: [] }, mode: 'none', toLogical: new Map() };
+/** Parsed once per metaData action (a 10,000-commit log has one or two, and 10,000 adds). */
+function schemaOf(md: Metadata | null): SchemaInfo {
+  if (!md) return emptySchema;
+  let s = schemaCache.get(md);
+  if (!s) {
+    try {
+      const schema = parseSchemaString(md);
+      const mode = columnMappingMode(md);
+      s = { schema, mode, toLogical: physicalToLogical(schema, mode) };
+    } catch {
+      s = emptySchema;
+    }
+    schemaCache.set(md, s);
+  }
+  return s;
 }
 
 function logicalPartitionValues(pv: Record<string, string | null> | null | undefined, metadata: Metadata | null): Record<string, string | null> {
   if (!pv) return {};
-  const { schema, mode } = schemaOf(metadata);
-  const toLogical = physicalToLogical(schema, mode);
+  const { mode, toLogical } = schemaOf(metadata);
+  if (mode === 'none') return pv;
   const out: Record<string, string | null> = {};
   for (const [k, v] of Object.entries(pv)) out[toLogical.get(k) ?? k] = v === undefined ? null : v;
   return out;
@@ -122,8 +137,8 @@ export async function replayHistory(src: HistorySource, ctx?: JobContext): Promi
   // The open set is exactly version v-1's file set (true at the start: before version 0 it is empty).
   let inSync = true;
 
-  const openEntry = (add: AddFile, v: number, logicalPv?: Record<string, string | null>, statsOf?: () => FileStats | null): FileEntry => {
-    const cp = canonicalisePath(add.path, src.root);
+  const openEntry = (add: AddFile, v: number, logicalPv?: Record<string, string | null>, statsOf?: () => FileStats | null, canon?: CanonicalPath): FileEntry => {
+    const cp = canon ?? canonicalisePath(add.path, src.root);
     const n = addRows(add as LogAddFile);
     const md = metadata;
     const e = {
@@ -199,10 +214,10 @@ export async function replayHistory(src: HistorySource, ctx?: JobContext): Promi
       }
       for (const r of change.removes) applyRemove(r, v, st);
       for (const a of change.adds) {
-        const key = canonicalisePath(a.path, src.root).key;
-        const cur = open.get(key);
-        if (cur) { cur.removedIn = v; st.removed.push(cur.id); open.delete(key); adjustRows(-1, cur); }
-        const e = openEntry(a, v);
+        const cp = canonicalisePath(a.path, src.root);
+        const cur = open.get(cp.key);
+        if (cur) { cur.removedIn = v; st.removed.push(cur.id); open.delete(cp.key); adjustRows(-1, cur); }
+        const e = openEntry(a, v, undefined, undefined, cp);
         st.added.push(e.id);
         adjustRows(1, e);
       }
