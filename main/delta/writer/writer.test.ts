@@ -368,4 +368,22 @@ describe('DeltaWriter', () => {
     expect(log(w2.root).map((c) => c.version)).toEqual([0, 1, 2, 3]);
     for (const x of [w2, a, b]) x.close();
   });
+
+  it('decides a partition-only predicate from the log: no data file is read', async () => {
+    const w = await newTable('pruning');
+    await w.append({ sql: `${rowsSql(0, 20, '2026-08-10')} UNION ALL ${rowsSql(20, 40, '2026-08-11')}` });
+    // Ruin the 08-10 file: any read of it would fail.
+    const f10 = [...w.state.files.values()].find((f) => f.partitionValues.dt === '2026-08-10')!;
+    writeFileSync(join(w.root, f10.path), 'not parquet');
+    const r = await w.deleteWhere("dt = DATE '2026-08-11'");
+    expect(r.commitInfo.operationMetrics).toMatchObject({ numDeletedRows: '20', numRemovedFiles: '1', numCopiedRows: '0' });
+    const o = await w.overwrite({ sql: rowsSql(50, 55, '2026-08-12') }, { replaceWhere: "dt >= DATE '2026-08-11'" });
+    expect(o.removes).toHaveLength(0);
+    // A predicate on a data column has to read the data, and says which file it could not read.
+    const e = await misuse(w.deleteWhere('order_id = 3'));
+    expect(e.code).toBe('io_error');
+    expect(e.message).toContain(f10.path.split('/')[1]);
+    expect(w.version).toBe(3);
+    w.close();
+  });
 });

@@ -732,8 +732,11 @@ export class DeltaWriter {
 
   private sqlError(e: unknown, what: string): LakerecError {
     if (e instanceof LakerecError) return e;
-    const msg = e instanceof Error ? e.message : String(e);
-    return misuse(`${what}: DuckDB rejected the statement: ${msg.split('\n')[0]}`);
+    const msg = (e instanceof Error ? e.message : String(e)).split('\n')[0];
+    // A table's own file that cannot be read is not the caller's mistake: say which file.
+    if (/^IO Error: No files found/.test(msg)) return new LakerecError('data_file_missing', `${what}: a data file of the table is missing: ${msg}`);
+    if (/^(IO Error|Invalid Input Error: File )/.test(msg)) return new LakerecError('io_error', `${what}: a file could not be read or written: ${msg}`);
+    return misuse(`${what}: DuckDB rejected the statement: ${msg}`);
   }
 
   absolutePath(path: string): string {
@@ -880,6 +883,8 @@ export class DeltaWriter {
   private async filesMatching(predicate: string): Promise<{ add: AddFile; rows: number; hit: number }[]> {
     const all = [...this.st.files.values()];
     if (all.length === 0) return [];
+    const fromLog = await this.filesMatchingByPartition(all, predicate);
+    if (fromLog) return fromLog;
     const scan = await this.scanSql(all);
     const r = await this.rows(`SELECT _lk_file AS f, count(*) AS n, count(*) FILTER (WHERE coalesce((${predicate}), false)) AS hit FROM (${scan}) GROUP BY ALL`)
       .catch((e: unknown) => { throw this.sqlError(e, `predicate (${predicate})`); });
@@ -890,6 +895,32 @@ export class DeltaWriter {
       if (add) out.push({ add, rows: Number(x.n), hit: Number(x.hit) });
     }
     return out;
+  }
+
+  /**
+   * A predicate over partition columns only is decided per file from the log, as Delta does: it is
+   * evaluated on one row per file holding just its partition values, so no data file is read. When
+   * it names any other column DuckDB cannot bind it there, and the caller scans the data instead.
+   */
+  private async filesMatchingByPartition(all: AddFile[], predicate: string): Promise<{ add: AddFile; rows: number; hit: number }[] | null> {
+    const parts = this.partitionColumns;
+    if (parts.length === 0 || all.some((f) => !f.stats)) return null;
+    const schema = this.schema;
+    const types = parts.map((p) => schema.fields.find((f) => f.name === p)!.type);
+    const values = all.map((f, i) => `(${i}, ${parts.map((p, j) => partitionLiteralSql(f.partitionValues[p] ?? null, types[j])).join(', ')})`);
+    const rel = `SELECT * FROM (VALUES ${values.join(', ')}) _lk_pv(_lk_idx, ${parts.map(sqlIdent).join(', ')})`;
+    let hits: Record<string, unknown>[];
+    try {
+      const r = await this.duck.conn.runAndReadAll(`SELECT _lk_idx, coalesce((${predicate}), false) AS hit FROM (${rel})`);
+      hits = r.getRowObjectsJS() as Record<string, unknown>[];
+    } catch {
+      return null;
+    }
+    return hits.map((h) => {
+      const add = all[Number(h._lk_idx)];
+      const rows = statsRows(add);
+      return { add, rows, hit: h.hit === true ? rows : 0 };
+    });
   }
 
   private removeOf(f: AddFile, dataChange: boolean): RemoveFile {
