@@ -7,8 +7,8 @@
 // Every figure is end to end: DeltaTable.open + the log read + replay + search + data reads.
 //
 // Run: npx vite build --ssr main/bench/bisect.ts --outDir dist/bench-bisect --emptyOutDir \
-//        && node dist/bench-bisect/bisect.js
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+//        && node dist/bench-bisect/bisect.js [WORKDIR]   (WORKDIR keeps the tables for the next run)
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -135,7 +135,11 @@ export function loadAverage(): number {
   return Math.round(loadavg()[0] * 10) / 10;
 }
 
-export async function benchBisect(opts: { versions?: number; workDir?: string } = {}): Promise<BisectBenchFigures> {
+/**
+ * `workDir` keeps the generated tables; with `reuse`, tables already generated there (same sizes)
+ * are used as they are, so a second run measures only the bisects.
+ */
+export async function benchBisect(opts: { versions?: number; workDir?: string; reuse?: boolean } = {}): Promise<BisectBenchFigures> {
   const versions = opts.versions ?? 10_000;
   const work = opts.workDir ?? mkdtempSync(join(tmpdir(), 'lakerec-bench-bisect-'));
   const load = loadAverage();
@@ -144,10 +148,11 @@ export async function benchBisect(opts: { versions?: number; workDir?: string } 
     const t = performance.now();
     const a = join(work, 'many-versions');
     const ga: GenSpec = { versions, rowsPerVersion: 100, nullAt: Math.floor(versions * 0.6543), dupAt: Math.floor(versions * 0.7777), checkpointEvery: 100 };
-    const sa = await generate(duck, a, ga);
+    const reused = (root: string, g: GenSpec) => opts.reuse === true && existsSync(join(root, '_delta_log', `${String(g.versions - 1).padStart(20, '0')}.json`));
+    const sa = reused(a, ga) ? { files: ga.versions - 1, rows: (ga.versions - 1) * ga.rowsPerVersion } : await generate(duck, a, ga);
     const b = join(work, 'million-rows');
     const gb: GenSpec = { versions: 101, rowsPerVersion: 10_000, nullAt: 90, dupAt: 77, checkpointEvery: 100 };
-    const sb = await generate(duck, b, gb);
+    const sb = reused(b, gb) ? { files: gb.versions - 1, rows: (gb.versions - 1) * gb.rowsPerVersion } : await generate(duck, b, gb);
     const generateMs = Math.round(performance.now() - t);
     duck.close();
     const tf = performance.now();
@@ -177,7 +182,9 @@ export function formatBisectFigures(f: BisectBenchFigures): string {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  benchBisect().then((f) => { process.stdout.write(formatBisectFigures(f) + '\n'); }, (e: unknown) => {
+  // node bisect.js [WORKDIR]: keep (and reuse) the generated tables there.
+  const workDir = process.argv[2];
+  benchBisect(workDir ? { workDir, reuse: true } : {}).then((f) => { process.stdout.write(formatBisectFigures(f) + '\n'); }, (e: unknown) => {
     process.stderr.write(`bench failed: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(3);
   });
