@@ -11,7 +11,7 @@ export class MapCell {
   constructor(readonly entries: [Cell, Cell][]) {}
 }
 
-export type Cell = null | boolean | number | bigint | string | Cell[] | MapCell | { [field: string]: Cell };
+export type Cell = null | boolean | number | bigint | string | Uint8Array | Cell[] | MapCell | { [field: string]: Cell };
 
 export type Row = Cell[];
 
@@ -153,6 +153,14 @@ export function buildData(type: A.DataType, cells: Cell[]): A.Data {
       parts.forEach((p, i) => data.set(p, valueOffsets[i]));
       return A.makeData({ ...base, valueOffsets, data } as never);
     }
+    case A.Type.Binary: {
+      const parts = cells.map((c) => (c instanceof Uint8Array ? c : new Uint8Array(0)));
+      const valueOffsets = new Int32Array(length + 1);
+      parts.forEach((p, i) => { valueOffsets[i + 1] = valueOffsets[i] + p.length; });
+      const data = new Uint8Array(valueOffsets[length]);
+      parts.forEach((p, i) => data.set(p, valueOffsets[i]));
+      return A.makeData({ ...base, valueOffsets, data } as never);
+    }
     case A.Type.Date: return A.makeData({ ...base, data: Int32Array.from(cells, (c) => (c === null ? 0 : Number(c))) } as never);
     case A.Type.Timestamp: {
       if ((type as A.Timestamp).unit !== A.TimeUnit.MICROSECOND) throw new LakerecError('internal', 'the proof builds microsecond timestamps only');
@@ -254,6 +262,18 @@ export function readData(data: A.Data): Cell[] {
       for (let i = 0; i < data.length; i++) out[i] = valid(data, i) ? decoder.decode(bytes.subarray(Number(offs[i]), Number(offs[i + 1]))) : null;
       return out;
     }
+    case A.Type.Binary: case A.Type.LargeBinary: {
+      const offs = data.valueOffsets as Int32Array | BigInt64Array;
+      const bytes = data.values as Uint8Array;
+      for (let i = 0; i < data.length; i++) out[i] = valid(data, i) ? bytes.slice(Number(offs[i]), Number(offs[i + 1])) : null;
+      return out;
+    }
+    case A.Type.FixedSizeBinary: {
+      const w = (t as A.FixedSizeBinary).byteWidth;
+      const bytes = data.values as Uint8Array;
+      for (let i = 0; i < data.length; i++) out[i] = valid(data, i) ? bytes.slice(i * w, (i + 1) * w) : null;
+      return out;
+    }
     case A.Type.Date: {
       const ms = (t as A.Date_).unit === A.DateUnit.MILLISECOND;
       for (let i = 0; i < data.length; i++) out[i] = valid(data, i) ? (ms ? Math.floor(Number(vals[i]) / 86_400_000) : Number(vals[i])) : null;
@@ -277,7 +297,8 @@ export function readData(data: A.Data): Cell[] {
     }
     case A.Type.List: case A.Type.Map: {
       const offs = data.valueOffsets as Int32Array;
-      const child = readData(data.children[0]);
+      // Arrow JS may leave out the child of a list whose rows are all null or empty.
+      const child = data.children[0] ? readData(data.children[0]) : [];
       for (let i = 0; i < data.length; i++) {
         if (!valid(data, i)) { out[i] = null; continue; }
         const items = child.slice(offs[i], offs[i + 1]);

@@ -13,6 +13,9 @@ export function cellsEqual(a: Cell, b: Cell): boolean {
     const y = typeof a === 'number' ? b : a;
     return Number.isInteger(x) && BigInt(x as number) === y;
   }
+  if (a instanceof Uint8Array || b instanceof Uint8Array) {
+    return a instanceof Uint8Array && b instanceof Uint8Array && a.length === b.length && a.every((x, i) => x === b[i]);
+  }
   if (Array.isArray(a) || Array.isArray(b)) {
     return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => cellsEqual(x, b[i]));
   }
@@ -34,6 +37,7 @@ export function cellText(c: Cell): string {
     if (typeof v === 'bigint') return v.toString();
     if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
     if (v instanceof MapCell) return { map: v.entries };
+    if (v instanceof Uint8Array) return `0x${Array.from(v, (b) => b.toString(16).padStart(2, '0')).join('')}`;
     return v;
   }) ?? 'undefined';
 }

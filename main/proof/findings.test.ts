@@ -3,7 +3,11 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LakerecError } from '../../shared/errors';
+import { tableRows } from './cells';
 import { openDuck, sqlString, type Duck } from '../engine/duck';
 import { arrowEngine, readParquetArrow } from './engines/arrow';
 import { duckdbEngine } from './engines/duckdb';
@@ -59,4 +63,24 @@ describe('what the proofs found', () => {
     expect(String(g.arrow.getChild('precise')!.get(3))).toBe('12300000000');
   });
 
+});
+
+// Spark's INT96 timestamps, from the conformance tables in ../shared (skipped when absent).
+const edge = resolve(__dirname, '..', '..', '..', 'shared', 'conformance', 'delta-rs', 'table_with_edge_timestamps');
+if (!existsSync(edge)) console.log(`skipping the INT96 finding: ${edge} is absent`);
+
+describe.skipIf(!existsSync(edge))('what the proofs found on a table Spark wrote', () => {
+  it('parquet-wasm reads an INT96 9999-12-31 as 1816-03-29 (nanoseconds wrap); DuckDB reads it right; the arrow engine refuses', async () => {
+    const file = join(edge, readdirSync(edge).find((f) => f.startsWith('part-00000'))!);
+    const raw = readParquetArrow(new Uint8Array(readFileSync(file)));
+    expect(String(raw.schema.fields[0].type)).toBe('Timestamp<NANOSECOND>');
+    const wrapped = tableRows(raw)[0][0] as bigint;
+    expect(new Date(Number(wrapped / 1000n)).toISOString().slice(0, 10)).toBe('1816-03-29');
+    const d = await duck.conn.runAndReadAll(`SELECT CAST(BIG_DATE AS VARCHAR) FROM read_parquet(${sqlString(file)})`);
+    expect(String(d.getRows()[0][0])).toBe('9999-12-31 00:00:00');
+    const refused = await arrowEngine.read(edge).then(() => null, (e: unknown) => e);
+    expect(refused).toBeInstanceOf(LakerecError);
+    expect((refused as LakerecError).code).toBe('unsupported_feature');
+    expect((refused as LakerecError).message).toMatch(/column "BIG_DATE" .* nanoseconds \(an INT96 timestamp\)/);
+  });
 });

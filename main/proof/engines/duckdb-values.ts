@@ -4,7 +4,7 @@
 import * as A from 'apache-arrow';
 import {
   BIGINT, BLOB, BOOLEAN, DATE, DECIMAL, DOUBLE, FLOAT, INTEGER, LIST, MAP, SMALLINT, STRUCT, TIMESTAMP, TIMESTAMPTZ, TINYINT, VARCHAR,
-  DuckDBDateValue, DuckDBDecimalValue, DuckDBListValue, DuckDBMapValue, DuckDBStructValue,
+  DuckDBBlobValue, DuckDBDateValue, DuckDBDecimalValue, DuckDBListValue, DuckDBMapValue, DuckDBStructValue,
   DuckDBTimestampTZValue, DuckDBTimestampValue, DuckDBTypeId,
   type DuckDBDecimalType, type DuckDBListType, type DuckDBMapType, type DuckDBStructType, type DuckDBType, type DuckDBValue,
 } from '@duckdb/node-api';
@@ -68,6 +68,7 @@ export function cellOfDuck(v: DuckDBValue): Cell {
   if (typeof v === 'boolean' || typeof v === 'string' || typeof v === 'bigint') return v;
   if (typeof v === 'number') return v;
   if (v instanceof DuckDBDecimalValue) return v.value;
+  if (v instanceof DuckDBBlobValue) return v.bytes;
   if (v instanceof DuckDBDateValue) return v.days;
   if (v instanceof DuckDBTimestampValue || v instanceof DuckDBTimestampTZValue) return v.micros;
   if (v instanceof DuckDBListValue) return v.items.map(cellOfDuck);
@@ -103,6 +104,7 @@ export function duckValueOf(c: Cell, t: DeltaType): DuckDBValue {
       case 'long': return typeof c === 'bigint' ? c : BigInt(c as number);
       case 'byte': case 'short': case 'integer': return Number(c);
       case 'float': case 'double': case 'boolean': case 'string': return c as number | boolean | string;
+      case 'binary': return new DuckDBBlobValue(c as Uint8Array);
       case 'date': return new DuckDBDateValue(c as number);
       case 'timestamp': return new DuckDBTimestampTZValue(c as bigint);
       case 'timestamp_ntz': return new DuckDBTimestampValue(c as bigint);

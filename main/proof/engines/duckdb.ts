@@ -28,7 +28,8 @@ export const duckdbEngine: Engine = {
   name: 'duckdb',
   description: 'Parquet written and read by DuckDB (COPY, read_parquet); our Delta log and reader',
   engineInfoPrefix: 'lakerec-duckdb/',
-  readerFeatures: new Set(['timestampNtz', 'deletionVectors', 'columnMapping']),
+  // What our reader's snapshot view handles (it casts every column to the table's type).
+  readerFeatures: new Set(['timestampNtz', 'deletionVectors', 'columnMapping', 'v2Checkpoint', 'vacuumProtocolCheck', 'typeWidening', 'typeWidening-preview']),
 
   async write(root: string, table: A.Table, ctx?: JobContext): Promise<EngineWrite> {
     throwIfCancelled(ctx);
