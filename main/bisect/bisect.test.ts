@@ -77,7 +77,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('bisect, exhaustive walk (< 48 versions)', () => {
   it('finds the double load at the version that appended twice, with the culprit commit', async () => {
     const events: ProbeEvent[] = [];
-    const r = await bisect(lakes.double, { predicate: 'unique-keys', keys: ['order_id'] }, { onProbe: (e) => events.push(e) });
+    const progress: string[] = [];
+    const r = await bisect(lakes.double, { predicate: 'unique-keys', keys: ['order_id'] }, {
+      onProbe: (e) => events.push(e), progress: (p) => { if (p.phase === 'bisect') progress.push(`${p.done}/${p.total}`); },
+    });
+    expect(progress).toEqual(['1/7', '2/7', '3/7', '4/7', '5/7', '6/7', '7/7']);
     expect(r.outcome).toBe('bad');
     expect(r.firstBad).toBe(6);
     expect(r.lastGood).toBe(5);

@@ -51,6 +51,8 @@ export async function searchVersions(input: SearchInput): Promise<SearchOutcome>
   const { latestVersion, readable, ctx } = input;
   const probes: ProbeResult[] = [];
   const known = new Map<number, ProbeState>();
+  /** Probes the search will make: every readable version when walking; unknown for a binary search. */
+  let plannedTotal: number | null = null;
   const notes: string[] = [];
 
   const probe = async (v: number): Promise<ProbeState> => {
@@ -64,7 +66,7 @@ export async function searchVersions(input: SearchInput): Promise<SearchOutcome>
     probes.push(p);
     known.set(v, ev.state);
     input.onProbe?.(p);
-    ctx?.progress?.({ phase: 'bisect', done: probes.length, total: null, message: `v${v} ${ev.state}` });
+    ctx?.progress?.({ phase: 'bisect', done: probes.length, total: plannedTotal, message: `v${v} ${ev.state}` });
     return ev.state;
   };
 
@@ -79,6 +81,7 @@ export async function searchVersions(input: SearchInput): Promise<SearchOutcome>
   const limit = input.exhaustiveLimit ?? EXHAUSTIVE_LIMIT;
 
   if (versionCount < limit) {
+    plannedTotal = readableVersions.length;
     // Walk everything; a version whose data cannot be read counts as neither good nor bad.
     const states: { v: number; s: ProbeState }[] = [];
     for (const v of readableVersions) states.push({ v, s: await probe(v) });

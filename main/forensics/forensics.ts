@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import type { Metadata, StructField } from '../../shared/delta';
 import type { ForensicsResult, HeuristicHit, VersionSummary } from '../../shared/forensics';
 import { LakerecError } from '../../shared/errors';
-import { throwIfCancelled, type JobContext } from '../../shared/jobs';
+import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import { openDuck, sqlIdent, sqlString, type Duck } from '../engine/duck';
 import { activeAt, partitionLabel, replayHistory, type FileEntry, type History, type HistorySource, type VersionState } from './history';
 import { openHistorySource } from './source';
@@ -200,7 +200,10 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
   };
   try {
     for (const st of h.states) {
-      throwIfCancelled(opts.ctx);
+      if (st.version % 500 === 0) {
+        throwIfCancelled(opts.ctx);
+        report(opts.ctx, { phase: 'looking for incidents', done: st.version, total: h.states.length });
+      }
       const v = st.version;
       const sum = versions[v];
       const ci = st.change?.commitInfo ?? null;
