@@ -42,6 +42,8 @@ export interface ReconcileOptions {
   exampleLimit?: number;
   /** Row digest: md5 of canonical bytes (default; stable) or DuckDB hash() (faster; bound to the DuckDB version). */
   digest?: DigestMode;
+  /** DuckDB memory limit (default 4GB); beyond it the per-row tables spill to a temp folder. */
+  memoryLimit?: string;
 }
 
 const NULL_LABEL = '(null)';
@@ -96,7 +98,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
   const mode: DigestMode = opts.digest ?? 'md5';
   if (mode !== 'md5' && mode !== 'fast') throw new LakerecError('usage', `unknown digest "${String(mode)}"; md5 or fast`);
   throwIfCancelled(ctx);
-  const duck = await openDuck();
+  const duck = await openDuck(opts.memoryLimit ? { memoryLimit: opts.memoryLimit } : {});
   const conn = duck.conn;
   // Cancelling stops the running query too, not just the next step.
   const onAbort = () => { try { conn.interrupt(); } catch { /* already closed */ } };
