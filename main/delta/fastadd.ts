@@ -31,15 +31,24 @@ function numberAfter(line: string, key: string): number {
 const escapedNumRecordsRe = /\\"numRecords\\":(\d+)/;
 
 // Partition value objects repeat across files (a 300k-file table has ~100 partitions): one parse
-// and one shared, frozen object per distinct text.
-const pvCache = new Map<string, Readonly<Record<string, string | null>>>();
+// and one shared, frozen object per distinct text, found by a hash of the characters in place so
+// that a repeated text costs neither a substring nor a string hash.
+interface PvEntry { text: string; pv: Readonly<Record<string, string | null>> }
+const pvByHash = new Map<number, PvEntry[]>();
+let pvCount = 0;
 const PV_CACHE_MAX = 200_000;
 
-function parsePartitionValues(text: string): Readonly<Record<string, string | null>> {
-  let pv = pvCache.get(text);
-  if (!pv) {
-    pv = Object.freeze(JSON.parse(text) as Record<string, string | null>);
-    if (pvCache.size < PV_CACHE_MAX) pvCache.set(text, pv);
+function partitionValuesAt(line: string, open: number, close: number, hash: number): Readonly<Record<string, string | null>> {
+  const len = close - open + 1;
+  const bucket = pvByHash.get(hash);
+  if (bucket) {
+    for (const e of bucket) if (e.text.length === len && line.startsWith(e.text, open)) return e.pv;
+  }
+  const text = line.slice(open, close + 1);
+  const pv = Object.freeze(JSON.parse(text) as Record<string, string | null>);
+  if (pvCount < PV_CACHE_MAX) {
+    pvCount++;
+    if (bucket) bucket.push({ text, pv }); else pvByHash.set(hash, [{ text, pv }]);
   }
   return pv;
 }
@@ -74,6 +83,7 @@ export class LazyAddFile implements AddFile {
   get stats_parsed(): Record<string, unknown> | null | undefined { return this.parsed().stats_parsed; }
   /** numRecords from the raw stats text, without parsing anything. */
   get numRecordsHint(): number | null {
+    if (this.line.indexOf('numRecords') < 0) return null;
     const m = escapedNumRecordsRe.exec(this.line);
     return m ? Number(m[1]) : null;
   }
@@ -100,8 +110,10 @@ export function tryFastAdd(line: string): LazyAddFile | null {
   // Partition values are a flat map of strings/nulls: the first } outside a string closes it.
   let inStr = false;
   let close = -1;
+  let hash = Math.imul(2166136261 ^ 123, 16777619);
   for (let i = open + 1; i < line.length; i++) {
     const ch = line.charCodeAt(i);
+    hash = Math.imul(hash ^ ch, 16777619);
     if (inStr) {
       if (ch === 92 /* \ */) i++;
       else if (ch === 34 /* " */) inStr = false;
@@ -117,7 +129,7 @@ export function tryFastAdd(line: string): LazyAddFile | null {
   if (size < 0 || mtime < 0 || dc === null) return null;
   let pv: Record<string, string | null>;
   try {
-    pv = parsePartitionValues(line.slice(open, close + 1)) as Record<string, string | null>;
+    pv = partitionValuesAt(line, open, close, hash) as Record<string, string | null>;
   } catch {
     return null;
   }

@@ -56,7 +56,7 @@ export function parseCommitText(text: string, version: number, fileName: string)
     lineNo++;
     const line = text.slice(start, end);
     start = end + 1;
-    if (line.trim() === '') continue;
+    if (line.length === 0 || (line.charCodeAt(0) <= 32 && line.trim() === '')) continue;
     const fast = tryFastAdd(line);
     if (fast) { c.adds.push(fast); continue; }
     let a: Action;

@@ -271,6 +271,16 @@ describe('fast add path', () => {
     expect(tryFastAdd(lines[1])!.numRecordsHint).toBeNull();
   });
 
+  test('partition values: one shared object per distinct text', () => {
+    const mk = (pv: string) => tryFastAdd(`{"add":{"path":"x","partitionValues":${pv},"size":1,"modificationTime":1,"dataChange":true}}`)!;
+    const a = mk('{"p":"1"}');
+    const b = mk('{"p":"1"}');
+    const c = mk('{"p":"2"}');
+    expect(a.partitionValues).toBe(b.partitionValues);
+    expect(c.partitionValues).toEqual({ p: '2' });
+    expect(mk('{"p":"a\\"}"}').partitionValues).toEqual({ p: 'a"}' });
+  });
+
   test('falls back to JSON.parse for DVs, escapes, and damaged lines', () => {
     expect(tryFastAdd('{"add":{"path":"a\\"b","partitionValues":{},"size":1,"modificationTime":1,"dataChange":true}}')).toBeNull();
     expect(tryFastAdd('{"add":{"path":"a","partitionValues":{},"size":1,"modificationTime":1,"dataChange":true,"deletionVector":null}}')).toBeNull();
