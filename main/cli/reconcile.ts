@@ -1,14 +1,15 @@
 // `lakerec reconcile SOURCE TABLE --contract F [--level L] ...`: the same engine as the window.
 // Reports are written only after the engine has a verdict, so a failed run never leaves a
 // report that claims one. Exit: 0 nothing blocking, 1 blocking finding, 2 usage, 3 unreadable.
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
 import { LEVELS, type Level } from '../../shared/reconcile';
 import { bool, int, parseArgs, requirePositional, str } from './args';
 import type { CliIO } from './io';
-import { reconcile } from '../reconcile/reconcile';
-import { renderJson, renderMarkdown, renderReconcileHtml, renderTerminal } from '../reconcile/report';
+import { LAKEREC_VERSION, reconcile } from '../reconcile/reconcile';
+import { renderJson, renderMarkdown, renderTerminal } from '../reconcile/report';
+import { composeIncident, renderIncidentHtml } from '../app/report';
 
 const USAGE = 'lakerec reconcile SOURCE TABLE --contract FILE [--level schema|counts|checksum|keys|rows] [--version N] [--digest md5|fast] [--baseline F] [--write-baseline F] [--markdown F] [--html F] [--json]';
 
@@ -55,7 +56,15 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     writeReport(path, renderMarkdown(result), io, path === summary);
   }
   const html = str(p, 'html');
-  if (html) writeReport(resolve(io.cwd, html), renderReconcileHtml(result), io, false);
+  if (html) {
+    // The incident report, the same file the window's "Export incident report" writes: the
+    // reconcile sections, the timeline excerpt, a bisect, the contract; confidential values masked.
+    const incident = await composeIncident({
+      result, table: resolve(io.cwd, table), source: /@\d+$/.test(source) ? null : resolve(io.cwd, source),
+      contractText: readFileSync(resolve(io.cwd, contract), 'utf8'), toolVersion: LAKEREC_VERSION,
+    });
+    writeReport(resolve(io.cwd, html), renderIncidentHtml(incident), io, false);
+  }
   io.out(bool(p, 'json') ? renderJson(result) : renderTerminal(result));
   return result.exitCode;
 }

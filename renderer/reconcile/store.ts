@@ -31,6 +31,8 @@ export interface ReconcileState {
   contractText: string;
   contractOrigin: 'file' | 'template' | 'edited' | null;
   contractPath: string | null;
+  /** The text as loaded (an edit back to it is no longer "edited"). */
+  contractLoaded: { text: string; origin: 'file' | 'template' } | null;
   contractLoading: boolean;
   contractLoadError: LakerecErrorData | null;
   check: ContractCheck | null;
@@ -93,6 +95,7 @@ export function createReconcileStore(client: ApiClient): StoreApi<ReconcileState
       contractText: '',
       contractOrigin: null,
       contractPath: null,
+      contractLoaded: null,
       contractLoading: false,
       contractLoadError: null,
       check: null,
@@ -113,7 +116,7 @@ export function createReconcileStore(client: ApiClient): StoreApi<ReconcileState
         try {
           const c = await client.invoke('defaultContract', { path: table });
           if (get().contractFor !== table) return;
-          set({ contractText: c.text, contractOrigin: c.origin, contractPath: c.path, contractLoading: false });
+          set({ contractText: c.text, contractOrigin: c.origin, contractPath: c.path, contractLoaded: { text: c.text, origin: c.origin }, contractLoading: false });
           await validate(c.text);
         } catch (e) {
           if (get().contractFor !== table) return;
@@ -122,7 +125,8 @@ export function createReconcileStore(client: ApiClient): StoreApi<ReconcileState
       },
 
       setContractText(text) {
-        set({ contractText: text, contractOrigin: 'edited' });
+        const loaded = get().contractLoaded;
+        set({ contractText: text, contractOrigin: loaded && loaded.text === text ? loaded.origin : 'edited' });
         if (checkTimer) clearTimeout(checkTimer);
         // Check as the user types, not on every key.
         checkTimer = setTimeout(() => void validate(text), 250);
