@@ -195,6 +195,8 @@ async function buildOne(spec: ScenarioSpec, env: { duck: Duck; out: string; seed
     partitionColumns: ['dt'],
     name: 'orders',
     description: 'Orders, one partition per UTC day',
+    // Delta's default: a checkpoint every 10 versions (the long history gets six).
+    configuration: { 'delta.checkpointInterval': '10' },
     id: stableId(seed, spec.name),
     clock: clock.fn,
     duck,

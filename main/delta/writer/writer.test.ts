@@ -386,4 +386,16 @@ describe('DeltaWriter', () => {
     expect(w.version).toBe(3);
     w.close();
   });
+
+  it('writes a checkpoint every delta.checkpointInterval versions', async () => {
+    const w = await DeltaWriter.create(join(dir, 'interval'), { schema, partitionColumns: ['dt'], clock, duck, configuration: { 'delta.checkpointInterval': '3' } });
+    for (let i = 0; i < 7; i++) await w.append({ sql: rowsSql(i * 10, i * 10 + 10, '2026-08-10') });
+    expect(readdirSync(join(w.root, '_delta_log')).filter((f) => f.endsWith('.checkpoint.parquet')).sort())
+      .toEqual(['00000000000000000003.checkpoint.parquet', '00000000000000000006.checkpoint.parquet']);
+    expect(JSON.parse(readFileSync(join(w.root, '_delta_log', '_last_checkpoint'), 'utf8'))).toMatchObject({ version: 6 });
+    expect(w.warnings).toEqual([]);
+    const snap = await (await DeltaTable.open(w.root)).snapshot();
+    expect(snap.numRecords).toBe(70);
+    w.close();
+  });
 });

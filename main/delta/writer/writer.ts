@@ -154,6 +154,8 @@ export class DeltaWriter {
   private readonly engineInfo: string;
   private readonly ctx?: JobContext;
   private st: WriterState;
+  /** Things that went wrong without failing a commit (an automatic checkpoint). */
+  readonly warnings: string[] = [];
 
   private constructor(root: string, state: WriterState, duck: Duck, ownsDuck: boolean, opts: WriterOptions) {
     this.root = resolve(root);
@@ -1037,7 +1039,23 @@ export class DeltaWriter {
       this.st.tombstones.delete(a.path);
     }
     this.st.version = version;
+    await this.autoCheckpoint();
     return { version, commitInfo, adds: c.adds, removes: c.removes };
+  }
+
+  /**
+   * `delta.checkpointInterval` (a table property, as Delta writers honour it): after every Nth
+   * version a checkpoint is written. A failed checkpoint does not undo the commit (the log is
+   * complete without it); it is kept in `warnings`.
+   */
+  private async autoCheckpoint(): Promise<void> {
+    const interval = Number(this.st.metadata.configuration?.['delta.checkpointInterval'] ?? 0);
+    if (!Number.isInteger(interval) || interval <= 0 || this.st.version === 0 || this.st.version % interval !== 0) return;
+    try {
+      await this.checkpoint();
+    } catch (e) {
+      this.warnings.push(`checkpoint at version ${this.st.version} failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
 }
 
