@@ -21,6 +21,7 @@ const cases: [string, string, string[]][] = [
   ['lossy-nan', 'duckdb', ['fingerprints_match', 'rows_identical']],
   ['duckdb', 'lossy-nan', ['fingerprints_match', 'rows_identical']],
   ['lossy-decimal', 'arrow', ['declared_schema', 'fingerprints_match', 'rows_identical', 'schema_match']],
+  ['lossy-nanos', 'duckdb', ['fingerprints_match', 'rows_identical']],
   ['lossy-tags', 'duckdb', ['sensitivity_floor', 'tags_carried']],
   ['arrow', 'lossy-sensitivity', ['sensitivity_floor']],
 ];
@@ -42,6 +43,13 @@ describe('a lossy engine fails exactly the checks it should', () => {
     expect(fp.evidence.join('\n')).toMatch(/ratio\.nan: 1 expected, 0 found/);
     const rows = r.checks.find((c) => c.name === 'rows_identical')!;
     expect(rows.evidence.join('\n')).toMatch(/ratio: generated "NaN", read null/);
+  });
+
+  it('the arrow engine refuses to read nanosecond timestamps it cannot vouch for, by name', async () => {
+    const r = await runProof({ engines: ['lossy-nanos', 'arrow'], testDoubles: true });
+    expect(r.steps.map((s) => s.status)).toEqual(['done', 'done', 'failed', 'failed', 'failed']);
+    expect(r.steps[2].error).toMatch(/column "seen_at" .* nanoseconds .* refuses it rather than return wrong timestamps/);
+    expect(r.passed).toBe(false);
   });
 
   it('test doubles are refused unless asked for', async () => {

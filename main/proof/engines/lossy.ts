@@ -3,7 +3,7 @@
 // proof catches exactly what it claims to. Never offered in the window or the CLI's help.
 import * as A from 'apache-arrow';
 import { META_SENSITIVITY } from '../../../shared/sensitivity';
-import { buildTable, tableRows, type Cell } from '../cells';
+import { buildData, buildTable, tableRows, type Cell } from '../cells';
 import { throwIfCancelled } from '../../../shared/jobs';
 import { arrowEngine, writeArrowTable } from './arrow';
 import type { Engine } from './types';
@@ -35,6 +35,27 @@ export function narrowDecimals(table: A.Table): A.Table {
       cells: cells.map((c) => (c === null ? null : round(c as bigint))),
     };
   });
+}
+
+/**
+ * Timestamps coerced to int64 nanoseconds (pandas' datetime64[ns], Spark's INT96 as delta-rs
+ * reads it): values before 1677-09-21 or after 2262-04-11 wrap around.
+ */
+export function coerceToNanos(table: A.Table): A.Table {
+  const rows = tableRows(table);
+  const fields = table.schema.fields.map((f) => (f.type.typeId === A.Type.Timestamp
+    ? new A.Field(f.name, new A.Timestamp(A.TimeUnit.NANOSECOND, (f.type as A.Timestamp).timezone), f.nullable, f.metadata)
+    : f));
+  const schema = new A.Schema(fields);
+  const children = fields.map((f, i) => {
+    const cells = rows.map((r) => r[i]);
+    if (f.type.typeId !== A.Type.Timestamp) return buildData(f.type, cells);
+    const micro = buildData(table.schema.fields[i].type, cells);
+    const data = BigInt64Array.from(cells, (c) => (c === null ? 0n : BigInt.asIntN(64, (c as bigint) * 1000n)));
+    return A.makeData({ type: f.type as A.Timestamp, length: cells.length, nullCount: micro.nullCount, nullBitmap: micro.nullBitmap, data } as never);
+  });
+  const data = A.makeData({ type: new A.Struct(fields), length: rows.length, nullCount: 0, children });
+  return new A.Table(schema, [new A.RecordBatch(schema, data)]);
 }
 
 /** Column tags and descriptions dropped (what Polars, pandas and Spark did with Parquet). */
@@ -69,6 +90,7 @@ function lossy(name: string, what: string, damage: (t: A.Table) => A.Table): Eng
 export const lossyEngines: Engine[] = [
   lossy('lossy-nan', 'a NaN is written as a null', nanToNull),
   lossy('lossy-decimal', 'decimals are narrowed to scale 2', narrowDecimals),
+  lossy('lossy-nanos', 'timestamps are written as nanoseconds (wrapping outside 1677-2262)', coerceToNanos),
   lossy('lossy-tags', 'column tags and descriptions are dropped', dropTags),
   lossy('lossy-sensitivity', 'sensitivity tags are weakened to public', weakenSensitivity),
 ];
