@@ -241,6 +241,14 @@ describe.skipIf(!have)('delta-rs tables: every version opens, or fails with a na
     expect(h.map((r) => [r.version, r.operation, r.addedRows, r.removedRows])).toEqual([[0, 'WRITE', 10, 0], [1, 'DELETE', 8, 10]]);
   });
 
+  test('cdc_ict_table: version timestamps are the in-commit timestamps, not commitInfo.timestamp', async () => {
+    const t = await DeltaTable.open(join(deltaRsDir, 'cdc_ict_table'));
+    const ch = await t.changes();
+    expect(ch[1].commitInfo?.timestamp).toBe(1783874206883);
+    expect(ch[1].timestamp).toBe(1683874206883);
+    expect((await t.snapshot({ version: 1 })).timestamp).toBe(1683874206883);
+  });
+
   test('partition-type-primitives / delta-0.8.0-null-partition: typed and null partition values', async () => {
     const t = await DeltaTable.open(join(deltaRsDir, 'delta-0.8.0-null-partition'));
     const s = await t.snapshot();
