@@ -59,6 +59,7 @@ export type HeuristicName =
   | 'blind_append_after_overwrite'
   | 'stats_missing'
   | 'writer_changed'
+  | 'nulls_appeared'
   | 'predicate_not_evaluable';
 
 /** A plain value a human reads in the evidence table. */

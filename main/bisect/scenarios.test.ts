@@ -101,6 +101,13 @@ describe('forensics names what the corruptions left in the log', () => {
     expect(h.find((x) => x.name === 'overwrite_wider_than_predicate')).toBeUndefined();
   });
 
+  it('null keys: the first nulls in order_id', async () => {
+    const l = lake('null_keys');
+    expect((await hits('null_keys')).filter((x) => x.name === 'nulls_appeared')).toEqual([
+      expect.objectContaining({ version: l.meta.brokenAtVersion, evidence: expect.objectContaining({ column: 'order_id' }) }),
+    ]);
+  });
+
   it('schema drift, vacuumed history, control', async () => {
     expect((await hits('schema_drift')).find((x) => x.name === 'schema_changed')?.evidence.added).toEqual(['channel']);
     const vac = await hits('vacuumed_history');

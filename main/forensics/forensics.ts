@@ -168,15 +168,24 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
     if (s === undefined) { s = signature(f); sigCache.set(f.id, s); }
     return s;
   };
+  // Active files with a null in each column (from stats.nullCount), for nulls_appeared.
+  const nullFiles = new Map<string, number>();
+  const nullCols = (f: FileEntry): [string, number][] => {
+    const nc = f.stats?.nullCount;
+    if (!nc) return [];
+    return Object.entries(nc).filter((e): e is [string, number] => typeof e[1] === 'number' && e[1] > 0);
+  };
   const apply = (st: VersionState): void => {
     for (const id of st.removed) {
       const f = h.files[id];
+      for (const [c] of nullCols(f)) nullFiles.set(c, (nullFiles.get(c) ?? 1) - 1);
       if (partitionSource !== 'none') partCount.set(partOf(f), (partCount.get(partOf(f)) ?? 1) - 1);
       const s = sigOf(f);
       if (s) bySig.get(s)?.delete(f);
     }
     for (const id of st.added) {
       const f = h.files[id];
+      for (const [c] of nullCols(f)) nullFiles.set(c, (nullFiles.get(c) ?? 0) + 1);
       if (partitionSource !== 'none') partCount.set(partOf(f), (partCount.get(partOf(f)) ?? 0) + 1);
       const s = sigOf(f);
       if (s) { const set = bySig.get(s) ?? new Set<FileEntry>(); set.add(f); bySig.set(s, set); }
@@ -217,7 +226,26 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
       const countBefore = new Map<string, number>();
       if (partitionSource !== 'none') for (const f of [...dataRems, ...adds]) countBefore.set(partOf(f), partCount.get(partOf(f)) ?? 0);
       const dupMatches = isAppend(st, h) ? matchEarlier(adds) : null;
+      // nulls_appeared: a column with no null in any active file gets nulls from this commit.
+      const hadData = st.tableFiles > 0 && (v > 0 ? h.states[v - 1].tableFiles > 0 : false);
+      const newNulls = new Map<string, { rows: number; files: number }>();
+      if (hadData) {
+        for (const f of adds) {
+          for (const [c, n] of nullCols(f)) {
+            if ((nullFiles.get(c) ?? 0) > 0) continue;
+            const cur = newNulls.get(c) ?? { rows: 0, files: 0 };
+            newNulls.set(c, { rows: cur.rows + n, files: cur.files + 1 });
+          }
+        }
+      }
       apply(st);
+      for (const [c, n] of newNulls) {
+        hits.push({
+          name: 'nulls_appeared', version: v, severity: 'info',
+          message: `${op} brought the first nulls into ${c} (${n.rows} row(s) in ${n.files} file(s)); no file in the table had one before`,
+          evidence: { column: c, nullRows: n.rows, files: n.files },
+        });
+      }
 
       // partition_emptied: the partition had files before and has none after, none added back.
       if (partitionSource !== 'none' && dataRems.length) {
