@@ -3,7 +3,7 @@
 // reconciled against (Parquet and CSV), its contract, and scenario.json (expected finding, the
 // version that broke it, measured facts). Deterministic for a seed: same rows, same commits.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LakerecError } from '../shared/errors';
@@ -185,6 +185,10 @@ export async function buildScenario(name: string, opts: Omit<BuildOptions, 'only
 async function buildOne(spec: ScenarioSpec, env: { duck: Duck; out: string; seed: number; rows: number; perDay: number; contracts: string }): Promise<BuiltLake> {
   const { duck, seed, perDay } = env;
   const dir = join(env.out, spec.name);
+  // Replace an earlier build of this lake, never a folder that is something else.
+  if (existsSync(dir) && readdirSync(dir).length > 0 && !existsSync(join(dir, 'scenario.json')) && !existsSync(join(dir, 'table', '_delta_log'))) {
+    throw new LakerecError('usage', `${dir} exists and is not a sample lake; choose another --out (nothing was changed there)`, { path: dir });
+  }
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, 'source'), { recursive: true });
   const tablePath = join(dir, 'table');

@@ -1,7 +1,7 @@
 // `lakerec build-sample-lakes` through the CLI dispatcher: builds, reports, and refuses bad flags
 // with exit 2 and one line.
 import { afterAll, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../main/cli/main';
@@ -42,4 +42,13 @@ it('refuses bad flags with exit 2 and one line', async () => {
     expect(r.err.trim().split('\n')).toHaveLength(1);
     expect(r.err).toMatch(/^lakerec build-sample-lakes: usage: /);
   }
+});
+
+it('never replaces a folder that is not a sample lake', async () => {
+  mkdirSync(join(dir, 'mine', 'control'), { recursive: true });
+  writeFileSync(join(dir, 'mine', 'control', 'precious.txt'), 'keep me');
+  const r = await cli(['build-sample-lakes', '--out', 'mine', '--rows', '12', '--only', 'control']);
+  expect(r.code).toBe(2);
+  expect(r.err).toMatch(/is not a sample lake/);
+  expect(readFileSync(join(dir, 'mine', 'control', 'precious.txt'), 'utf8')).toBe('keep me');
 });
