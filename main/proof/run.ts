@@ -153,39 +153,42 @@ export async function runProof(opts: ProofOptions): Promise<ProofResult> {
   const tables: C.TableFacts[] = [];
   const reads: C.ReadFacts[] = [];
   let sandboxInfo: C.SandboxFacts;
-  const duck = await openDuck({ threads: 1 });
+  let duck: Duck | null = null;
   try {
+    duck = await openDuck({ threads: 1 });
+    const conn = duck.conn;
+    const verifier = duck;
     await runStep('generate', async (s) => {
       const g = generateTable(opts.seed ?? DEFAULT_SEED, opts.rows ?? GENERATED_ROWS);
       generated = g;
       s.rows = g.arrow.numRows;
       s.fingerprint = fingerprintArrow(g.arrow);
       s.fingerprintBy = 'typescript-arrow';
-      await loadRows(duck.conn, 'proof_generated', g.schema, g.rows);
-      s.fingerprintCheck = await fingerprintDuckdb(duck.conn, g.schema, 'proof_generated');
+      await loadRows(conn, 'proof_generated', g.schema, g.rows);
+      s.fingerprintCheck = await fingerprintDuckdb(conn, g.schema, 'proof_generated');
       s.fingerprintCheckBy = 'duckdb-sql';
       genFp = s.fingerprint;
     });
     await runStep('a_write', async (s) => {
       await ea.write(rootA, generated!.arrow, ctx);
-      const { fp } = await sqlFingerprintOfTable(duck, rootA, 'proof_table_a');
+      const { fp } = await sqlFingerprintOfTable(verifier, rootA, 'proof_table_a');
       Object.assign(s, { rows: fp.rows, fingerprint: fp, fingerprintBy: 'duckdb-sql' });
     });
     await runStep('b_read', async (s) => {
       readA = await eb.read(rootA, ctx);
       Object.assign(s, { rows: readA.table.numRows, fingerprint: fingerprintArrow(readA.table), fingerprintBy: 'typescript-arrow' });
-      const { fp } = await sqlFingerprintOfTable(duck, rootA, 'proof_table_a');
+      const { fp } = await sqlFingerprintOfTable(verifier, rootA, 'proof_table_a');
       Object.assign(s, { fingerprintCheck: fp, fingerprintCheckBy: 'duckdb-sql' });
     });
     await runStep('b_write', async (s) => {
       await eb.write(rootB, readA!.table, ctx);
-      const { fp } = await sqlFingerprintOfTable(duck, rootB, 'proof_table_b');
+      const { fp } = await sqlFingerprintOfTable(verifier, rootB, 'proof_table_b');
       Object.assign(s, { rows: fp.rows, fingerprint: fp, fingerprintBy: 'duckdb-sql' });
     });
     await runStep('a_read', async (s) => {
       readB = await ea.read(rootB, ctx);
       Object.assign(s, { rows: readB.table.numRows, fingerprint: fingerprintArrow(readB.table), fingerprintBy: 'typescript-arrow' });
-      const { fp } = await sqlFingerprintOfTable(duck, rootB, 'proof_table_b');
+      const { fp } = await sqlFingerprintOfTable(verifier, rootB, 'proof_table_b');
       Object.assign(s, { fingerprintCheck: fp, fingerprintCheckBy: 'duckdb-sql' });
     });
     for (const [root, label, engine] of [[rootA, 'a', ea], [rootB, 'b', eb]] as const) {
@@ -199,7 +202,7 @@ export async function runProof(opts: ProofOptions): Promise<ProofResult> {
     }
     sandboxInfo = sandboxFacts(sandbox);
   } finally {
-    duck.close();
+    duck?.close();
     rmSync(sandbox, { recursive: true, force: true });
   }
   const leftOver = existsSync(sandbox) ? readdirSync(sandbox) : [];
