@@ -1,0 +1,147 @@
+// The Reconcile screen end to end, web mode in Chromium: a copy of the double_load sample lake
+// is opened; its source extract is dropped on the window (a File in a DataTransfer: the upload
+// route) and then given by path; both name double_load. The contract editor shows a problem on
+// its line; a bad source is an error in words; the run is listed in Runs. Nothing is ever
+// written into the table.
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumMissing, ensureArtifacts, launchChromium, startWebMode, type WebMode } from './helpers';
+import { dropFile, ensureDoubleLoad, treeState } from './screens-helpers';
+
+const missing = chromiumMissing();
+if (missing) process.stdout.write(`e2e reconcile: SKIPPED: ${missing}\n`);
+
+describe.skipIf(missing !== null)('Reconcile screen (web mode, Chromium)', () => {
+  let dir: string;
+  let lakeCopy: string;
+  let table: string;
+  let server: WebMode;
+  let browser: Browser;
+  let page: Page;
+  let before: string[];
+  const errors: string[] = [];
+  const shot = (name: string) => page.screenshot({ path: join(ensureArtifacts(), name) });
+
+  beforeAll(async () => {
+    const lake = ensureDoubleLoad();
+    dir = mkdtempSync(join(tmpdir(), 'lakerec-e2e-reconcile-'));
+    lakeCopy = join(dir, 'double_load');
+    cpSync(lake, lakeCopy, { recursive: true });
+    table = join(lakeCopy, 'table');
+    before = treeState(table);
+    server = await startWebMode([table], join(dir, 'user-data'));
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(server.pageUrl);
+    await page.locator('[data-testid=tab-reconcile]').click();
+    await page.locator('[data-testid=reconcile-view]').waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('loads the lake\'s contract and checks it as it is edited, problems on their line', async () => {
+    await page.locator('[data-testid=contract-ok]').waitFor();
+    expect(await page.inputValue('[data-testid=contract-editor]')).toContain('keys: [order_id]');
+    expect(await page.textContent('[data-testid=contract-panel]')).toContain('double_load/contract.yaml');
+    await shot('reconcile-empty.png');
+    const good = await page.inputValue('[data-testid=contract-editor]');
+    await page.fill('[data-testid=contract-editor]', good.replace('keys: [order_id]', 'keys: [order_id]\nkeyz: 3'));
+    const problem = page.locator('[data-testid=contract-problems] li');
+    await problem.first().waitFor();
+    const line = good.split('\n').findIndex((l) => l.startsWith('keys:')) + 2;
+    expect(await problem.first().getAttribute('data-line')).toBe(String(line));
+    expect(await problem.first().textContent()).toMatch(/unknown field "keyz"/);
+    expect(await page.isDisabled('[data-testid=run-reconcile]')).toBe(true);
+    await shot('reconcile-contract-error.png');
+    await page.fill('[data-testid=contract-editor]', good);
+    await page.locator('[data-testid=contract-ok]').waitFor();
+  });
+
+  it('a dropped source file (uploaded to the local engine) names double_load', async () => {
+    await dropFile(page, '[data-testid=reconcile-view]', 'orders.parquet', readFileSync(join(lakeCopy, 'source', 'orders.parquet')));
+    await expect.poll(() => page.textContent('[data-testid=source-chosen]')).toContain('uploaded');
+    expect(await page.textContent('[data-testid=source-chosen]')).toContain('orders.parquet');
+    await page.click('[data-testid=run-reconcile]');
+    await page.locator('[data-testid=verdict]').waitFor({ timeout: 60_000 });
+    expect(await page.getAttribute('[data-testid=verdict]', 'data-verdict')).toBe('diverges');
+    const modes = await page.locator('[data-testid=finding]').evaluateAll((els) => els.map((e) => e.getAttribute('data-mode')));
+    expect(modes).toContain('double_load');
+    const card = page.locator('[data-testid=finding][data-mode=double_load]');
+    expect(await card.textContent()).toMatch(/Meaning.*Evidence.*Action/);
+    // The partition that was loaded twice is the one marked.
+    expect(await page.locator('[data-testid=partition-row][data-state=differs] td').first().textContent()).toBe('dt=2026-08-12');
+    expect(await page.textContent('[data-testid=reads]')).toMatch(/Target rows read\s*6,300/);
+    expect(await page.locator('[data-testid=row-diff]').count()).toBeGreaterThan(0);
+    await shot('reconcile-result.png');
+    await page.setViewportSize({ width: 1360, height: 1500 });
+    await shot('reconcile-result-full.png');
+    await page.setViewportSize({ width: 1360, height: 900 });
+    // The upload went to the server's sandbox, never next to the table.
+    expect(treeState(table)).toEqual(before);
+    expect(readdirSync(lakeCopy).sort()).toEqual(['contract.yaml', 'scenario.json', 'source', 'table']);
+  });
+
+  it('the same source by path (typed) names double_load too, at keys level', async () => {
+    await page.click('[data-testid=source-chosen] .item-remove');
+    await page.fill('[data-testid=source-path]', join(lakeCopy, 'source', 'orders.csv'));
+    await page.click('[data-testid=source-use-path]');
+    await expect.poll(() => page.textContent('[data-testid=source-chosen]')).toContain('orders.csv');
+    await page.click('[data-testid=level-keys]');
+    await page.click('[data-testid=run-reconcile]');
+    await page.locator('[data-testid=reconcile-progress]').waitFor({ state: 'detached', timeout: 60_000 });
+    await page.locator('[data-testid=verdict]').waitFor();
+    expect(await page.textContent('[data-testid=verdict]')).toContain('level keys');
+    expect(await page.locator('[data-testid=finding][data-mode=double_load]').count()).toBe(1);
+  });
+
+  it('shows the loading state with Cancel, and a cancelled run says so', async () => {
+    // Hold the reconcile call in the browser so the loading state is there to see and cancel.
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => { release = r; });
+    await page.route('**/api/reconcile', async (route) => { await held; await route.continue(); });
+    await page.click('[data-testid=run-reconcile]');
+    await page.locator('[data-testid=reconcile-progress]').waitFor();
+    await shot('reconcile-loading.png');
+    await page.click('[data-testid=cancel-reconcile]');
+    release();
+    await page.locator('[data-testid=error-panel]').waitFor();
+    expect(await page.getAttribute('[data-testid=error-panel]', 'data-code')).toBe('cancelled');
+    await page.unroute('**/api/reconcile');
+  });
+
+  it('a source that cannot be read is an error in words, not a blank screen', async () => {
+    await page.click('[data-testid=source-chosen] .item-remove');
+    await page.fill('[data-testid=source-path]', join(dir, 'no-such-extract.parquet'));
+    await page.click('[data-testid=source-use-path]');
+    await page.click('[data-testid=run-reconcile]');
+    const panel = page.locator('[data-testid=error-panel]');
+    await panel.waitFor();
+    expect(await panel.locator('[data-testid=error-message]').textContent()).toMatch(/no-such-extract\.parquet/);
+    expect(['not_found', 'source_unreadable', 'io_error']).toContain(await panel.getAttribute('data-code'));
+    await shot('reconcile-error.png');
+    // A dropped file of another kind is refused before anything is sent.
+    await page.click('[data-testid=source-chosen] .item-remove');
+    await dropFile(page, '[data-testid=reconcile-view]', 'notes.txt', Buffer.from('hello'));
+    expect(await page.textContent('[data-testid=source-error]')).toMatch(/not a source the workbench reads/);
+  });
+
+  it('lists the runs in the run history', async () => {
+    await page.click('[data-testid=tab-runs]');
+    await page.locator('[data-testid=runs-table]').waitFor();
+    const kinds = await page.locator('[data-testid=run-row]').evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-kind')}:${r.getAttribute('data-status')}`));
+    expect(kinds.filter((k) => k === 'reconcile:fail').length).toBe(2);
+    expect(kinds).toContain('reconcile:error');
+    expect(kinds).toContain('reconcile:cancelled');
+    await shot('runs.png');
+    expect(treeState(table)).toEqual(before);
+    expect(errors).toEqual([]);
+  });
+});
