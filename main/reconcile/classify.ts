@@ -52,7 +52,7 @@ export interface KeyDiffEvidence {
   /** Of changed rows examined, those differing only by Unicode normal form. */
   unicodeExamined: number;
   unicodeOnly: number;
-  /** Changed rows whose differing columns are all within a float tolerance elsewhere (not counted). */
+  /** A few example rows and keys per kind (stale and unicode are changed rows, shown apart). */
   examples: Record<'missing' | 'extra' | 'duplicate' | 'changed' | 'moved' | 'null_key' | 'stale' | 'unicode', RowDiff[]>;
   exampleKeys: Record<'missing' | 'extra' | 'duplicate' | 'changed' | 'moved' | 'null_key' | 'stale' | 'unicode', string[]>;
 }

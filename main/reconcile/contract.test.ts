@@ -54,6 +54,7 @@ tags:
     expect(err('version: 1\nkeys: [id]\n\nkyes: [x]\n').message).toMatch(/^c\.yaml:4: .*unknown field "kyes"/);
     expect(err('version: 1\nkeys: [id]\nlateness: { column: dt, allow: "soon" }\n').message).toMatch(/^c\.yaml:3: .*"1 day"/);
     expect(err('version: 2\nkeys: [id]\n').message).toMatch(/^c\.yaml:1: version: must be 1/);
+    expect(err('version: 1\nname: x\nkeys: []\n').message).toBe('c.yaml:3: keys: must NOT have fewer than 1 items');
   });
 
   it('reports missing keys and YAML syntax errors with a line', () => {

@@ -2,13 +2,12 @@
 // checksum, keys and rows share one pass: each side's rows become (partition, key, digest, ...)
 // in a DuckDB temp table, and the checksum, the key diff and the example rows all come from
 // those tables. Rows never become JavaScript objects, except the few shown as examples.
-import { writeFileSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { LakerecError } from '../../shared/errors';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import {
   LEVELS, levelIndex, type FloatColumnResult, type Level, type PartitionResult, type ReconcileResult,
-  type RowDiff, type SchemaColumn, type SchemaComparison, type CellText, type ColumnDiffCount, type BaselineUse,
+  type RowDiff, type SchemaComparison, type CellText, type ColumnDiffCount, type BaselineUse,
 } from '../../shared/reconcile';
 import { openDuck, sqlIdent, sqlString } from '../engine/duck';
 import type { ActiveFile } from '../delta/types';
@@ -864,10 +863,3 @@ async function diffKeys(
     rowDiffs,
   };
 }
-
-/** Writes JSON (for `--json` style use by callers that want a file). */
-export function writeJson(path: string, result: ReconcileResult): void {
-  writeFileSync(path, JSON.stringify(result, null, 2) + '\n');
-}
-
-export type { SchemaColumn };

@@ -157,7 +157,7 @@ export async function openSource(
     } else if (kind === 'csv') {
       await conn.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdent(raw)} AS SELECT * FROM read_csv(${sqlString(path)}, header = true, all_varchar = true)`);
     } else {
-      await conn.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdent(raw)} AS SELECT * FROM read_json(${sqlString(path)}, format = 'newline_delimited')`);
+      await conn.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdent(raw)} AS SELECT * FROM read_json(${sqlString(path)}, format = 'auto')`);
     }
   } catch (e) {
     throw unreadable(spec, e);
