@@ -51,6 +51,7 @@ describe.skipIf(skipReason !== null)('the Electron app', () => {
   });
 
   it('opens the table given on the command line and lists its versions', async () => {
+    await page.locator('[data-testid=tab-history]').click();
     await page.locator('[data-testid=version-row]').first().waitFor();
     const versions = await page.locator('[data-testid=version-row]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-version')));
     expect(versions).toEqual(['3', '2', '1', '0']);

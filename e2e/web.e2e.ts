@@ -34,6 +34,8 @@ describe.skipIf(missing !== null)('web mode in Chromium', () => {
   });
 
   async function versions(): Promise<string[]> {
+    // The timeline is the first tab; the plain versions list is the History tab.
+    await page.locator('[data-testid=tab-history]').click();
     await page.locator('[data-testid=version-row]').first().waitFor();
     return page.locator('[data-testid=version-row]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-version') ?? ''));
   }

@@ -115,7 +115,7 @@ function Legend() {
       <span><i className="cell cell-bad" />bad</span>
       <span><i className="cell cell-unreadable" />unreadable</span>
       <span><i className="cell cell-none" />not evaluated</span>
-      <span><i className="cell cell-none culprit" />first bad</span>
+      <span><i className="cell cell-bad culprit" />first bad</span>
     </div>
   );
 }
@@ -236,7 +236,7 @@ export function BisectView() {
   const last = shown[shown.length - 1];
 
   return (
-    <div className="bisect" data-testid="bisect">
+    <div className="bisect" data-testid="bisect" data-path={tablePath}>
       <div className="bisect-top">
         <div className="bisect-title">
           <h1>Bisect</h1>
@@ -264,7 +264,12 @@ export function BisectView() {
             <ErrorPanel error={st.error} onRetry={st.error.code === 'usage' ? undefined : () => { setRevealed(0); void st.run(client, tablePath, latest); }} onDismiss={st.reset} />
           )}
           {result && <ResultPanel r={result} elapsed={st.finishedAt - st.startedAt} />}
-          {running && <div className="panel-empty" data-testid="bisect-running">Searching… each cell takes its colour as its version’s result arrives.</div>}
+          {running && (
+            <div className="panel-empty" data-testid="bisect-running">
+              <p>Searching… each cell takes its colour as its version’s result arrives.</p>
+              {st.status === 'running' && <button type="button" className="btn" onClick={st.cancel}>Cancel the search</button>}
+            </div>
+          )}
           {(stale || st.status === 'idle') && (
             <div className="panel-empty" data-testid="bisect-idle">
               Choose a predicate and run: under 48 versions every version is walked (a healed incident shows); above, a binary search probes a few.

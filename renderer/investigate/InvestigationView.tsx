@@ -1,6 +1,6 @@
 // The investigation (timeline forensics) screen: the table's header, the timeline of every
 // version with the findings marked, the findings and versions lists, and the selected commit.
-import { useEffect, useMemo } from 'react';
+import { useCallback, useEffect, useMemo } from 'react';
 import type { VersionSummary } from '../../shared/forensics';
 import { ErrorPanel } from '../app/ErrorPanel';
 import { useNav } from '../app/nav';
@@ -29,7 +29,7 @@ function Header() {
       <div className="table-title">
         <span className="table-icon" aria-hidden="true">▦</span>
         <div>
-          <h1 data-testid="investigate-name">{o?.name ?? path?.split(/[\\/]/).filter(Boolean).pop() ?? ''}</h1>
+          <h1 data-testid="table-name">{o?.name ?? path?.split(/[\\/]/).filter(Boolean).pop() ?? ''}</h1>
           <div className="table-path mono" title={o?.path ?? path ?? ''}>{o?.path ?? path}</div>
         </div>
       </div>
@@ -116,7 +116,7 @@ function Versions({ onPick }: { onPick(v: number): void }) {
             onClick={() => onPick(v.version)} style={{ height: ROW }}>
             <span className="num mono strong">{v.version}</span>
             <span className="mono muted">{v.timestamp ? formatUtc(v.timestamp) : '—'}</span>
-            <span className="ellipsis"><span className={`op op-${operationKind(v.operation)}`}>{v.operation ?? '—'}</span></span>
+            <span className="ellipsis">{v.operation ? <span className={`op op-${operationKind(v.operation)}`}>{v.operation}</span> : <span className="faint">{v.readable ? 'no commitInfo' : 'unreadable'}</span>}</span>
             <span className="num mono add">{v.addedRows === null ? '?' : v.addedRows ? `+${formatInt(v.addedRows)}` : ''}</span>
             <span className="num mono remove">{v.removedRows === null ? '?' : v.removedRows ? `−${formatInt(v.removedRows)}` : ''}</span>
             {flagsOf(v, warn, info)}
@@ -134,7 +134,7 @@ function Loaded() {
   const detail = useInvestigation((s) => s.detail);
   const select = useInvestigation((s) => s.select);
   const step = useInvestigation((s) => s.step);
-  const pick = (v: number) => void select(client, v);
+  const pick = useCallback((v: number) => void select(client, v), [client, select]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

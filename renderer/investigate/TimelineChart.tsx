@@ -1,14 +1,14 @@
 // Rows added (up) and removed (down) per version, coloured by operation, with markers for the
 // heuristics that fired, checkpoints and versions the log can no longer produce. Long logs are
 // drawn as buckets; hovering a bucket lists its versions' exact values.
-import { useMemo } from 'react';
+import { memo, useMemo } from 'react';
 import {
   Bar, BarChart, CartesianGrid, Cell, ReferenceArea, ReferenceDot, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis,
   type TooltipContentProps,
 } from 'recharts';
 import type { HeuristicHit, VersionSummary } from '../../shared/forensics';
 import { operationKind } from '../history/format';
-import { bucketOf, buildBuckets, compact, formatInt, moved, OP_COLOURS, OP_LABELS, type Bucket, type OpKind } from './timeline';
+import { bucketOf, buildBuckets, compact, formatInt, moved, niceAxis, OP_COLOURS, OP_LABELS, type Bucket, type OpKind } from './timeline';
 
 interface Props {
   versions: VersionSummary[];
@@ -69,17 +69,16 @@ function runs(buckets: Bucket[], test: (b: Bucket) => boolean): [number, number]
   return out;
 }
 
-export function TimelineChart({ versions, heuristics, selected, onSelect }: Props) {
+function TimelineChartImpl({ versions, heuristics, selected, onSelect }: Props) {
   const buckets = useMemo(() => buildBuckets(versions, heuristics), [versions, heuristics]);
   const bucketed = buckets.length < versions.length;
-  const [yMin, yMax] = useMemo(() => {
+  const axis = useMemo(() => {
     let lo = 0;
     let hi = 0;
     for (const b of buckets) { hi = Math.max(hi, b.added); lo = Math.min(lo, b.removed); }
-    if (hi === 0 && lo === 0) hi = 1;
-    const span = hi - lo;
-    return [lo - span * 0.04, hi + span * 0.12];
+    return niceAxis(lo, hi === 0 && lo === 0 ? 1 : hi);
   }, [buckets]);
+  const [yMin, yMax] = axis.domain;
   const sel = selected === null ? null : bucketOf(buckets, selected);
   const unreadable = useMemo(() => runs(buckets, (b) => b.unreadable), [buckets]);
   const kinds = useMemo(() => [...new Set(buckets.map((b) => b.kind))] as OpKind[], [buckets]);
@@ -126,6 +125,7 @@ export function TimelineChart({ versions, heuristics, selected, onSelect }: Prop
           />
           <YAxis
             domain={[yMin, yMax]}
+            ticks={axis.ticks}
             tickFormatter={(n: number) => compact(Math.round(n))}
             tick={{ fontSize: 11, fill: '#656d76' }}
             tickLine={false}
@@ -157,3 +157,6 @@ export function TimelineChart({ versions, heuristics, selected, onSelect }: Prop
     </div>
   );
 }
+
+/** Re-drawn only when the data or the selection changes (not on every detail load). */
+export const TimelineChart = memo(TimelineChartImpl);

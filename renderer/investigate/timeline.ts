@@ -139,3 +139,16 @@ export function formatBytes(n: number): string {
 export function formatInt(n: number | null): string {
   return n === null ? '?' : n.toLocaleString('en-US');
 }
+
+/** A round axis: bounds and ticks on a 1/2/5 step covering [lo, hi] (lo <= 0 <= hi). */
+export function niceAxis(lo: number, hi: number, count = 4): { domain: [number, number]; ticks: number[] } {
+  const span = Math.max(1, hi - lo);
+  const raw = span / count;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
+  const a = Math.floor(lo / step) * step;
+  const z = Math.ceil(hi / step) * step;
+  const ticks: number[] = [];
+  for (let t = a; t <= z + step / 2; t += step) ticks.push(Math.round(t));
+  return { domain: [a, z], ticks };
+}

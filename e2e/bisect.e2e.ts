@@ -1,0 +1,141 @@
+// The visual bisect end to end (web mode, Debian's Chromium, the real server and engine): the
+// strip colours in from the probe events, the culprit is named and opens in the timeline; a
+// healed history, a vacuumed one, a binary search, Cancel, and a refused predicate.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumMissing, ensureArtifacts, launchChromium, startWebMode, type WebMode } from './helpers';
+import { ensureLakes, lake, openByPath } from './lakes';
+
+const missing = chromiumMissing();
+if (missing) process.stdout.write(`e2e bisect: SKIPPED: ${missing}\n`);
+
+describe.skipIf(missing !== null)('bisect in Chromium', () => {
+  let dir: string;
+  let server: WebMode;
+  let browser: Browser;
+  let page: Page;
+  const errors: string[] = [];
+  const shot = (name: string) => page.screenshot({ path: join(ensureArtifacts(), name) });
+  const cells = (): Promise<string[]> =>
+    page.locator('[data-testid=strip-cell]').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-version')}:${e.getAttribute('data-state')}`));
+  const result = () => page.locator('[data-testid=bisect-result]');
+
+  async function runBisect(path: string, predicate: string, fill: Record<string, string>): Promise<void> {
+    await openByPath(page, path);
+    await page.locator('[data-testid=tab-bisect]').click();
+    // The screen must show the table just opened before running.
+    await page.locator(`[data-testid=bisect][data-path="${path}"] [data-testid=bisect-form]`).waitFor();
+    await page.selectOption('[data-testid=bisect-predicate]', predicate);
+    for (const [k, v] of Object.entries(fill)) await page.fill(`[data-testid=bisect-${k}]`, v);
+    await page.click('[data-testid=bisect-run]');
+  }
+
+  beforeAll(async () => {
+    ensureLakes();
+    dir = mkdtempSync(join(tmpdir(), 'lakerec-e2e-bisect-'));
+    server = await startWebMode([], join(dir, 'user-data'));
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(server.pageUrl);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('bisects the double load: cells colour in probe by probe, the culprit v7 is drawn and opens in the timeline', async () => {
+    await runBisect(lake('double_load'), 'unique-keys', { keys: 'order_id' });
+    // Mid-search: some cells coloured, the rest not evaluated yet.
+    await page.locator('[data-testid=probe-item]').nth(1).waitFor();
+    const mid = await cells();
+    await shot('bisect-running.png');
+    expect(mid.some((c) => c.endsWith(':none'))).toBe(true);
+    await result().waitFor();
+    expect(await result().getAttribute('data-outcome')).toBe('bad');
+    expect(await result().getAttribute('data-first-bad')).toBe('7');
+    expect(await page.textContent('[data-testid=bisect-headline]')).toMatch(/First bad version v7 · last good v6/);
+    expect(await cells()).toEqual(['0:good', '1:good', '2:good', '3:good', '4:good', '5:good', '6:good', '7:bad']);
+    expect(await page.locator('[data-testid=strip-cell].culprit').getAttribute('data-version')).toBe('7');
+    expect(await page.locator('[data-testid=probe-item]').count()).toBe(8);
+    expect(await page.textContent('[data-testid=bisect-culprit]')).toMatch(/v7.*WRITE.*\+900/);
+    await shot('bisect-double-load.png');
+    // The culprit opens in the investigation view.
+    await page.click('[data-testid=open-culprit]');
+    await page.locator('[data-testid=commit-detail][data-version="7"]').waitFor();
+    expect(await page.getAttribute('[data-testid=tab-timeline]', 'aria-selected')).toBe('true');
+    expect(await page.locator('[data-testid=commit-finding][data-name=duplicate_batch]').count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+
+  it('draws a healed history: broke at v7, recovered at v8', async () => {
+    await runBisect(lake('healed_history'), 'unique-keys', { keys: 'order_id' });
+    await result().waitFor();
+    expect(await result().getAttribute('data-first-bad')).toBe('7');
+    expect(await page.textContent('[data-testid=bisect-healed]')).toMatch(/broke at v7, recovered at v8/);
+    const c = await cells();
+    expect(c.slice(6)).toEqual(['6:good', '7:bad', '8:good']);
+    await shot('bisect-healed.png');
+  });
+
+  it('draws vacuumed history as unreadable and says the first bad version is not recoverable', async () => {
+    await runBisect(lake('vacuumed_history'), 'unique-keys', { keys: 'order_id' });
+    await result().waitFor();
+    expect(await result().getAttribute('data-outcome')).toBe('not_recoverable');
+    expect(await page.textContent('[data-testid=bisect-not-recoverable]')).toMatch(/not recoverable/);
+    const c = await cells();
+    expect(c.slice(0, 8).every((x) => x.endsWith(':unreadable'))).toBe(true);
+    expect(c[8]).toBe('8:bad');
+    await shot('bisect-vacuumed.png');
+  });
+
+  it('binary-searches 61 versions: a few probes, the rest not evaluated, culprit v42', async () => {
+    await runBisect(lake('bisect_many_versions'), 'unique-keys', { keys: 'order_id' });
+    await result().waitFor();
+    expect(await result().getAttribute('data-first-bad')).toBe('42');
+    const c = await cells();
+    expect(c.length).toBe(61);
+    const probed = c.filter((x) => !x.endsWith(':none'));
+    expect(probed.length).toBeLessThan(15);
+    expect(c[42]).toBe('42:bad');
+    expect(c[41]).toBe('41:good');
+    expect(await result().textContent()).toContain('binary search');
+    expect(await result().textContent()).toContain('assumed, not checked');
+    await shot('bisect-binary-search.png');
+  });
+
+  it('cancels a running bisect in the engine', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => { release = r; });
+    await page.route('**/api/bisect', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await runBisect(lake('double_load'), 'unique-keys', { keys: 'order_id' });
+    await page.click('[data-testid=bisect-cancel]');
+    await new Promise((r) => setTimeout(r, 300)); // the cancel reaches the server first
+    release();
+    await page.locator('[data-testid=error-panel][data-code=cancelled]').waitFor();
+    await page.unroute('**/api/bisect');
+  });
+
+  it('shows a refused predicate and a missing key as typed errors in words', async () => {
+    await runBisect(lake('double_load'), 'matches-source', { source: join(lake('double_load'), '..', 'source', 'orders.parquet') });
+    const refused = page.locator('[data-testid=error-panel][data-code=predicate_refused]');
+    await refused.waitFor();
+    expect(await refused.locator('[data-testid=error-message]').textContent()).toMatch(/partition/);
+    await shot('bisect-refused.png');
+    await page.selectOption('[data-testid=bisect-predicate]', 'unique-keys');
+    await page.fill('[data-testid=bisect-keys]', 'no_such_column');
+    await page.click('[data-testid=bisect-run]');
+    const bad = page.locator('[data-testid=error-panel]');
+    await bad.waitFor();
+    expect(await bad.locator('[data-testid=error-message]').textContent()).toMatch(/no_such_column/);
+    expect(errors).toEqual([]);
+  });
+});

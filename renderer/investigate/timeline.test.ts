@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { HeuristicHit, VersionSummary } from '../../shared/forensics';
+import { requestOf } from '../bisect/store';
+import { bucketOf, buildBuckets, MAX_BARS, niceAxis } from './timeline';
+
+function version(v: number, added: number | null, removed: number | null, op = 'WRITE'): VersionSummary {
+  return {
+    version: v, timestamp: v * 1000, when: '', operation: op, operationParameters: {}, writer: null, isolationLevel: null, isBlindAppend: null,
+    readVersion: null, addedFiles: 1, removedFiles: removed ? 1 : 0, addedRows: added, removedRows: removed, dvDeletedRows: 0, addedBytes: 0,
+    removedBytes: 0, tableRows: null, tableFiles: 0, partitions: [], rearrangeOnly: false, hasCommitFile: true, hasCheckpoint: v % 100 === 0,
+    readable: v >= 10, protocolChanged: false, metadataChanged: false,
+  };
+}
+
+const hit = (v: number, severity: 'warn' | 'info'): HeuristicHit => ({ name: 'duplicate_batch', version: v, message: '', severity, evidence: {} });
+
+describe('timeline buckets', () => {
+  it('draws one bar per version for a short log', () => {
+    const vs = [version(0, 10, 0, 'CREATE TABLE'), version(1, 5, 3, 'DELETE'), version(2, 7, 0)];
+    const b = buildBuckets(vs, [hit(1, 'warn')]);
+    expect(b.map((x) => [x.first, x.last, x.added, x.removed, x.kind, x.warn])).toEqual([
+      [0, 0, 10, -0, 'create', false], [1, 1, 5, -3, 'delete', true], [2, 2, 7, -0, 'write', false],
+    ]);
+  });
+
+  it('buckets 10,000 versions into at most MAX_BARS bars that keep every row and every marker', () => {
+    const vs = Array.from({ length: 10_000 }, (_, i) => version(i, i % 7, i % 3 === 0 ? 2 : 0));
+    const b = buildBuckets(vs, [hit(4321, 'warn'), hit(9999, 'info')]);
+    expect(b.length).toBeLessThanOrEqual(MAX_BARS);
+    expect(b.reduce((n, x) => n + x.added, 0)).toBe(vs.reduce((n, v) => n + (v.addedRows ?? 0), 0));
+    expect(b.reduce((n, x) => n - x.removed, 0)).toBe(vs.reduce((n, v) => n + (v.removedRows ?? 0), 0));
+    expect(b.reduce((n, x) => n + (x.to - x.from), 0)).toBe(10_000);
+    const warned = bucketOf(b, 4321)!;
+    expect(warned.warn).toBe(true);
+    expect(warned.peak).toBe(4321); // a click on the bucket opens the suspect, not the biggest write
+    expect(bucketOf(b, 9999)!.info).toBe(true);
+    expect(b[0].unreadable).toBe(true);
+    expect(b[b.length - 1].unreadable).toBe(false);
+    expect(b.filter((x) => x.checkpoint).length).toBe(100);
+    for (let v = 0; v < 10_000; v += 997) expect(bucketOf(b, v)!.first).toBeLessThanOrEqual(v);
+  });
+
+  it('flags unknown rows instead of counting them as zero silently', () => {
+    expect(buildBuckets([version(0, null, null)], [])[0].unknownRows).toBe(true);
+  });
+
+  it('rounds the axis', () => {
+    expect(niceAxis(-36, 900)).toEqual({ domain: [-250, 1000], ticks: [-250, 0, 250, 500, 750, 1000] });
+  });
+});
+
+describe('bisect form', () => {
+  const base = { predicate: 'unique-keys' as const, keys: '', expect: '', partition: '', source: '' };
+  it('builds the request or says what is missing', () => {
+    expect(requestOf('/t', { ...base, keys: ' order_id , dt ' })).toEqual({ path: '/t', predicate: 'unique-keys', keys: ['order_id', 'dt'] });
+    expect(requestOf('/t', base)).toMatch(/key column/);
+    expect(requestOf('/t', { ...base, predicate: 'row-count', expect: '12x' })).toMatch(/whole number/);
+    expect(requestOf('/t', { ...base, predicate: 'row-count', expect: '5400', partition: 'dt=2026-08-12' })).toEqual({ path: '/t', predicate: 'row-count', expect: 5400, partition: 'dt=2026-08-12' });
+    expect(requestOf('/t', { ...base, predicate: 'matches-source' })).toMatch(/source/);
+    // Without a partition the engine refuses with its reason; the form does not pre-empt it.
+    expect(requestOf('/t', { ...base, predicate: 'matches-source', source: 's.parquet' })).toEqual({ path: '/t', predicate: 'matches-source', source: 's.parquet' });
+  });
+});
