@@ -60,6 +60,7 @@ export type HeuristicName =
   | 'stats_missing'
   | 'writer_changed'
   | 'nulls_appeared'
+  | 'partition_outside_its_day'
   | 'predicate_not_evaluable';
 
 /** A plain value a human reads in the evidence table. */

@@ -10,7 +10,7 @@ import { bisect } from './bisect';
 import { forensics } from '../forensics/forensics';
 import type { ProbeEvent } from '../../shared/bisect';
 
-const NAMES = ['double_load', 'healed_history', 'vacuumed_history', 'null_keys', 'control', 'bisect_many_versions', 'partition_wipe', 'overwrite_too_wide', 'schema_drift', 'demo'];
+const NAMES = ['double_load', 'healed_history', 'vacuumed_history', 'null_keys', 'control', 'bisect_many_versions', 'partition_wipe', 'overwrite_too_wide', 'schema_drift', 'demo', 'timezone_partition_shift', 'stale_rows'];
 let dir: string;
 let lakes: BuiltLake[];
 const lake = (name: string): BuiltLake => {
@@ -106,6 +106,16 @@ describe('forensics names what the corruptions left in the log', () => {
     expect((await hits('null_keys')).filter((x) => x.name === 'nulls_appeared')).toEqual([
       expect.objectContaining({ version: l.meta.brokenAtVersion, evidence: expect.objectContaining({ column: 'order_id' }) }),
     ]);
+  });
+
+  it('timezone shift: files whose ts leaves their dt\'s UTC day, named from stats alone', async () => {
+    const l = lake('timezone_partition_shift');
+    const h = (await hits('timezone_partition_shift')).filter((x) => x.name === 'partition_outside_its_day');
+    expect(h).toEqual([expect.objectContaining({ version: l.meta.brokenAtVersion, evidence: expect.objectContaining({ partitionColumn: 'dt', timestampColumn: 'ts' }) })]);
+    // no other lake's history trips it
+    for (const other of ['double_load', 'stale_rows', 'control', 'demo']) {
+      expect((await hits(other)).filter((x) => x.name === 'partition_outside_its_day'), other).toEqual([]);
+    }
   });
 
   it('schema drift, vacuumed history, control', async () => {

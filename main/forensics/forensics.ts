@@ -179,6 +179,7 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
     for (const id of st.removed) {
       const f = h.files[id];
       for (const [c] of nullCols(f)) nullFiles.set(c, (nullFiles.get(c) ?? 1) - 1);
+      if (pairs.length) countFits(f, -1);
       if (partitionSource !== 'none') partCount.set(partOf(f), (partCount.get(partOf(f)) ?? 1) - 1);
       const s = sigOf(f);
       if (s) bySig.get(s)?.delete(f);
@@ -186,9 +187,41 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
     for (const id of st.added) {
       const f = h.files[id];
       for (const [c] of nullCols(f)) nullFiles.set(c, (nullFiles.get(c) ?? 0) + 1);
+      if (pairs.length) countFits(f, 1);
       if (partitionSource !== 'none') partCount.set(partOf(f), (partCount.get(partOf(f)) ?? 0) + 1);
       const s = sigOf(f);
       if (s) { const set = bySig.get(s) ?? new Set<FileEntry>(); set.add(f); bySig.set(s, set); }
+    }
+  };
+  // Date partition columns against timestamp data columns: does each file's [min, max] of the
+  // timestamp fall inside its partition's UTC day? Counts of active files that fit / do not.
+  const fieldList = fieldsOf(md);
+  const datePartCols = tablePartitionCols.filter((c) => fieldList.find((f) => f.name === c)?.type === 'date');
+  const tsCols = fieldList.filter((f) => f.type === 'timestamp' || f.type === 'timestamp_ntz').map((f) => f.name);
+  const pairs = datePartCols.flatMap((p) => tsCols.map((t) => ({ p, t, key: `${p}\u0000${t}` })));
+  const fitCount = new Map<string, { fit: number; misfit: number }>();
+  const utcMs = (x: unknown): number | null => {
+    if (typeof x !== 'string') return null;
+    const ms = Date.parse(/(Z|[+-]\d\d:?\d\d)$/.test(x) ? x : `${x}Z`);
+    return Number.isNaN(ms) ? null : ms;
+  };
+  /** 'fit' | 'misfit' | null (no stats or no partition value), with the offset in hours of a misfit. */
+  const fits = (f: FileEntry, p: string, t: string): { fit: boolean; lo: number; hi: number; day: number } | null => {
+    const pv = f.partitionValues[p];
+    if (!pv) return null;
+    const day = Date.parse(`${pv}T00:00:00Z`);
+    const lo = utcMs(f.stats?.minValues?.[t]);
+    const hi = utcMs(f.stats?.maxValues?.[t]);
+    if (Number.isNaN(day) || lo === null || hi === null) return null;
+    return { fit: lo >= day && hi < day + 86_400_000, lo, hi, day };
+  };
+  const countFits = (f: FileEntry, sign: 1 | -1): void => {
+    for (const { p, t, key } of pairs) {
+      const r = fits(f, p, t);
+      if (!r) continue;
+      const c = fitCount.get(key) ?? { fit: 0, misfit: 0 };
+      if (r.fit) c.fit += sign; else c.misfit += sign;
+      fitCount.set(key, c);
     }
   };
   /** Each added file matched to a distinct active earlier file with the same signature; null unless all match. */
@@ -238,7 +271,25 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
           }
         }
       }
+      // partition_outside_its_day: until now every file's timestamps fell inside its dt's UTC day;
+      // this commit adds files whose timestamps do not (a partition derived in another time zone?).
+      const dayHits: HeuristicHit[] = [];
+      for (const { p, t, key } of pairs) {
+        const before = fitCount.get(key);
+        if (!before || before.fit === 0 || before.misfit > 0) continue;
+        const misfits = adds.map((f) => ({ f, r: fits(f, p, t) })).filter((x) => x.r !== null && !x.r.fit);
+        if (!misfits.length) continue;
+        const ex = misfits[0];
+        const r = ex.r as NonNullable<typeof ex.r>;
+        const offsets = [...new Set(misfits.map((x) => Math.round(((x.r as NonNullable<typeof x.r>).lo - (x.r as NonNullable<typeof x.r>).day) / 3_600_000)))].sort((a, b) => a - b);
+        dayHits.push({
+          name: 'partition_outside_its_day', version: v, severity: 'warn',
+          message: `${op} wrote ${misfits.length} file(s) whose ${t} falls outside their ${p}'s UTC day (e.g. ${p}=${ex.f.partitionValues[p]} holds ${t} ${iso(r.lo)} .. ${iso(r.hi)}); every file before kept ${t} inside its day: ${p} derived in another time zone?`,
+          evidence: { partitionColumn: p, timestampColumn: t, files: misfits.length, examplePartition: `${p}=${ex.f.partitionValues[p]}`, exampleMin: iso(r.lo), exampleMax: iso(r.hi), startOffsetHours: offsets, filesThatFitBefore: before.fit },
+        });
+      }
       apply(st);
+      hits.push(...dayHits);
       for (const [c, n] of newNulls) {
         hits.push({
           name: 'nulls_appeared', version: v, severity: 'info',
