@@ -11,6 +11,7 @@ import { reconcile } from '../reconcile/reconcile';
 import { listRuns } from '../runs/store';
 import { composeIncident, maskReconcileResult, renderIncidentHtml, sensitivityOf } from './report';
 import { checkContract, createScreenHandlers } from './screens';
+import { createService } from './service';
 
 const lake = resolve(__dirname, '..', '..', 'sample-lakes', 'built', 'double_load');
 const built = existsSync(join(lake, 'table', '_delta_log'));
@@ -86,5 +87,14 @@ describe.skipIf(!built)('incident report', () => {
     const runs = (await h.listRuns({}, ctx)).runs;
     expect(runs.map((r) => [r.kind, r.status])).toEqual(expect.arrayContaining([['reconcile', 'fail'], ['reconcile', 'error']]));
     expect((await listRuns(dir)).length).toBe(2);
+  }, 60_000);
+
+  it('service: a bisect from the window is kept in the run history too', async () => {
+    const runsDir = join(dir, 'svc-runs');
+    const svc = createService({ mode: 'web', userDataDir: join(dir, 'svc-user'), runsDir });
+    const r = await svc.bisect({ path: join(lake, 'table'), predicate: 'unique-keys', keys: ['order_id'] }, {});
+    expect(r.firstBad).toBe(7);
+    const runs = (await svc.listRuns({ kind: 'bisect' }, {})).runs;
+    expect(runs.map((x) => [x.status, x.title])).toEqual([['found', 'double_load/table: unique-keys (order_id) → first bad v7']]);
   }, 60_000);
 });

@@ -8,6 +8,7 @@ import type {
   ApiHandlers, ContractCheck, ContractText, JobProgress, ReconcileRequest,
 } from '../../shared/api';
 import { LakerecError, toErrorData } from '../../shared/errors';
+import type { BisectResult, PredicateSpec } from '../../shared/bisect';
 import type { JobContext } from '../../shared/jobs';
 import type { ProofStep, RunKind } from '../../shared/proof';
 import type { ReconcileResult } from '../../shared/reconcile';
@@ -52,6 +53,27 @@ export async function recordRunQuietly(dir: string, input: RunInput, log: (line:
   } catch (e) {
     log(`the run was not recorded in the run history: ${toErrorData(e).message}`);
     return null;
+  }
+}
+
+/**
+ * Runs a bisect and records it in the run history (the bisect screen's calls go through this in
+ * the service, so every kind of run is kept the same way).
+ */
+export async function recordedBisect(runsDir: string, root: string, spec: PredicateSpec, run: () => Promise<BisectResult>, log: (line: string) => void = () => {}): Promise<BisectResult> {
+  const startedAt = new Date().toISOString();
+  const title = `${tableName(root)}: ${spec.predicate}${spec.keys ? ` (${spec.keys.join(', ')})` : ''}${spec.partition ? ` ${spec.partition}` : ''}`;
+  try {
+    const r = await run();
+    await recordRunQuietly(runsDir, {
+      kind: 'bisect', startedAt, title: r.firstBad !== null ? `${title} → first bad v${r.firstBad}` : title,
+      status: r.outcome === 'clean' ? 'pass' : r.outcome === 'bad' ? 'found' : r.outcome,
+      summary: { root, predicate: spec, outcome: r.outcome, firstBad: r.firstBad, lastGood: r.lastGood, culprit: r.culprit, examined: r.examined },
+    }, log);
+    return r;
+  } catch (e) {
+    await recordRunQuietly(runsDir, { kind: 'bisect', startedAt, title, status: failedStatus(e), summary: { root, predicate: spec, error: toErrorData(e) } }, log);
+    throw e;
   }
 }
 

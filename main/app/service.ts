@@ -12,7 +12,7 @@ import { DeltaTable } from '../delta/table';
 import { bisectSpec, InvestigationCache } from './investigate';
 import { assertTableFolder, resolveUserPath, tableName } from './paths';
 import { RecentTables } from './recent';
-import { createScreenHandlers } from './screens';
+import { createScreenHandlers, recordedBisect } from './screens';
 
 export const APP_VERSION = '0.1.0';
 
@@ -148,8 +148,9 @@ export function findSampleTables(dir: string): SampleTable[] {
 export function createService(opts: ServiceOptions): ApiHandlers {
   const recent = new RecentTables(opts.userDataDir);
   const cwd = opts.cwd ?? process.cwd();
+  const runsDir = opts.runsDir ?? opts.userDataDir;
   const screens = createScreenHandlers({
-    runsDir: opts.runsDir ?? opts.userDataDir, cwd, toolVersion: APP_VERSION, pickSource: opts.pickSource, saveFile: opts.saveFile,
+    runsDir, cwd, toolVersion: APP_VERSION, pickSource: opts.pickSource, saveFile: opts.saveFile,
   }, opts.log);
   const investigation = new InvestigationCache();
   return {
@@ -205,7 +206,10 @@ export function createService(opts: ServiceOptions): ApiHandlers {
     },
 
     async bisect(req, ctx) {
-      return investigation.bisect(resolveUserPath(req.path, cwd), bisectSpec(req, (p) => resolveUserPath(p, cwd)), ctx);
+      const root = resolveUserPath(req.path, cwd);
+      const spec = bisectSpec(req, (p) => resolveUserPath(p, cwd));
+      // Kept in the run history like every reconcile and proof.
+      return recordedBisect(runsDir, root, spec, () => investigation.bisect(root, spec, ctx), opts.log);
     },
   };
 }

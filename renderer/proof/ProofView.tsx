@@ -132,7 +132,7 @@ export function ProofView() {
           </div>
           <div className="grid-wrap rc-grid">
             <table className="grid" data-testid="proof-steps">
-              <thead><tr><th /><th>Step</th><th>Engine</th><th className="num">Rows</th><th>Fingerprint (ods v1)</th><th className="num">Time</th><th>Compared with the generated data</th></tr></thead>
+              <thead><tr><th /><th>Step</th><th>Engine</th><th className="num">Rows</th><th>Fingerprint (ods v1)</th><th className="num">Time</th><th>vs the generated data</th></tr></thead>
               <tbody>{STEP_ORDER.map((id) => <StepRow key={id} id={id} step={byId.get(id)} a={a} b={b} />)}</tbody>
             </table>
           </div>
