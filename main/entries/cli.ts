@@ -2,6 +2,14 @@ import { runCli } from '../cli/main';
 
 // Leave with the code the tool decided on, after the streams have drained: a native module's
 // finaliser must never turn a documented exit code into a crash code.
+// `lakerec history T | head` closes the pipe early: that is the reader's choice, not an error.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+}
+
 async function main(): Promise<void> {
   const code = await runCli(process.argv.slice(2), {
     out: (t) => process.stdout.write(t),
