@@ -44,7 +44,8 @@ export function formatBisect(r: BisectResult): string {
   if (r.healed) {
     out.push(`${label('healed')}true · ${r.transitions.map((t) => `${t.kind} at v${t.to}`).join(' · ')} · latest v${r.latestVersion} ${r.latestState ?? '?'}`);
   }
-  out.push(`${label('examined')}${r.examined} version(s) (${r.exhaustive ? 'exhaustive' : 'binary search, monotone: null'})`);
+  const how = r.exhaustive ? (r.unreadableVersions.length ? 'exhaustive over the readable versions' : 'exhaustive') : 'binary search, monotone: null';
+  out.push(`${label('examined')}${r.examined} version(s) (${how})`);
   if (r.unreadableVersions.length) out.push(`${label('unreadable')}${ranges(r.unreadableVersions)} (neither good nor bad)`);
   out.push(`${label('predicate')}${what}`);
   out.push(`${label('means')}${r.semantics}`);

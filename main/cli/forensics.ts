@@ -43,9 +43,15 @@ export function formatForensics(r: ForensicsResult, opts: { evidence?: boolean; 
   const n = (x: number | null) => (x === null ? '?' : String(x));
   const partsText = (ps: string[]) => (ps.length <= 3 ? ps.join(', ') : `${ps.slice(0, 3).join(', ')} +${ps.length - 3} more`);
   out.push(` ${'ver'.padStart(4)}  ${'when'.padEnd(20)}  ${'operation'.padEnd(16)}  ${'+files'.padStart(6)}  ${'-files'.padStart(6)}  ${'+rows'.padStart(8)}  ${'-rows'.padStart(8)}  ${r.partitionSource === 'none' ? '' : 'partitions'}`.trimEnd());
-  for (const v of r.versions) {
+  for (let i = 0; i < r.versions.length; i++) {
+    const v = r.versions[i];
     if (!v.readable && !v.hasCommitFile) {
-      out.push(` ${String(v.version).padStart(4)}  ${''.padEnd(20)}  (unreadable: ${v.unreadableReason ?? 'not in the log'})`);
+      // A run of versions the log no longer holds: one line.
+      let j = i;
+      while (j + 1 < r.versions.length && !r.versions[j + 1].readable && !r.versions[j + 1].hasCommitFile) j++;
+      const label = j > i ? `${v.version}-${r.versions[j].version}` : String(v.version);
+      out.push(` ${label.padStart(4)}  ${''.padEnd(20)}  (unreadable${j > i ? `, ${j - i + 1} versions` : ''}: ${v.unreadableReason ?? 'not in the log'})`);
+      i = j;
       continue;
     }
     const op = (v.operation ?? '?') + (v.hasCheckpoint ? ' [cp]' : '');

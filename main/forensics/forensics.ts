@@ -2,7 +2,8 @@
 // which versions a human should look at, each with the evidence that fired it. No data file is
 // opened: rows come from add stats, existence checks are stat() calls.
 import { existsSync } from 'node:fs';
-import type { Metadata, StructField } from '../../shared/delta';
+import type { Metadata, RemoveFile, StructField } from '../../shared/delta';
+import { numRecordsFromStats } from '../delta/replay';
 import type { ForensicsResult, HeuristicHit, VersionSummary } from '../../shared/forensics';
 import { LakerecError } from '../../shared/errors';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
@@ -25,6 +26,17 @@ export async function forensics(root: string, opts: ForensicsOptions = {}): Prom
 }
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
+
+/** Rows of remove actions from their own stats (null when any lacks them). */
+function removeRows(removes: RemoveFile[]): number | null {
+  let total = 0;
+  for (const r of removes) {
+    const n = numRecordsFromStats(r.stats);
+    if (n === null) return null;
+    total += n - (r.deletionVector?.cardinality ?? 0);
+  }
+  return total;
+}
 
 function fieldsOf(md: Metadata | null): StructField[] {
   if (!md) return [];
@@ -137,12 +149,13 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
       isBlindAppend: ci?.isBlindAppend ?? null,
       readVersion: typeof ci?.readVersion === 'number' ? ci.readVersion : null,
       addedFiles: adds.length,
-      removedFiles: rems.length,
+      // After a snapshot reset the commit's removes name files the replay never opened: count them from the commit.
+      removedFiles: st.commitAdded && change ? change.removes.length : rems.length,
       addedRows: sum(adds, (e) => e.numRecords),
-      removedRows: sum(rems, (e) => e.numRecords),
+      removedRows: st.commitAdded && change ? removeRows(change.removes) : sum(rems, (e) => e.numRecords),
       dvDeletedRows: dvDeleted,
       addedBytes: adds.reduce((s, e) => s + e.size, 0),
-      removedBytes: rems.reduce((s, e) => s + e.size, 0),
+      removedBytes: st.commitAdded && change ? change.removes.reduce((s, r) => s + (r.size ?? 0), 0) : rems.reduce((s, e) => s + e.size, 0),
       tableRows: st.tableRows,
       tableFiles: st.tableFiles,
       partitions: [...parts].sort(),
