@@ -3,15 +3,16 @@
 // `--sql duckdb|spark|snowflake` prints that SQL instead, to run on the other side.
 import { resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
-import { FINGERPRINT_DIALECTS, fingerprintSql, formatFingerprint, type FingerprintDialect } from '../../shared/fingerprint';
+import { compareFingerprints, FINGERPRINT_DIALECTS, fingerprintSql, formatFingerprint, type FingerprintDialect } from '../../shared/fingerprint';
 import { openDuck, sqlString } from '../engine/duck';
 import { DeltaTable } from '../delta/table';
 import { registerSnapshotView } from '../delta/scan';
-import { fingerprintDuckdb } from '../proof/fingerprint';
+import { fingerprintArrow, fingerprintDuckdb } from '../proof/fingerprint';
+import { readSnapshotDuckdb } from '../proof/engines/duckdb';
 import { bool, int, parseArgs, requirePositional, str } from './args';
 import type { CliIO } from './io';
 
-const USAGE = 'lakerec fingerprint TABLE [--version N] [--json] [--sql duckdb|spark|snowflake]';
+const USAGE = 'lakerec fingerprint TABLE [--version N] [--json] [--check] [--sql duckdb|spark|snowflake]';
 
 /** The relation each dialect reads the table through. */
 export function relationFor(dialect: FingerprintDialect, root: string, version: number | undefined): string {
@@ -24,7 +25,7 @@ export function relationFor(dialect: FingerprintDialect, root: string, version: 
 }
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const p = parseArgs(argv, { version: 'string', json: 'boolean', sql: 'string', 'allow-outside-paths': 'boolean' });
+  const p = parseArgs(argv, { version: 'string', json: 'boolean', check: 'boolean', sql: 'string', 'allow-outside-paths': 'boolean' });
   const [tablePath] = requirePositional(p, 1, USAGE);
   const dialect = str(p, 'sql');
   if (dialect !== undefined && !(FINGERPRINT_DIALECTS as readonly string[]).includes(dialect)) {
@@ -45,13 +46,22 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   try {
     await registerSnapshotView(duck.conn, snapshot, 'lakerec_fingerprint', { allowOutsidePaths: table.allowOutsidePaths });
     const fp = await fingerprintDuckdb(duck.conn, snapshot.schema, 'lakerec_fingerprint');
+    // --check: the same figures a second, independent way (TypeScript over the rows as Arrow).
+    const differences = bool(p, 'check')
+      ? compareFingerprints(fp, fingerprintArrow(await readSnapshotDuckdb(snapshot, { allowOutsidePaths: table.allowOutsidePaths })))
+      : null;
+    if (differences?.length) {
+      io.err(`lakerec fingerprint: the TypeScript computation disagrees with DuckDB's:\n${differences.map((d) => `  ${d}`).join('\n')}\n`);
+    }
     if (bool(p, 'json')) {
       const { version: fingerprint, ...figures } = fp;
-      io.out(JSON.stringify({ fingerprint, table: table.root, version: snapshot.version, ...figures }, null, 2) + '\n');
+      const check = differences === null ? {} : { checked: differences.length === 0, differences };
+      io.out(JSON.stringify({ fingerprint, table: table.root, version: snapshot.version, ...figures, ...check }, null, 2) + '\n');
     } else {
       io.out(`${table.root} version ${snapshot.version}\n${formatFingerprint(fp)}`);
+      if (differences?.length === 0) io.out('checked: TypeScript over Arrow gives the same figures\n');
     }
-    return 0;
+    return differences?.length ? 1 : 0;
   } finally {
     duck.close();
   }

@@ -53,6 +53,14 @@ describe('lakerec fingerprint', () => {
     expect(j.columns).toEqual(expected.columns);
   });
 
+  it('--check computes the figures a second way and says they agree', async () => {
+    const r = await cli(['fingerprint', 'gen', '--check']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('checked: TypeScript over Arrow gives the same figures');
+    const j = JSON.parse((await cli(['fingerprint', 'gen', '--check', '--json'])).out) as { checked: boolean; differences: string[] };
+    expect(j).toMatchObject({ checked: true, differences: [] });
+  });
+
   it('--sql prints the SQL per dialect', async () => {
     const spark = await cli(['fingerprint', 'gen', '--sql', 'spark', '--version', '0']);
     expect(spark.code).toBe(0);
@@ -106,7 +114,7 @@ describe('lakerec proof', () => {
 describe('the installed command', () => {
   const entry = join(repo, 'dist', 'main', 'cli.js');
   beforeAll(() => {
-    if (!existsSync(entry) || !readFileSync(entry, 'utf8').includes('lakerec proof --engines')) {
+    if (!existsSync(entry) || !readFileSync(entry, 'utf8').includes('[--json] [--check] [--sql')) {
       const b = spawnSync('npm', ['run', 'build:node'], { cwd: repo, encoding: 'utf8' });
       if (b.status !== 0) throw new Error(`build failed: ${b.stderr}`);
     }

@@ -6,6 +6,7 @@ import * as A from 'apache-arrow';
 import { throwIfCancelled, type JobContext } from '../../../shared/jobs';
 import { openDuck, sqlIdent, sqlString } from '../../engine/duck';
 import { registerSnapshotView } from '../../delta/scan';
+import type { Snapshot } from '../../delta/types';
 import { buildTable, deltaFieldOf, deltaSchemaOf, tableRows } from '../cells';
 import { commitNewTable, dataFileName } from '../delta-log';
 import { arrowTypeOfDuck, cellOfDuck, loadRows } from './duckdb-values';
@@ -59,16 +60,21 @@ export const duckdbEngine: Engine = {
   async read(root: string, ctx?: JobContext): Promise<EngineRead> {
     throwIfCancelled(ctx);
     const { snapshot, featuresChecked } = await openSnapshot(this, root);
-    const duck = await openDuck({ threads: 1 });
-    try {
-      await registerSnapshotView(duck.conn, snapshot, 'proof_read');
-      const r = await duck.conn.runAndReadAll('SELECT * FROM proof_read');
-      const names = r.columnNames();
-      const types = new Map(names.map((n, i) => [n, arrowTypeOfDuck(r.columnTypes()[i])]));
-      const schema = withDeltaFields(snapshot.schema, types);
-      const order = schema.fields.map((f) => names.indexOf(f.name));
-      const rows = r.getRows().map((row) => order.map((i) => cellOfDuck(row[i])));
-      return { table: buildTable(schema, rows), schema: snapshot.schema, protocol: snapshot.protocol, featuresChecked, version: snapshot.version };
-    } finally { duck.close(); }
+    return { table: await readSnapshotDuckdb(snapshot), schema: snapshot.schema, protocol: snapshot.protocol, featuresChecked, version: snapshot.version };
   },
 };
+
+/** A snapshot's logical rows read by DuckDB (our reader's view) into Arrow, exactly. */
+export async function readSnapshotDuckdb(snapshot: Snapshot, opts: { allowOutsidePaths?: boolean } = {}): Promise<A.Table> {
+  const duck = await openDuck({ threads: 1 });
+  try {
+    await registerSnapshotView(duck.conn, snapshot, 'proof_read', { allowOutsidePaths: opts.allowOutsidePaths });
+    const r = await duck.conn.runAndReadAll('SELECT * FROM proof_read');
+    const names = r.columnNames();
+    const types = new Map(names.map((n, i) => [n, arrowTypeOfDuck(r.columnTypes()[i])]));
+    const schema = withDeltaFields(snapshot.schema, types);
+    const order = schema.fields.map((f) => names.indexOf(f.name));
+    const rows = r.getRows().map((row) => order.map((i) => cellOfDuck(row[i])));
+    return buildTable(schema, rows);
+  } finally { duck.close(); }
+}
