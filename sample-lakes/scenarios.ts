@@ -77,6 +77,8 @@ export interface ScenarioSpec {
 }
 
 const part = (d: string): string => `dt=${d}`;
+/** A retried load re-sends the batch id of the load it repeats (the daily loads carry `batch`). */
+const retry = (d: string): { extraParameters: Record<string, string> } => ({ extraParameters: { batch: `orders-${d}` } });
 const D = DAYS;
 const CORRUPTION_TIME = '2026-08-17T19:47:12Z';
 const uniqueKeys = (firstBad: number | null, lastGood: number | null, extra: Partial<BisectExpectation> = {}): BisectExpectation => ({
@@ -99,7 +101,7 @@ export const SCENARIOS: ScenarioSpec[] = [
     story: `A retried batch: the load of ${D[2]} timed out after its commit had landed, and the retry appended the same rows again.`,
     async corrupt(c) {
       c.at(CORRUPTION_TIME);
-      const r = await c.w.append({ sql: c.day(D[2]) });
+      const r = await c.w.append({ sql: c.day(D[2]) }, retry(D[2]));
       return { brokenAtVersion: r.version, affectedPartitions: [part(D[2])], facts: { duplicateRows: c.perDay }, bisect: [uniqueKeys(r.version, r.version - 1)] };
     },
   },
@@ -306,7 +308,7 @@ export const SCENARIOS: ScenarioSpec[] = [
     story: `The load of ${D[2]} was retried and landed twice; the next morning someone noticed and re-overwrote the day. Both ends are clean, the middle is not.`,
     async corrupt(c) {
       c.at(CORRUPTION_TIME);
-      const broke = await c.w.append({ sql: c.day(D[2]) });
+      const broke = await c.w.append({ sql: c.day(D[2]) }, retry(D[2]));
       c.at('2026-08-18T08:15:00Z');
       const fixed = await c.w.overwrite({ sql: c.day(D[2]) }, { replaceWhere: `dt = DATE '${D[2]}'` });
       return {
@@ -324,7 +326,7 @@ export const SCENARIOS: ScenarioSpec[] = [
     story: `The load of ${D[1]} landed twice; a later OPTIMIZE compacted the day, a checkpoint was written, log cleanup removed the older commits and VACUUM (retention 0) removed the files they named. The history before the checkpoint is gone.`,
     async corrupt(c) {
       c.at(CORRUPTION_TIME);
-      const broke = await c.w.append({ sql: c.day(D[1]) });
+      const broke = await c.w.append({ sql: c.day(D[1]) }, retry(D[1]));
       c.at('2026-08-18T03:00:00Z');
       const opt = await c.w.optimize();
       await c.w.checkpoint();
@@ -351,7 +353,7 @@ export const DEMO: ScenarioSpec = {
   story: `The load of ${D[2]} landed twice, then a cleanup deleted ${D[0]}. Every partition holds ${'the same number of rows'}, so the table's total is exactly the source's.`,
   async corrupt(c) {
     c.at(CORRUPTION_TIME);
-    const dbl = await c.w.append({ sql: c.day(D[2]) });
+    const dbl = await c.w.append({ sql: c.day(D[2]) }, retry(D[2]));
     c.at('2026-08-17T19:47:13Z');
     const wipe = await c.w.deleteWhere(`dt = DATE '${D[0]}'`);
     return {
