@@ -218,6 +218,46 @@ describe('bisect, binary search and vacuumed history', () => {
     expect(r.notes.join('\n')).toMatch(/already fails at v7, the oldest version this log still holds: the true first bad version is not recoverable/);
   });
 
+  it('not recoverable when every version before the first failing one had its data vacuumed', async () => {
+    const root = join(dir, 'data-vacuumed-early');
+    const schema = { type: 'struct' as const, fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }] };
+    let t = Date.UTC(2026, 7, 1);
+    const w = await DeltaWriter.create(root, { schema, clock: () => (t += 1000), data: { rows: [{ id: 1 }, { id: 2 }] } }); // v0 with data
+    const v0File = join(root, [...w.state.files.keys()][0]);
+    await w.append({ rows: [{ id: 2 }] }); // v1: a duplicate
+    w.close();
+    unlinkSync(v0File); // vacuumed: v0 and v1 cannot be read any more
+    const r = await bisect(root, { predicate: 'unique-keys', keys: ['id'] });
+    expect(r.probes.map((p) => p.state)).toEqual(['unreadable', 'unreadable']);
+    expect(r.outcome).toBe('unreadable'); // nothing could be evaluated: exit 3, never "clean"
+    // a later copy-on-write DELETE rewrites v0's file: v2 is readable again, and still holds the duplicate
+    const w2 = await DeltaWriter.create(join(dir, 'data-vacuumed-early-2'), { schema, clock: () => (t += 1000), data: { rows: [{ id: 1 }, { id: 2 }] } });
+    const a = join(dir, 'data-vacuumed-early-2', [...w2.state.files.keys()][0]);
+    await w2.append({ rows: [{ id: 2 }] }); // v1: the duplicate
+    await w2.deleteWhere('id = 1'); // v2: rewrites v0's file without id 1
+    w2.close();
+    unlinkSync(a);
+    const r2 = await bisect(join(dir, 'data-vacuumed-early-2'), { predicate: 'unique-keys', keys: ['id'] });
+    expect(r2.probes.map((p) => p.state)).toEqual(['unreadable', 'unreadable', 'bad']);
+    expect(r2).toMatchObject({ outcome: 'not_recoverable', firstBad: null });
+    expect(r2.notes[0]).toBe('it already fails at v2, the oldest version this log still holds with readable data: the true first bad version is not recoverable from this table');
+  });
+
+  it('a data-vacuumed prefix before a failing version makes the first bad version not recoverable', async () => {
+    const root = join(dir, 'data-vacuumed-prefix');
+    const lake = await TinyLake.create(root, cols, ['dt']);
+    await lake.append([rowsFor(days[0], 0, 10)]); // v1
+    const v1File = join(root, lake.liveFiles()[0].path);
+    await lake.append([rowsFor(days[0], 0, 10)]); // v2: the double load
+    await lake.overwrite({ remove: (f) => join(root, f.path) === v1File, batches: [rowsFor(days[1], 500, 10)] }); // v3: v1's file removed: unique again
+    await lake.append([rowsFor(days[0], 0, 10)]); // v4: the double load again
+    lake.close();
+    unlinkSync(v1File); // v1, v2 unreadable; v0 good (empty), v3 good, v4 bad
+    const r = await bisect(root, { predicate: 'unique-keys', keys: ['order_id'] });
+    expect(r.probes.map((p) => p.state)).toEqual(['good', 'unreadable', 'unreadable', 'good', 'bad']);
+    expect(r).toMatchObject({ outcome: 'bad', firstBad: 4, lastGood: 3 });
+  });
+
   it('a commit missing in the middle of the log: the versions it breaks are skipped, and the gap is named', async () => {
     const root = join(dir, 'gap');
     const schema = { type: 'struct' as const, fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }] };

@@ -99,11 +99,17 @@ export async function searchVersions(input: SearchInput): Promise<SearchOutcome>
     if (evaluated.length === 0) {
       return { ...base, outcome: 'unreadable', firstBad: null, lastGood: null, exhaustive: true, monotone: null, oldestReadable: oldest, latestState };
     }
+    if (firstBadIdx < 0 && latestState === 'unreadable') {
+      notes.push(`no examined version fails, but the latest (v${latestVersion}) could not be evaluated: the table as it is now is not known to be clean`);
+      return { ...base, outcome: 'unreadable', firstBad: null, lastGood: evaluated[evaluated.length - 1].v, exhaustive: true, monotone, oldestReadable: oldest, latestState };
+    }
     if (firstBadIdx < 0) {
       return { ...base, outcome: 'clean', firstBad: null, lastGood: evaluated[evaluated.length - 1].v, exhaustive: true, monotone, oldestReadable: oldest, latestState };
     }
-    if (firstBadIdx === 0 && oldest > 0) {
-      notes.push(`it already fails at v${oldest}, the oldest version this log still holds: the true first bad version is not recoverable from this table`);
+    if (firstBadIdx === 0 && evaluated[0].v > 0) {
+      // Every version before the first evaluated one is unreadable (log cleaned up or data vacuumed).
+      const first = evaluated[0].v;
+      notes.push(`it already fails at v${first}, the oldest version this log still holds${first !== oldest ? ' with readable data' : ''}: the true first bad version is not recoverable from this table`);
       return { ...base, outcome: 'not_recoverable', firstBad: null, lastGood: null, exhaustive: true, monotone, healed, transitions, oldestReadable: oldest, latestState };
     }
     const lastGoodV = firstBadIdx > 0 ? evaluated[firstBadIdx - 1].v : null;
@@ -151,6 +157,10 @@ export async function searchVersions(input: SearchInput): Promise<SearchOutcome>
       return { ...base, outcome: 'not_recoverable', firstBad: null, lastGood: null, exhaustive: false, monotone: null, oldestReadable: oldest, latestState };
     }
     return { ...base, outcome: 'bad', firstBad: 0, lastGood: null, exhaustive: false, monotone: null, oldestReadable: oldest, latestState };
+  }
+  if (hiState !== 'bad' && latestState === 'unreadable') {
+    notes.push(`the latest version (v${latestVersion}) could not be evaluated and v${readableVersions[hiIdx]} passes: the table as it is now is not known to be clean`);
+    return { ...base, outcome: 'unreadable', firstBad: null, lastGood: readableVersions[hiIdx], exhaustive: false, monotone: null, oldestReadable: oldest, latestState };
   }
   if (hiState !== 'bad') {
     notes.push('the latest version passes; under the monotonicity assumption no version in between was bad (an exhaustive walk would be needed to see a healed incident)');

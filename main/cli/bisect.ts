@@ -35,11 +35,11 @@ export function formatBisect(r: BisectResult): string {
     if (c.partitions.length) out.push(`${label('partitions')}${c.partitions.join(', ')}`);
     out.push(`${label('last good')}${r.lastGood ?? 'none (the first version already fails)'}`);
   } else if (r.outcome === 'not_recoverable') {
-    out.push(`${label('first bad version')}not recoverable: it already fails at v${r.probes.find((p) => p.state === 'bad')?.version ?? r.oldestReadableVersion}, the oldest version this log still holds`);
+    out.push(`${label('first bad version')}not recoverable: it already fails at v${r.probes.find((p) => p.state === 'bad')?.version ?? r.oldestReadableVersion}, the oldest version that can still be evaluated`);
   } else if (r.outcome === 'clean') {
     out.push(`${label('first bad version')}none: every examined version passes`);
   } else {
-    out.push(`${label('first bad version')}unknown: no version could be evaluated`);
+    out.push(`${label('first bad version')}unknown: ${r.probes.some((p) => p.state !== 'unreadable') ? `the latest version (v${r.latestVersion}) could not be evaluated` : 'no version could be evaluated'}`);
   }
   if (r.healed) {
     out.push(`${label('healed')}true · ${r.transitions.map((t) => `${t.kind} at v${t.to}`).join(' · ')} · latest v${r.latestVersion} ${r.latestState ?? '?'}`);
