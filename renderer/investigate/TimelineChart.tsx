@@ -69,8 +69,22 @@ function runs(buckets: Bucket[], test: (b: Bucket) => boolean): [number, number]
   return out;
 }
 
-function TimelineChartImpl({ versions, heuristics, selected, onSelect }: Props) {
-  const buckets = useMemo(() => buildBuckets(versions, heuristics), [versions, heuristics]);
+// Plot geometry shared by the chart and the selection overlay (a category band per bucket).
+const MARGIN = { top: 14, right: 16, bottom: 0, left: 4 };
+const Y_WIDTH = 44;
+const X_HEIGHT = 30;
+const HEIGHT = 190;
+
+interface BodyProps {
+  buckets: Bucket[];
+  versions: VersionSummary[];
+  heuristics: HeuristicHit[];
+  onSelect(version: number): void;
+}
+
+// The recharts tree is costly to rebuild (hundreds of bars): it is drawn once per data set, and
+// the selection is an overlay on top of it, so stepping through versions stays instant.
+const ChartBody = memo(function ChartBody({ buckets, versions, heuristics, onSelect }: BodyProps) {
   const bucketed = buckets.length < versions.length;
   const axis = useMemo(() => {
     let lo = 0;
@@ -79,9 +93,7 @@ function TimelineChartImpl({ versions, heuristics, selected, onSelect }: Props) 
     return niceAxis(lo, hi === 0 && lo === 0 ? 1 : hi);
   }, [buckets]);
   const [yMin, yMax] = axis.domain;
-  const sel = selected === null ? null : bucketOf(buckets, selected);
   const unreadable = useMemo(() => runs(buckets, (b) => b.unreadable), [buckets]);
-  const kinds = useMemo(() => [...new Set(buckets.map((b) => b.kind))] as OpKind[], [buckets]);
 
   const renderTip = (p: TooltipContentProps) => {
     const idx = typeof p.activeIndex === 'number' ? p.activeIndex : Number(p.activeIndex);
@@ -91,23 +103,12 @@ function TimelineChartImpl({ versions, heuristics, selected, onSelect }: Props) 
   };
 
   return (
-    <div className="timeline" data-testid="timeline-chart" data-buckets={buckets.length} data-bucketed={bucketed}>
-      <div className="timeline-legend">
-        {kinds.map((k) => (
-          <span key={k} className="legend-item"><span className="op-dot" style={{ background: OP_COLOURS[k] }} />{OP_LABELS[k]}</span>
-        ))}
-        <span className="legend-item"><span className="legend-line warn" />finding (warn)</span>
-        <span className="legend-item"><span className="legend-line info" />finding (info)</span>
-        <span className="legend-item"><span className="legend-diamond" />checkpoint</span>
-        {unreadable.length > 0 && <span className="legend-item"><span className="legend-hatch" />unreadable</span>}
-        {bucketed && <span className="legend-note">{versions.length.toLocaleString('en-US')} versions in {buckets.length} bars of up to {buckets[0].to - buckets[0].from}: hover for exact values</span>}
-      </div>
-      <ResponsiveContainer width="100%" height={190}>
+      <ResponsiveContainer width="100%" height={HEIGHT}>
         <BarChart
           data={buckets}
           stackOffset="sign"
           barCategoryGap={bucketed ? 0 : '18%'}
-          margin={{ top: 14, right: 16, bottom: 0, left: 4 }}
+          margin={MARGIN}
           onClick={(s) => {
             const i = typeof s.activeTooltipIndex === 'number' ? s.activeTooltipIndex : Number(s.activeTooltipIndex);
             const b = Number.isFinite(i) ? buckets[i] : undefined;
@@ -122,6 +123,7 @@ function TimelineChartImpl({ versions, heuristics, selected, onSelect }: Props) 
             tickLine={false}
             axisLine={{ stroke: '#c8ced6' }}
             minTickGap={24}
+            height={X_HEIGHT}
           />
           <YAxis
             domain={[yMin, yMax]}
@@ -130,13 +132,12 @@ function TimelineChartImpl({ versions, heuristics, selected, onSelect }: Props) 
             tick={{ fontSize: 11, fill: '#656d76' }}
             tickLine={false}
             axisLine={false}
-            width={44}
+            width={Y_WIDTH}
             allowDataOverflow
           />
           {unreadable.map(([a, z]) => (
             <ReferenceArea key={`u${a}`} x1={a} x2={z} fill="#afb8c1" fillOpacity={0.35} stroke="none" ifOverflow="extendDomain" />
           ))}
-          {sel && <ReferenceArea x1={sel.key} x2={sel.key} fill="#0969da" fillOpacity={0.1} stroke="#0969da" strokeOpacity={0.5} />}
           <ReferenceLine y={0} stroke="#8c959f" />
           {buckets.filter((b) => b.warn || b.info).map((b) => (
             <ReferenceLine key={`h${b.key}`} x={b.key} stroke={b.warn ? '#cf222e' : '#d4a72c'} strokeDasharray={b.warn ? undefined : '3 3'} strokeWidth={b.warn ? 1.5 : 1}
@@ -154,6 +155,46 @@ function TimelineChartImpl({ versions, heuristics, selected, onSelect }: Props) 
           </Bar>
         </BarChart>
       </ResponsiveContainer>
+  );
+});
+
+function TimelineChartImpl({ versions, heuristics, selected, onSelect }: Props) {
+  const buckets = useMemo(() => buildBuckets(versions, heuristics), [versions, heuristics]);
+  const bucketed = buckets.length < versions.length;
+  const unreadable = useMemo(() => buckets.some((b) => b.unreadable), [buckets]);
+  const kinds = useMemo(() => [...new Set(buckets.map((b) => b.kind))] as OpKind[], [buckets]);
+  const sel = selected === null ? null : bucketOf(buckets, selected);
+  const n = Math.max(1, buckets.length);
+  const plotLeft = MARGIN.left + Y_WIDTH;
+  const plotRight = MARGIN.right;
+  return (
+    <div className="timeline" data-testid="timeline-chart" data-buckets={buckets.length} data-bucketed={bucketed}>
+      <div className="timeline-legend">
+        {kinds.map((k) => (
+          <span key={k} className="legend-item"><span className="op-dot" style={{ background: OP_COLOURS[k] }} />{OP_LABELS[k]}</span>
+        ))}
+        <span className="legend-item"><span className="legend-line warn" />finding (warn)</span>
+        <span className="legend-item"><span className="legend-line info" />finding (info)</span>
+        <span className="legend-item"><span className="legend-diamond" />checkpoint</span>
+        {unreadable && <span className="legend-item"><span className="legend-hatch" />unreadable</span>}
+        {bucketed && <span className="legend-note">{versions.length.toLocaleString('en-US')} versions in {buckets.length} bars of up to {buckets[0].to - buckets[0].from}: hover for exact values</span>}
+      </div>
+      <div className="timeline-plot">
+        <ChartBody buckets={buckets} versions={versions} heuristics={heuristics} onSelect={onSelect} />
+        {sel && (
+          <div
+            className="timeline-sel"
+            data-testid="timeline-selection"
+            data-version={selected ?? ''}
+            style={{
+              left: `calc(${plotLeft}px + (100% - ${plotLeft + plotRight}px) * ${sel.key / n})`,
+              width: `max(3px, calc((100% - ${plotLeft + plotRight}px) / ${n}))`,
+              top: MARGIN.top,
+              height: HEIGHT - MARGIN.top - X_HEIGHT,
+            }}
+          />
+        )}
+      </div>
     </div>
   );
 }
