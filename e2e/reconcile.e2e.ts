@@ -102,6 +102,26 @@ describe.skipIf(missing !== null)('Reconcile screen (web mode, Chromium)', () =>
     expect(await page.locator('[data-testid=finding][data-mode=double_load]').count()).toBe(1);
   });
 
+  it('at version 6, before the retried batch, the table matches its source', async () => {
+    await page.fill('[data-testid=target-version]', '6');
+    await page.click('[data-testid=run-reconcile]');
+    await page.locator('[data-testid=reconcile-progress]').waitFor({ state: 'detached', timeout: 60_000 });
+    await page.locator('[data-testid=verdict]').waitFor();
+    expect(await page.getAttribute('[data-testid=verdict]', 'data-verdict')).toBe('matches');
+    expect(await page.textContent('[data-testid=verdict]')).toContain('@ v6');
+    expect(await page.locator('[data-testid=no-findings]').count()).toBe(1);
+    await page.fill('[data-testid=target-version]', '');
+  });
+
+  it('a source file dropped on another screen goes to Reconcile as the source', async () => {
+    await page.click('[data-testid=tab-history]');
+    await page.locator('[data-testid=reconcile-view]').waitFor({ state: 'detached' });
+    await dropFile(page, '[data-testid=app]', 'orders.csv', readFileSync(join(lakeCopy, 'source', 'orders.csv')));
+    await page.locator('[data-testid=reconcile-view]').waitFor();
+    await expect.poll(() => page.textContent('[data-testid=source-chosen]')).toContain('orders.csv');
+    expect(await page.textContent('[data-testid=source-chosen]')).toContain('uploaded');
+  });
+
   it('shows the loading state with Cancel, and a cancelled run says so', async () => {
     // Hold the reconcile call in the browser so the loading state is there to see and cancel.
     let release: () => void = () => {};
@@ -138,6 +158,7 @@ describe.skipIf(missing !== null)('Reconcile screen (web mode, Chromium)', () =>
     await page.locator('[data-testid=runs-table]').waitFor();
     const kinds = await page.locator('[data-testid=run-row]').evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-kind')}:${r.getAttribute('data-status')}`));
     expect(kinds.filter((k) => k === 'reconcile:fail').length).toBe(2);
+    expect(kinds).toContain('reconcile:pass');
     expect(kinds).toContain('reconcile:error');
     expect(kinds).toContain('reconcile:cancelled');
     await shot('runs.png');

@@ -137,5 +137,10 @@ describe.skipIf(missing !== null)('incident report export (web mode, Chromium)',
     const bisect = (h: string) => /<section id="bisect">[\s\S]*?<\/section>/.exec(h)?.[0];
     expect(findings(cli)).toBe(findings(html));
     expect(bisect(cli)).toBe(bisect(html));
+    // Every report the CLI writes masks the confidential column: the JSON too.
+    const json = spawnSync(process.execPath, [join(repoRoot, 'dist', 'main', 'cli.js'), 'reconcile', join(lake, 'source', 'orders.parquet'), table, '--contract', contractFile, '--json'], { encoding: 'utf8' });
+    const rows = (JSON.parse(json.stdout) as { rowDiffs: { source: Record<string, string> | null }[] }).rowDiffs;
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) if (r.source) expect(r.source.customer_id).toMatch(/^\(masked: confidential\)/);
   });
 });

@@ -9,7 +9,7 @@ import { bool, int, parseArgs, requirePositional, str } from './args';
 import type { CliIO } from './io';
 import { LAKEREC_VERSION, reconcile } from '../reconcile/reconcile';
 import { renderJson, renderMarkdown, renderTerminal } from '../reconcile/report';
-import { composeIncident, renderIncidentHtml } from '../app/report';
+import { composeIncident, maskReconcileResult, renderIncidentHtml, schemaSensitivity, sensitivityOf } from '../app/report';
 
 const USAGE = 'lakerec reconcile SOURCE TABLE --contract FILE [--level schema|counts|checksum|keys|rows] [--version N] [--digest md5|fast] [--baseline F] [--write-baseline F] [--markdown F] [--html F] [--json]';
 
@@ -48,12 +48,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     cwd: io.cwd,
     digest,
   });
+  // Every report masks the values of confidential columns (the contract's tags, and the table's).
+  const shown = maskReconcileResult(result, sensitivityOf(result, await schemaSensitivity(resolve(io.cwd, table), result.target.version)));
   const md = str(p, 'markdown');
   if (md) {
     const path = resolve(io.cwd, md);
     // $GITHUB_STEP_SUMMARY collects every step's summary: append to it, never replace it.
     const summary = io.env.GITHUB_STEP_SUMMARY ? resolve(io.cwd, io.env.GITHUB_STEP_SUMMARY) : null;
-    writeReport(path, renderMarkdown(result), io, path === summary);
+    writeReport(path, renderMarkdown(shown), io, path === summary);
   }
   const html = str(p, 'html');
   if (html) {
@@ -65,6 +67,6 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     });
     writeReport(resolve(io.cwd, html), renderIncidentHtml(incident), io, false);
   }
-  io.out(bool(p, 'json') ? renderJson(result) : renderTerminal(result));
+  io.out(bool(p, 'json') ? renderJson(shown) : renderTerminal(shown));
   return result.exitCode;
 }

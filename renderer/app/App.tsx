@@ -8,6 +8,7 @@ import { pathFromDrop } from '../open/drop';
 import { OpenPanel, RecentList, SampleList } from '../open/OpenPanel';
 import { ProofView } from '../proof/ProofView';
 import { ReconcileView } from '../reconcile/ReconcileView';
+import { routeSourceDrop } from '../reconcile/route-drop';
 import { RunsView } from '../runs/RunsView';
 import { NO_SAMPLES, useClient, useWorkbench } from '../state/context';
 import { ErrorPanel } from './ErrorPanel';
@@ -103,6 +104,7 @@ export function App() {
   const notice = useWorkbench((s) => s.notice);
   const setNotice = useWorkbench((s) => s.setNotice);
   const openTable = useWorkbench((s) => s.openTable);
+  const hasTable = useWorkbench((s) => s.table !== null);
   const [dragging, setDragging] = useState(false);
   const depth = useRef(0);
 
@@ -128,6 +130,8 @@ export function App() {
     e.preventDefault();
     depth.current = 0;
     setDragging(false);
+    // A source file dropped while a table is open goes to Reconcile as the source of truth.
+    if (hasTable && routeSourceDrop(e.dataTransfer, client, () => useNav.getState().setScreen('reconcile'))) return;
     const r = pathFromDrop(e.dataTransfer, client);
     if (!r) setNotice({ code: 'usage', message: 'That drop did not name a folder. Drop a Delta table folder.' });
     else if ('path' in r) void openTable(r.path);

@@ -164,8 +164,10 @@ function ContractEditor({ table }: { table: string }) {
   );
 }
 
-function RunPanel({ table }: { table: string }) {
+function RunPanel({ table, latest }: { table: string; latest: number | null }) {
   const level = useReconcile((s) => s.level);
+  const version = useReconcile((s) => s.version);
+  const setVersion = useReconcile((s) => s.setVersion);
   const setLevel = useReconcile((s) => s.setLevel);
   const status = useReconcile((s) => s.status);
   const source = useReconcile((s) => s.source);
@@ -192,6 +194,19 @@ function RunPanel({ table }: { table: string }) {
           </button>
         ))}
       </div>
+      <label className="version-pick">
+        <span>Target version</span>
+        <input
+          type="number"
+          min={0}
+          max={latest ?? undefined}
+          className="path-input version-input"
+          data-testid="target-version"
+          placeholder={latest !== null ? `latest (v${latest})` : 'latest'}
+          value={version ?? ''}
+          onChange={(e) => setVersion(e.target.value === '' ? null : Math.max(0, Math.floor(Number(e.target.value))))}
+        />
+      </label>
       <div className="run-row">
         <button type="button" className="btn btn-primary" data-testid="run-reconcile" disabled={running || blockedBy !== null} title={blockedBy ?? ''} onClick={() => void run(table)}>
           Reconcile
@@ -264,7 +279,7 @@ export function ReconcileView() {
       <div className="rc-setup">
         <SourcePanel />
         <ContractEditor table={tablePath} />
-        <RunPanel table={tablePath} />
+        <RunPanel table={tablePath} latest={table.summary?.version ?? null} />
       </div>
       {status === 'running' && <Progressing />}
       {status === 'error' && error && (

@@ -38,6 +38,8 @@ export interface ReconcileState {
   check: ContractCheck | null;
 
   level: Level;
+  /** Target version; null: the latest. */
+  version: number | null;
 
   status: RunStatus;
   progress: Progress | null;
@@ -52,6 +54,7 @@ export interface ReconcileState {
   loadContract(table: string, force?: boolean): Promise<void>;
   setContractText(text: string): void;
   setLevel(l: Level): void;
+  setVersion(v: number | null): void;
   setSourcePath(path: string, via: SourceVia, label?: string): void;
   uploadSource(file: UploadableFile): Promise<void>;
   pickSource(): Promise<void>;
@@ -100,6 +103,7 @@ export function createReconcileStore(client: ApiClient): StoreApi<ReconcileState
       contractLoadError: null,
       check: null,
       level: 'rows',
+      version: null,
       status: 'idle',
       progress: null,
       result: null,
@@ -134,6 +138,10 @@ export function createReconcileStore(client: ApiClient): StoreApi<ReconcileState
 
       setLevel(level) {
         set({ level });
+      },
+
+      setVersion(version) {
+        set({ version });
       },
 
       setSourcePath(path, via, label) {
@@ -191,7 +199,7 @@ export function createReconcileStore(client: ApiClient): StoreApi<ReconcileState
         const source = s.source.path;
         set({ status: 'running', progress: null, error: null, result: null, resultId: null, ranOn: { table, source }, report: { status: 'idle', progress: null, exported: null, error: null } });
         try {
-          const r = await client.invoke('reconcile', { source, table, contract: s.contractText, level: s.level }, {
+          const r = await client.invoke('reconcile', { source, table, contract: s.contractText, level: s.level, ...(s.version !== null ? { version: s.version } : {}) }, {
             signal: ac.signal,
             onProgress: (p) => { if (runController === ac) set({ progress: p }); },
           });
