@@ -12,6 +12,22 @@ import type { TargetSide } from './sides';
 
 export const BASELINE_FORMAT = 'lakerec-baseline-v1';
 
+/** An exact float sum as stored: mantissa sums per exponent (decimal strings), special values, rows. */
+export interface StoredFloatSum {
+  n: number;
+  groups: Record<string, string>;
+  nan: number;
+  posInf: number;
+  negInf: number;
+}
+
+export interface InheritedPartition {
+  rows: number;
+  checksum: string;
+  /** Exact sums of the float columns the contract compares by sum. */
+  floats: Record<string, StoredFloatSum>;
+}
+
 export interface Baseline {
   format: typeof BASELINE_FORMAT;
   /** What decides a checksum: if any of it changed, nothing can be inherited. */
@@ -19,7 +35,7 @@ export interface Baseline {
   canonical: string;
   table: { root: string; version: number; metadataId: string };
   createdAt: string;
-  partitions: Record<string, { files: string[]; rows: number; checksum: string }>;
+  partitions: Record<string, { files: string[]; rows: number; checksum: string; floats?: Record<string, StoredFloatSum> }>;
 }
 
 interface PartLike { column: string | null; targetIsDeltaPartition: boolean }
@@ -74,17 +90,17 @@ export function readBaseline(path: string): Baseline | null {
 export function baselineFor(
   b: Baseline | null,
   o: { contract: Contract; target: TargetSide; part: PartLike; digestCols: string[]; floatCols: string[]; canonical: string },
-): { inherited: Map<string, { rows: number; checksum: string }>; refused: string | null } {
-  const inherited = new Map<string, { rows: number; checksum: string }>();
+): { inherited: Map<string, InheritedPartition>; refused: string | null } {
+  const inherited = new Map<string, InheritedPartition>();
   if (!b) return { inherited, refused: 'no baseline file yet (this run reads everything and can write one)' };
   if (b.table.metadataId !== o.target.snapshot.metadata.id) return { inherited, refused: 'the baseline is of another table (metadata id differs)' };
   if (b.signature !== signature(o)) return { inherited, refused: 'the contract, schema or digest changed since the baseline was written' };
   if (!o.part.targetIsDeltaPartition && o.part.column !== null) return { inherited, refused: `the contract's partition column ${o.part.column} is not the table's partition column` };
-  if (o.floatCols.length) return { inherited, refused: 'float columns are compared by exact sums, which the baseline does not store' };
   for (const [l, files] of fileSets(o.target, o.part)) {
     const prev = b.partitions[l];
-    if (prev && prev.files.length === files.length && prev.files.every((f, i) => f === files[i])) {
-      inherited.set(l, { rows: prev.rows, checksum: prev.checksum });
+    if (prev && prev.files.length === files.length && prev.files.every((f, i) => f === files[i])
+      && o.floatCols.every((c) => prev.floats?.[c] !== undefined)) {
+      inherited.set(l, { rows: prev.rows, checksum: prev.checksum, floats: prev.floats ?? {} });
     }
   }
   return { inherited, refused: null };
@@ -92,14 +108,17 @@ export function baselineFor(
 
 export function writeBaselineFile(
   path: string,
-  o: { result: ReconcileResult; target: TargetSide; part: PartLike; contract: Contract; digestCols: string[]; floatCols: string[] },
+  o: {
+    result: ReconcileResult; target: TargetSide; part: PartLike; contract: Contract; digestCols: string[]; floatCols: string[];
+    targetFloats: Map<string, Record<string, StoredFloatSum>>;
+  },
 ): void {
   const sets = fileSets(o.target, o.part);
   const partitions: Baseline['partitions'] = {};
   for (const p of o.result.partitions) {
     const files = sets.get(p.partition);
     if (!files || p.targetChecksum === null) continue;
-    partitions[p.partition] = { files, rows: p.targetRows, checksum: p.targetChecksum };
+    partitions[p.partition] = { files, rows: p.targetRows, checksum: p.targetChecksum, floats: o.targetFloats.get(p.partition) ?? {} };
   }
   const b: Baseline = {
     format: BASELINE_FORMAT,

@@ -88,4 +88,20 @@ describe('lakerec reconcile exit codes (real CLI, repeated runs)', () => {
     expect(md.startsWith('# earlier step\n')).toBe(true);
     expect(md).toContain('`double_load`');
   });
+
+  it('a CI gate with one baseline file: the first run writes it, the next inherits unchanged partitions', () => {
+    const b = join(dir, '.lakerec', 'baseline.json');
+    const args = ['reconcile', lakes.double_load.sourceParquet, lakes.double_load.tablePath, '--contract', lakes.double_load.contractPath, '--baseline', b, '--write-baseline', b];
+    const first = lakerec(args);
+    expect(first.code).toBe(1);
+    expect(first.out).toMatch(/avoided 0 \(baseline\)/);
+    expect(existsSync(b)).toBe(true);
+    for (let i = 0; i < RUNS; i++) {
+      const next = lakerec(args);
+      expect(next.code).toBe(1);
+      expect(next.out).toMatch(/\[x\] double_load: /);
+      // five unchanged partitions agree and are inherited; the doubled one disagrees and is read
+      expect(next.out).toMatch(/target rows read 40, avoided 100 \(baseline\); source rows read 120/);
+    }
+  });
 });

@@ -18,7 +18,7 @@ import {
 import { contractError, contractSummary, loadContract, type Contract } from './contract';
 import { classify, type Evidence, type KeyDiffEvidence, type PartitionRemoval, type StatsDuplicate } from './classify';
 import { openSource, openTarget, registerTargetView, targetChanges, type SourceSide, type TargetSide } from './sides';
-import { baselineFor, readBaseline, writeBaselineFile, type Baseline } from './baseline';
+import { baselineFor, readBaseline, writeBaselineFile, type Baseline, type InheritedPartition, type StoredFloatSum } from './baseline';
 
 export const LAKEREC_VERSION = '0.1.0';
 
@@ -149,6 +149,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     let baselineUse: BaselineUse | null = null;
     let removals = new Map<string, PartitionRemoval>();
     let logConsulted = false;
+    let targetFloats = new Map<string, Record<string, StoredFloatSum>>();
     let statsDuplicates: StatsDuplicate[] = [];
     let statsNullKeys: number | null = null;
     let late: Evidence['late'] = null;
@@ -215,7 +216,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     if (at >= levelIndex('checksum')) {
       // ---- baseline: which target partitions can be inherited ----
       let readFiles: ActiveFile[] = target.snapshot.files;
-      let inherited = new Map<string, { rows: number; checksum: string }>();
+      let inherited = new Map<string, InheritedPartition>();
       if (opts.baseline) {
         const b = baselineFor(baselineIn, { contract, target, part, digestCols, floatCols, canonical: digest });
         baselineUse = { path: opts.baseline!, inherited: [], reread: [], refused: b.refused };
@@ -268,9 +269,11 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
         if (p.sourceChecksum === null) p.sourceChecksum = toHex128(0n);
         if (p.targetChecksum === null) p.targetChecksum = toHex128(0n);
       }
+      let fs = await floatSums(conn, floatCols, contract, part, inherited);
+      const floatDisagrees = (l: string) => fs.results.some((f) => f.partitions.some((x) => x.partition === l && !x.agree));
       // An inherited partition that disagrees with the source must be read for the key diff.
       if (baselineUse && at >= levelIndex('keys')) {
-        const reread = [...inherited.keys()].filter((l) => partitions.get(l)!.sourceChecksum !== partitions.get(l)!.targetChecksum);
+        const reread = [...inherited.keys()].filter((l) => partitions.get(l)!.sourceChecksum !== partitions.get(l)!.targetChecksum || floatDisagrees(l));
         if (reread.length) {
           const files = target.snapshot.files.filter((f) => reread.includes(label(part.column, f.partitionValues[part.column!] ?? null)));
           await registerTargetView(conn, target, 'lk_tgt_reread', files);
@@ -283,6 +286,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
             tgtRead += p.targetRows;
             inherited.delete(l);
           }
+          fs = await floatSums(conn, floatCols, contract, part, inherited);
         }
         baselineUse.reread = [...partitions.keys()].filter((l) => !inherited.has(l));
       }
@@ -295,11 +299,12 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
       targetTotal = [...partitions.values()].reduce((a, p) => (a + BigInt('0x' + (p.targetChecksum ?? '0'))) % (1n << 128n), 0n);
       throwIfCancelled(ctx);
 
-      floats = await floatSums(conn, floatCols, contract, part);
+      floats = fs.results;
+      targetFloats = fs.target;
 
       if (at >= levelIndex('keys')) {
         report(ctx, { phase: 'diffing keys', done: 0, total: null });
-        const skip = [...inherited.keys()].filter((l) => partitions.get(l)!.sourceChecksum === partitions.get(l)!.targetChecksum);
+        const skip = [...inherited.keys()].filter((l) => partitions.get(l)!.sourceChecksum === partitions.get(l)!.targetChecksum && !floatDisagrees(l));
         await registerTargetView(conn, target, 'lk_tgt_all');
         const kdr = await diffKeys(conn, contract, part, digestCols, floatCols, srcType, tgtType, skip, exampleLimit, at >= levelIndex('rows'), reads);
         keyDiff = kdr.evidence;
@@ -372,7 +377,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
       if (!part.targetIsDeltaPartition && part.column !== null) {
         throw new LakerecError('usage', `--write-baseline needs the contract's partition column (${part.column}) to be the table's partition column, so file sets map to partitions`);
       }
-      writeBaselineFile(opts.writeBaseline, { result, target, part, contract, digestCols, floatCols });
+      writeBaselineFile(opts.writeBaseline, { result, target, part, contract, digestCols, floatCols, targetFloats });
     }
     return result;
   } catch (e) {
@@ -617,9 +622,28 @@ function orderingSql(col: string, type: string): string {
   return `CAST(${sqlIdent(col)} AS VARCHAR)`;
 }
 
-/** Exact per-partition sums of each float column on both sides. */
-async function floatSums(conn: DuckDBConnection, floatCols: string[], contract: Contract, part: PartitionSpec): Promise<FloatColumnResult[]> {
+function toStored(v: { s: ExactSum; n: number }): StoredFloatSum {
+  return { n: v.n, groups: Object.fromEntries([...v.s.groups].map(([e, m]) => [String(e), m.toString()])), nan: v.s.nan, posInf: v.s.posInf, negInf: v.s.negInf };
+}
+
+function fromStored(f: StoredFloatSum): { s: ExactSum; n: number } {
+  const s = emptyExactSum();
+  for (const [e, m] of Object.entries(f.groups)) addGroup(s, Number(e), BigInt(m));
+  s.nan = f.nan;
+  s.posInf = f.posInf;
+  s.negInf = f.negInf;
+  return { s, n: f.n };
+}
+
+/**
+ * Exact per-partition sums of each float column on both sides (inherited target partitions take
+ * their sums from the baseline). Also returns the target's sums in stored form, for a baseline.
+ */
+async function floatSums(
+  conn: DuckDBConnection, floatCols: string[], contract: Contract, part: PartitionSpec, inherited: Map<string, InheritedPartition>,
+): Promise<{ results: FloatColumnResult[]; target: Map<string, Record<string, StoredFloatSum>> }> {
   const out: FloatColumnResult[] = [];
+  const stored = new Map<string, Record<string, StoredFloatSum>>();
   for (let i = 0; i < floatCols.length; i++) {
     const col = floatCols[i];
     const rule = contract.floats[col];
@@ -641,6 +665,8 @@ async function floatSums(conn: DuckDBConnection, floatCols: string[], contract: 
     };
     const s = await side('lk_s');
     const t = await side('lk_t');
+    for (const [l, inh] of inherited) if (inh.floats[col]) t.set(l, fromStored(inh.floats[col]));
+    for (const [l, v] of t) stored.set(l, { ...(stored.get(l) ?? {}), [col]: toStored(v) });
     const labels = [...new Set([...s.keys(), ...t.keys()])].sort();
     const tol = rule === 'exclude' ? 0 : rule.tolerance;
     out.push({
@@ -656,7 +682,7 @@ async function floatSums(conn: DuckDBConnection, floatCols: string[], contract: 
       }),
     });
   }
-  return out;
+  return { results: out, target: stored };
 }
 
 interface KeyDiffResult {
