@@ -115,7 +115,7 @@ function Legend() {
       <span><i className="cell cell-bad" />bad</span>
       <span><i className="cell cell-unreadable" />unreadable</span>
       <span><i className="cell cell-none" />not evaluated</span>
-      <span><i className="cell cell-bad culprit" />first bad</span>
+      <span><i className="legend-culprit" />first bad</span>
     </div>
   );
 }
