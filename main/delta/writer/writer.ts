@@ -16,6 +16,8 @@ import { LakerecError } from '../../../shared/errors';
 import { throwIfCancelled, type JobContext } from '../../../shared/jobs';
 import { openDuck, sqlIdent, sqlString, type Duck } from '../../engine/duck';
 import { DeltaTable } from '../table';
+import { deletionVectorLocation, readDeletionVector } from '../dv';
+import { writeDeletionVectorFile } from './dv';
 import {
   assignable, duckType, logPath, parseSchema, partitionDirName, partitionLiteralSql, partitionValueSql,
 } from './schema';
@@ -104,7 +106,7 @@ const BATCH = '_lk_batch';
 const REWRITE = '_lk_rewrite';
 
 /** Table features the writer honours (a table needing any other is refused). */
-const SUPPORTED_FEATURES = new Set(['timestampNtz']);
+const SUPPORTED_FEATURES = new Set(['timestampNtz', 'deletionVectors']);
 
 function usesType(t: DataType, name: string): boolean {
   if (typeof t === 'string') return t === name;
@@ -114,14 +116,18 @@ function usesType(t: DataType, name: string): boolean {
 }
 
 /**
- * The protocol a schema needs, given the current one: (1, 2) by default; table features (3, 7)
- * with timestampNtz once a timestamp_ntz column exists (PROTOCOL.md, "Timestamp without timezone").
+ * The protocol a table needs, given the current one: (1, 2) by default; table features (3, 7) once
+ * a timestamp_ntz column exists (timestampNtz) or deletion vectors are enabled
+ * (`delta.enableDeletionVectors`: deletionVectors). PROTOCOL.md, "Table Features".
  */
-export function protocolFor(schema: StructType, current?: Protocol): Protocol {
-  const ntz = schema.fields.some((f) => usesType(f.type, 'timestamp_ntz'));
-  if (!ntz) return current ?? { minReaderVersion: 1, minWriterVersion: 2 };
-  const rf = new Set([...(current?.readerFeatures ?? []), 'timestampNtz']);
-  const wf = new Set([...(current?.writerFeatures ?? []), 'timestampNtz']);
+export function protocolFor(schema: StructType, current?: Protocol, configuration?: Record<string, string>): Protocol {
+  const need: string[] = [];
+  if (schema.fields.some((f) => usesType(f.type, 'timestamp_ntz'))) need.push('timestampNtz');
+  if (configuration?.['delta.enableDeletionVectors'] === 'true') need.push('deletionVectors');
+  const missing = need.filter((f) => !(current?.readerFeatures ?? []).includes(f));
+  if (missing.length === 0) return current ?? { minReaderVersion: 1, minWriterVersion: 2 };
+  const rf = new Set([...(current?.readerFeatures ?? []), ...need]);
+  const wf = new Set([...(current?.writerFeatures ?? []), ...need]);
   return { minReaderVersion: 3, minWriterVersion: 7, readerFeatures: [...rf].sort(), writerFeatures: [...wf].sort() };
 }
 
@@ -154,6 +160,7 @@ export class DeltaWriter {
   private readonly engineInfo: string;
   private readonly ctx?: JobContext;
   private st: WriterState;
+  private dvTables = 0;
   /** Things that went wrong without failing a commit (an automatic checkpoint). */
   readonly warnings: string[] = [];
 
@@ -196,7 +203,7 @@ export class DeltaWriter {
     const createdLogDir = !existsSync(logDir);
     mkdirSync(logDir, { recursive: true });
     const clock = opts.clock ?? Date.now;
-    const protocol: Protocol = protocolFor(opts.schema);
+    const protocol: Protocol = protocolFor(opts.schema, undefined, opts.configuration);
     const metadata: Metadata = {
       id: opts.id ?? randomUUID(),
       name: opts.name ?? null,
@@ -261,7 +268,7 @@ export class DeltaWriter {
     const legacyBeyond = (p.minWriterVersion > 2 && p.minWriterVersion < 7) || (p.minReaderVersion === 2);
     if (unsupported.length > 0 || legacyBeyond || snap.columnMapping !== 'none') {
       const what = unsupported.length > 0 ? `table features ${[...new Set(unsupported)].join(', ')}` : snap.columnMapping !== 'none' ? `column mapping (${snap.columnMapping})` : `protocol ${p.minReaderVersion}/${p.minWriterVersion}`;
-      throw misuse(`the writer cannot honour ${what}; it writes protocol 1/2 tables (and 3/7 with timestampNtz) only, so this table is not written`);
+      throw misuse(`the writer cannot honour ${what}; it writes protocol 1/2 tables (and 3/7 with timestampNtz and deletionVectors) only, so this table is not written`);
     }
     const invariants = snap.schema.fields.filter((f) => f.metadata && 'delta.invariants' in f.metadata).map((f) => f.name);
     const checks = Object.keys(snap.metadata.configuration ?? {}).filter((k) => k.startsWith('delta.constraints.'));
@@ -374,6 +381,7 @@ export class DeltaWriter {
   /** DELETE with a predicate over logical columns; files holding matches are rewritten without them. */
   async deleteWhere(predicate: string): Promise<CommitResult> {
     this.refuseIfAppendOnly('DELETE');
+    if (this.deletionVectorsEnabled) return this.deleteWithDeletionVectors(predicate);
     const written: string[] = [];
     try {
       const { removes, rewritten, copiedRows, removedRows } = await this.removeMatching(predicate, written);
@@ -387,6 +395,59 @@ export class DeltaWriter {
           numCopiedRows: String(copiedRows),
         },
         adds: rewritten, removes, written, blindAppend: false,
+      });
+    } catch (e) {
+      this.discard(written);
+      throw e;
+    }
+  }
+
+  /** Whether DELETE marks rows in deletion vectors instead of rewriting files. */
+  get deletionVectorsEnabled(): boolean {
+    return this.st.metadata.configuration?.['delta.enableDeletionVectors'] === 'true'
+      && (this.st.protocol.writerFeatures ?? []).includes('deletionVectors');
+  }
+
+  /**
+   * DELETE as Delta does with deletion vectors enabled: a file whose rows all go is removed; a file
+   * losing some rows is re-added under the same path with a deletion vector naming them (its
+   * earlier DV's rows included). No data file is rewritten.
+   */
+  private async deleteWithDeletionVectors(predicate: string): Promise<CommitResult> {
+    const touched = (await this.filesMatching(predicate)).filter((t) => t.hit > 0);
+    const whole = touched.filter((t) => t.hit === t.rows);
+    const partial = touched.filter((t) => t.hit < t.rows);
+    const removes = touched.map((t) => this.removeOf(t.add, true));
+    const adds: AddFile[] = [];
+    const written: string[] = [];
+    try {
+      if (partial.length > 0) {
+        const scan = await this.scanSql(partial.map((t) => t.add));
+        const r = await this.rows(`SELECT _lk_file AS f, list(_lk_row ORDER BY _lk_row) AS rows FROM (${scan}) WHERE coalesce((${predicate}), false) GROUP BY ALL`);
+        const newRows = new Map(r.map((x) => [String(x.f), (x.rows as (number | bigint)[]).map(Number)]));
+        const dvs = partial.map((t) => {
+          const old = t.add.deletionVector ? readDeletionVector(t.add.deletionVector, this.root) : [];
+          return [...old, ...(newRows.get(this.absolutePath(t.add.path)) ?? [])];
+        });
+        const { descriptors, file } = writeDeletionVectorFile(this.root, dvs);
+        written.push(file);
+        // The file's min/max still bound its remaining rows, but may no longer be tight.
+        const loose = (stats: string | null | undefined): string | null | undefined =>
+          stats && !stats.includes('"tightBounds"') ? stats.replace(/\}\s*$/, ',"tightBounds":false}') : stats;
+        partial.forEach((t, i) => adds.push({ ...t.add, stats: loose(t.add.stats), modificationTime: this.clock(), dataChange: true, deletionVector: descriptors[i] }));
+      }
+      return await this.commit({
+        operation: 'DELETE',
+        parameters: { predicate: JSON.stringify([predicate]) },
+        metrics: {
+          numRemovedFiles: String(whole.length),
+          numAddedFiles: '0',
+          numDeletedRows: String(touched.reduce((s, t) => s + t.hit, 0)),
+          numCopiedRows: '0',
+          numDeletionVectorsAdded: String(adds.length),
+          numDeletionVectorsRemoved: String(touched.filter((t) => t.add.deletionVector).length),
+        },
+        adds, removes, written, blindAppend: false,
       });
     } catch (e) {
       this.discard(written);
@@ -596,10 +657,11 @@ export class DeltaWriter {
       const nd = join(scratch, 'actions.json');
       writeFileSync(nd, lines.join('\n') + '\n');
       const map = 'MAP(VARCHAR, VARCHAR)';
+      const dv = 'STRUCT(storageType VARCHAR, pathOrInlineDv VARCHAR, "offset" INTEGER, sizeInBytes INTEGER, cardinality BIGINT)';
       const columns: Record<string, string> = {
         txn: 'STRUCT(appId VARCHAR, version BIGINT, lastUpdated BIGINT)',
-        add: `STRUCT(path VARCHAR, partitionValues ${map}, size BIGINT, modificationTime BIGINT, dataChange BOOLEAN, stats VARCHAR, tags ${map})`,
-        remove: `STRUCT(path VARCHAR, deletionTimestamp BIGINT, dataChange BOOLEAN, extendedFileMetadata BOOLEAN, partitionValues ${map}, size BIGINT)`,
+        add: `STRUCT(path VARCHAR, partitionValues ${map}, size BIGINT, modificationTime BIGINT, dataChange BOOLEAN, stats VARCHAR, tags ${map}, deletionVector ${dv})`,
+        remove: `STRUCT(path VARCHAR, deletionTimestamp BIGINT, dataChange BOOLEAN, extendedFileMetadata BOOLEAN, partitionValues ${map}, size BIGINT, deletionVector ${dv})`,
         metaData: `STRUCT(id VARCHAR, name VARCHAR, description VARCHAR, format STRUCT(provider VARCHAR, options ${map}), schemaString VARCHAR, partitionColumns VARCHAR[], configuration ${map}, createdTime BIGINT)`,
         protocol: 'STRUCT(minReaderVersion INTEGER, minWriterVersion INTEGER, readerFeatures VARCHAR[], writerFeatures VARCHAR[])',
       };
@@ -652,6 +714,10 @@ export class DeltaWriter {
     if (retention < 0) throw misuse('vacuum retention cannot be negative');
     const now = opts.now ?? Date.now();
     const active = new Set([...this.st.files.keys()].map((p) => this.absolutePath(p)));
+    for (const f of this.st.files.values()) {
+      const loc = f.deletionVector ? deletionVectorLocation(f.deletionVector, this.root) : null;
+      if (loc?.absolute) active.add(loc.absolute);
+    }
     const tombstoneTime = new Map<string, number>();
     for (const r of this.st.tombstones.values()) tombstoneTime.set(this.absolutePath(r.path), r.deletionTimestamp ?? 0);
     const deleted: string[] = [];
@@ -878,7 +944,21 @@ export class DeltaWriter {
       }
       return present.has(f.name) ? `CAST(${id} AS ${ty}) AS ${id}` : `CAST(NULL AS ${ty}) AS ${id}`;
     });
-    return `SELECT ${cols.join(', ')}, filename AS _lk_file FROM read_parquet(${list}, union_by_name=true, filename=true)`;
+    let from = `read_parquet(${list}, union_by_name=true, filename=true, file_row_number=true)`;
+    // Rows a deletion vector deletes are not rows of the table.
+    const withDv = files.filter((f) => f.deletionVector);
+    if (withDv.length > 0) {
+      const table = `_lk_dv_${this.dvTables++}`;
+      await this.run(`CREATE OR REPLACE TEMP TABLE ${table} (f VARCHAR, r BIGINT)`, 'deletion vectors');
+      for (const f of withDv) {
+        const rows = readDeletionVector(f.deletionVector!, this.root);
+        for (let i = 0; i < rows.length; i += 10_000) {
+          await this.run(`INSERT INTO ${table} SELECT ${sqlString(this.absolutePath(f.path))}, unnest([${rows.slice(i, i + 10_000).join(',')}]::BIGINT[])`, 'deletion vectors');
+        }
+      }
+      from = `(SELECT * FROM ${from} ANTI JOIN ${table} AS _d ON _d.f = filename AND _d.r = file_row_number)`;
+    }
+    return `SELECT ${cols.join(', ')}, filename AS _lk_file, file_row_number AS _lk_row FROM ${from}`;
   }
 
   /** Per active file: rows, and rows matching a predicate. */
@@ -934,6 +1014,7 @@ export class DeltaWriter {
       partitionValues: f.partitionValues,
       size: f.size,
       ...(f.stats ? { stats: f.stats } : {}),
+      ...(f.deletionVector ? { deletionVector: f.deletionVector } : {}),
     };
   }
 
@@ -1000,7 +1081,7 @@ export class DeltaWriter {
     if (version === 0) delete commitInfo.readVersion;
     if (c.metadata && !c.protocol) {
       // A new column may need a table feature (timestamp_ntz): upgrade in the same commit.
-      const need = protocolFor(parseSchema(c.metadata.schemaString), this.st.protocol);
+      const need = protocolFor(parseSchema(c.metadata.schemaString), this.st.protocol, c.metadata.configuration);
       if (!sameProtocol(need, this.st.protocol)) c.protocol = need;
     }
     const actions: Action[] = [{ commitInfo }];
@@ -1059,10 +1140,11 @@ export class DeltaWriter {
   }
 }
 
+/** Rows a file contributes: its stats' numRecords minus what its deletion vector deletes. */
 function statsRows(f: AddFile): number {
   if (!f.stats) return 0;
   try {
-    return Number((JSON.parse(f.stats) as { numRecords?: number }).numRecords ?? 0);
+    return Number((JSON.parse(f.stats) as { numRecords?: number }).numRecords ?? 0) - (f.deletionVector?.cardinality ?? 0);
   } catch {
     return 0;
   }
