@@ -113,6 +113,26 @@ describe.skipIf(missing !== null)('Reconcile screen (web mode, Chromium)', () =>
     await page.fill('[data-testid=target-version]', '');
   });
 
+  it('with a baseline, the second run inherits the unchanged partitions and reads no target row', async () => {
+    await page.click('[data-testid=level-checksum]');
+    await page.check('[data-testid=use-baseline]');
+    const readsOf = async () => {
+      await page.click('[data-testid=run-reconcile]');
+      await page.locator('[data-testid=reconcile-progress]').waitFor({ state: 'detached', timeout: 60_000 });
+      await page.locator('[data-testid=verdict]').waitFor();
+      return page.textContent('[data-testid=reads]');
+    };
+    expect(await readsOf()).toMatch(/Target rows read\s*6,300\s*Avoided \(baseline\)\s*0/);
+    expect(await readsOf()).toMatch(/Target rows read\s*0\s*Avoided \(baseline\)\s*6,300/);
+    expect(await page.getAttribute('[data-testid=verdict]', 'data-verdict')).toBe('diverges');
+    await shot('reconcile-baseline.png');
+    // The baseline went to the app-data folder, not beside the table.
+    expect(readdirSync(join(dir, 'user-data', 'baselines')).length).toBe(1);
+    expect(treeState(table)).toEqual(before);
+    await page.uncheck('[data-testid=use-baseline]');
+    await page.click('[data-testid=level-rows]');
+  });
+
   it('a source file dropped on another screen goes to Reconcile as the source', async () => {
     await page.click('[data-testid=tab-history]');
     await page.locator('[data-testid=reconcile-view]').waitFor({ state: 'detached' });
@@ -157,7 +177,7 @@ describe.skipIf(missing !== null)('Reconcile screen (web mode, Chromium)', () =>
     await page.click('[data-testid=tab-runs]');
     await page.locator('[data-testid=runs-table]').waitFor();
     const kinds = await page.locator('[data-testid=run-row]').evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-kind')}:${r.getAttribute('data-status')}`));
-    expect(kinds.filter((k) => k === 'reconcile:fail').length).toBe(2);
+    expect(kinds.filter((k) => k === 'reconcile:fail').length).toBe(4);
     expect(kinds).toContain('reconcile:pass');
     expect(kinds).toContain('reconcile:error');
     expect(kinds).toContain('reconcile:cancelled');

@@ -184,6 +184,11 @@ export interface ReconcileRequest {
   level: Level;
   /** Target version; latest when absent. */
   version?: number;
+  /**
+   * Keep a baseline for this table, source and contract in the app-data folder: the next run
+   * inherits the checksum of every partition whose file set is unchanged (checksum level and deeper).
+   */
+  baseline?: boolean;
 }
 
 export interface ReconcileRun {
@@ -443,7 +448,8 @@ const RUN_KINDS: readonly RunKind[] = ['proof', 'reconcile', 'bisect'];
 
 function reconcileRequest(v: unknown): ReconcileRequest {
   const m = 'reconcile';
-  const o = objectWith(m, v, ['source', 'table', 'contract', 'level', 'version']);
+  const o = objectWith(m, v, ['source', 'table', 'contract', 'level', 'version', 'baseline']);
+  if (o.baseline !== undefined && typeof o.baseline !== 'boolean') throw bad(m, '"baseline" must be true or false');
   if (typeof o.level !== 'string' || !(LEVELS as readonly string[]).includes(o.level)) throw bad(m, `"level" must be one of ${LEVELS.join(', ')}`);
   const version = optionalInt(m, 'version', o.version, 0, Number.MAX_SAFE_INTEGER);
   return {
@@ -452,6 +458,7 @@ function reconcileRequest(v: unknown): ReconcileRequest {
     contract: contractYaml(m, o.contract),
     level: o.level as Level,
     ...(version !== undefined ? { version } : {}),
+    ...(o.baseline === true ? { baseline: true } : {}),
   };
 }
 

@@ -1,8 +1,8 @@
 // The reconcile, report, proof and run-history screens' side of the service (shared/api.ts):
 // contracts checked line by line, reconcile as a job, the incident report, the round-trip proof
 // with each step pushed as it runs, and the local run history every run is recorded in.
-import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type {
   ApiHandlers, ContractCheck, ContractText, JobProgress, ReconcileRequest,
@@ -167,9 +167,17 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
       try {
         await assertTableFolder(table);
         const contract = parseContract(req.contract, 'contract');
+        // The window's baselines live in the app-data folder, one per table, source and contract name.
+        let baseline: string | null = null;
+        if (req.baseline) {
+          if (req.level === 'schema' || req.level === 'counts') throw new LakerecError('usage', 'A baseline stores checksums: choose level checksum, keys or rows to use one.');
+          const dir = join(o.runsDir, 'baselines');
+          mkdirSync(dir, { recursive: true, mode: 0o700 });
+          baseline = join(dir, `${createHash('sha256').update(`${table}\0${source}\0${contract.name}`).digest('hex').slice(0, 24)}.json`);
+        }
         const result = await reconcile({
           source, target: { root: table, ...(req.version !== undefined ? { version: req.version } : {}) },
-          contract, level: req.level, cwd: o.cwd, ctx,
+          contract, level: req.level, cwd: o.cwd, ctx, baseline, writeBaseline: baseline,
         });
         // What leaves the engine is masked as every report is (counts only for confidential columns).
         const sens: Record<string, Sensitivity> = sensitivityOf(result, await schemaSensitivity(table, result.target.version));

@@ -168,6 +168,8 @@ function RunPanel({ table, latest }: { table: string; latest: number | null }) {
   const level = useReconcile((s) => s.level);
   const version = useReconcile((s) => s.version);
   const setVersion = useReconcile((s) => s.setVersion);
+  const useBaseline = useReconcile((s) => s.useBaseline);
+  const setUseBaseline = useReconcile((s) => s.setUseBaseline);
   const setLevel = useReconcile((s) => s.setLevel);
   const status = useReconcile((s) => s.status);
   const source = useReconcile((s) => s.source);
@@ -206,6 +208,10 @@ function RunPanel({ table, latest }: { table: string; latest: number | null }) {
           value={version ?? ''}
           onChange={(e) => setVersion(e.target.value === '' ? null : Math.max(0, Math.floor(Number(e.target.value))))}
         />
+      </label>
+      <label className="baseline-pick" title="Kept in the app-data folder, never beside the table. Needs level checksum or deeper.">
+        <input type="checkbox" data-testid="use-baseline" checked={useBaseline} disabled={level === 'schema' || level === 'counts'} onChange={(e) => setUseBaseline(e.target.checked)} />
+        <span>Baseline: reuse the checksums of unchanged partitions</span>
       </label>
       <div className="run-row">
         <button type="button" className="btn btn-primary" data-testid="run-reconcile" disabled={running || blockedBy !== null} title={blockedBy ?? ''} onClick={() => void run(table)}>

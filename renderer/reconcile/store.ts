@@ -40,6 +40,8 @@ export interface ReconcileState {
   level: Level;
   /** Target version; null: the latest. */
   version: number | null;
+  /** Keep and reuse a baseline (in the app-data folder). */
+  useBaseline: boolean;
 
   status: RunStatus;
   progress: Progress | null;
@@ -55,6 +57,7 @@ export interface ReconcileState {
   setContractText(text: string): void;
   setLevel(l: Level): void;
   setVersion(v: number | null): void;
+  setUseBaseline(on: boolean): void;
   setSourcePath(path: string, via: SourceVia, label?: string): void;
   uploadSource(file: UploadableFile): Promise<void>;
   pickSource(): Promise<void>;
@@ -104,6 +107,7 @@ export function createReconcileStore(client: ApiClient): StoreApi<ReconcileState
       check: null,
       level: 'rows',
       version: null,
+      useBaseline: false,
       status: 'idle',
       progress: null,
       result: null,
@@ -142,6 +146,10 @@ export function createReconcileStore(client: ApiClient): StoreApi<ReconcileState
 
       setVersion(version) {
         set({ version });
+      },
+
+      setUseBaseline(useBaseline) {
+        set({ useBaseline });
       },
 
       setSourcePath(path, via, label) {
@@ -199,7 +207,7 @@ export function createReconcileStore(client: ApiClient): StoreApi<ReconcileState
         const source = s.source.path;
         set({ status: 'running', progress: null, error: null, result: null, resultId: null, ranOn: { table, source }, report: { status: 'idle', progress: null, exported: null, error: null } });
         try {
-          const r = await client.invoke('reconcile', { source, table, contract: s.contractText, level: s.level, ...(s.version !== null ? { version: s.version } : {}) }, {
+          const r = await client.invoke('reconcile', { source, table, contract: s.contractText, level: s.level, ...(s.version !== null ? { version: s.version } : {}), ...(s.useBaseline && s.level !== 'schema' && s.level !== 'counts' ? { baseline: true } : {}) }, {
             signal: ac.signal,
             onProgress: (p) => { if (runController === ac) set({ progress: p }); },
           });
