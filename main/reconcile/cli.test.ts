@@ -20,8 +20,7 @@ function lakerec(args: string[], env: Record<string, string> = {}): { code: numb
 }
 
 beforeAll(async () => {
-  const b = spawnSync('npm', ['run', 'build:node'], { cwd: repo, encoding: 'utf8' });
-  if (b.status !== 0) throw new Error(`build failed: ${b.stderr}`);
+  // dist/ is built by the test run's global setup (main/testing/global-setup.ts).
   dir = mkdtempSync(join(tmpdir(), 'lakerec-cli-rec-'));
   for (const l of await buildSampleLakes({ out: dir, rows: 120, only: ['control', 'double_load'] })) lakes[l.name] = l;
   writeFileSync(join(dir, 'broken.yaml'), 'version: 1\nkeys: [order_id]\npartitioning:\n  column: dt\n  colour: red\n');
