@@ -52,9 +52,9 @@ afterAll(() => {
 describe('sample lakes', () => {
   it('builds 16 scenarios plus the demo and the many-versions lake, each complete', async () => {
     expect(SCENARIOS).toHaveLength(16);
-    expect(lakes.map((l) => l.name).sort()).toEqual([...SCENARIOS.map((s) => s.name), 'demo', 'bisect_many_versions', 'late_arriving'].sort());
+    expect(lakes.map((l) => l.name).sort()).toEqual([...SCENARIOS.map((s) => s.name), 'demo', 'bisect_many_versions', 'late_arriving', 'missing_rows_dv'].sort());
     const index = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8')) as { lakes: { name: string }[] };
-    expect(index.lakes).toHaveLength(19);
+    expect(index.lakes).toHaveLength(20);
     for (const l of lakes) {
       const meta = readScenario(l.dir);
       expect(meta).toEqual(l.meta);
@@ -180,6 +180,19 @@ describe('sample lakes', () => {
     expect(Number(r.bitwise)).toBe(l.meta.facts.bitwiseDifferentRows);
     expect(Number(r.gap)).toBeLessThan(1e-9);
     expect(Number(r.other)).toBe(0);
+  });
+
+  it('missing rows through deletion vectors: same rows gone as missing_rows, no data file rewritten', async () => {
+    const dv = lake('missing_rows_dv');
+    const plain = lake('missing_rows');
+    expect(dv.meta.targetChecksum).toBe(plain.meta.targetChecksum);
+    expect(Number(dv.meta.facts.deletionVectors)).toBe(6);
+    const t = await DeltaTable.open(dv.tablePath);
+    const snap = await t.snapshot();
+    expect(snap.protocol.readerFeatures).toContain('deletionVectors');
+    expect(snap.files.every((f) => f.deletionVector !== null && f.addedInVersion === 7)).toBe(true);
+    expect((await t.changes({ from: 7, to: 7 }))[0].adds.every((a) => a.path === (a.deletionVector ? a.path : ''))).toBe(true);
+    expect(await n(`SELECT count(*) FROM (SELECT * FROM ${await view(dv)} EXCEPT ALL SELECT * FROM ${await view(plain)})`)).toBe(0);
   });
 
   it('late arriving: the source holds one more day than the table, nothing else differs', async () => {

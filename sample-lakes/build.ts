@@ -200,7 +200,7 @@ async function buildOne(spec: ScenarioSpec, env: { duck: Duck; out: string; seed
     name: 'orders',
     description: 'Orders, one partition per UTC day',
     // Delta's default: a checkpoint every 10 versions (the long history gets six).
-    configuration: { 'delta.checkpointInterval': '10' },
+    configuration: { 'delta.checkpointInterval': '10', ...(spec.deletionVectors ? { 'delta.enableDeletionVectors': 'true' } : {}) },
     id: stableId(seed, spec.name),
     clock: clock.fn,
     duck,
@@ -246,7 +246,8 @@ async function buildOne(spec: ScenarioSpec, env: { duck: Duck; out: string; seed
     const targetPartitions: Record<string, number> = {};
     for (const f of w.state.files.values()) {
       const k = `dt=${f.partitionValues.dt ?? '__null__'}`;
-      targetPartitions[k] = (targetPartitions[k] ?? 0) + Number((JSON.parse(f.stats ?? '{}') as { numRecords?: number }).numRecords ?? 0);
+      const physical = Number((JSON.parse(f.stats ?? '{}') as { numRecords?: number }).numRecords ?? 0);
+      targetPartitions[k] = (targetPartitions[k] ?? 0) + physical - (f.deletionVector?.cardinality ?? 0);
     }
     const meta: ScenarioMeta = {
       name: spec.name,

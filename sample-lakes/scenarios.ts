@@ -68,6 +68,8 @@ export interface ScenarioSpec {
   alsoExpected?: FindingMode[];
   /** Whether the key column is declared NOT NULL (true except where a null key must land). */
   orderIdNotNull: boolean;
+  /** The table has deletion vectors enabled (DELETE marks rows instead of rewriting files). */
+  deletionVectors?: boolean;
   /** What the pipeline did, in one or two sentences. */
   story: string;
   /** Extra source rows beyond the clean extract (bisect lake's late orders), as a temp table. */
@@ -419,4 +421,27 @@ export const LATE_ARRIVING: ScenarioSpec = {
   },
 };
 
-export const ALL_LAKES: ScenarioSpec[] = [...SCENARIOS, DEMO, BISECT_MANY, LATE_ARRIVING];
+/**
+ * Not one of the 16: missing rows again, on a table with deletion vectors enabled, so the DELETE
+ * leaves every data file in place and marks the rows in DV files (protocol 3/7, deletionVectors).
+ */
+export const MISSING_ROWS_DV: ScenarioSpec = {
+  name: 'missing_rows_dv',
+  title: 'missing rows, deleted through deletion vectors',
+  kind: 'scenario',
+  expectedMode: 'missing_rows',
+  orderIdNotNull: true,
+  deletionVectors: true,
+  story: 'The same over-wide erasure as missing_rows (customer_id BETWEEN 100 AND 149), on a table with deletion vectors enabled: no data file changes, the deleted rows are named in a deletion vector per file.',
+  async corrupt(c) {
+    c.at(CORRUPTION_TIME);
+    const r = await c.w.deleteWhere('customer_id BETWEEN 100 AND 149');
+    return {
+      brokenAtVersion: r.version,
+      affectedPartitions: [...new Set(r.adds.map((a) => part(String(a.partitionValues.dt))))].sort(),
+      facts: { deletedRows: Number(r.commitInfo.operationMetrics?.numDeletedRows ?? 0), deletionVectors: r.adds.filter((a) => a.deletionVector).length },
+    };
+  },
+};
+
+export const ALL_LAKES: ScenarioSpec[] = [...SCENARIOS, DEMO, BISECT_MANY, LATE_ARRIVING, MISSING_ROWS_DV];

@@ -84,7 +84,7 @@ function scopeOf(w: DeltaWriter, t: CorruptionTarget): Scope {
   const counts = new Map<string | null, number>();
   for (const f of w.state.files.values()) {
     const v = column && w.partitionColumns.includes(column.name) ? (f.partitionValues[column.name] ?? null) : null;
-    const n = f.stats ? Number((JSON.parse(f.stats) as { numRecords?: number }).numRecords ?? 0) : 0;
+    const n = f.stats ? Number((JSON.parse(f.stats) as { numRecords?: number }).numRecords ?? 0) - (f.deletionVector?.cardinality ?? 0) : 0;
     counts.set(v, (counts.get(v) ?? 0) + n);
   }
   const partitions = [...counts.entries()].map(([value, rows]) => ({ value, rows }))
