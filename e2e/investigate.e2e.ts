@@ -104,6 +104,32 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
     await shot('investigate-vacuumed.png');
   });
 
+  it('shows the timeline loading with Cancel, the cancellation as a typed error, and recovers with Try again', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => { release = r; });
+    await page.route('**/api/forensics', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await openByPath(page, lake('overwrite_too_wide'));
+    await page.locator('[data-testid=investigate-loading]').waitFor();
+    expect(await page.textContent('[data-testid=table-name]')).toBe('overwrite_too_wide/table');
+    await shot('investigate-loading.png');
+    await page.click('[data-testid=investigate-cancel]');
+    await new Promise((r) => setTimeout(r, 300)); // the cancel reaches the server first
+    release();
+    const panel = page.locator('[data-testid=investigate] [data-testid=error-panel][data-code=cancelled]');
+    await panel.waitFor();
+    expect(await panel.locator('h2').textContent()).toBe('Cancelled');
+    await shot('investigate-error.png');
+    await page.unroute('**/api/forensics');
+    await panel.getByRole('button', { name: 'Try again' }).click();
+    await page.locator('[data-testid=finding-item][data-name=overwrite_shrank_the_table]').click();
+    await page.locator('[data-testid=commit-finding][data-name=overwrite_shrank_the_table]').waitFor();
+    expect(await page.locator('[data-testid=partition-chart]').textContent()).toContain('dt=2026-08-15');
+    await shot('investigate-overwrite-too-wide.png');
+  });
+
   it('says in words when the folder is not a table (no blank screen)', async () => {
     await openByPath(page, join(dir, 'no-such-table'));
     const panel = page.locator('[data-testid=error-panel][data-code=not_found]');

@@ -22,6 +22,8 @@ function Header() {
   const o = useInvestigation((s) => s.overview);
   const f = useInvestigation((s) => s.forensics);
   const path = useInvestigation((s) => s.path);
+  // While the timeline loads, the name the open table already has.
+  const opened = useWorkbench((s) => s.table?.summary ?? null);
   const warn = f ? f.heuristics.filter((h) => h.severity === 'warn').length : 0;
   const feats = o ? [...new Set([...o.readerFeatures, ...o.writerFeatures])] : [];
   return (
@@ -29,8 +31,8 @@ function Header() {
       <div className="table-title">
         <span className="table-icon" aria-hidden="true">▦</span>
         <div>
-          <h1 data-testid="table-name">{o?.name ?? path?.split(/[\\/]/).filter(Boolean).pop() ?? ''}</h1>
-          <div className="table-path mono" title={o?.path ?? path ?? ''}>{o?.path ?? path}</div>
+          <h1 data-testid="table-name">{o?.name ?? opened?.name ?? ''}</h1>
+          <div className="table-path mono" title={o?.path ?? opened?.path ?? path ?? ''}>{o?.path ?? opened?.path ?? path}</div>
         </div>
       </div>
       {o && (
