@@ -97,4 +97,15 @@ describe.skipIf(!built)('incident report', () => {
     const runs = (await svc.listRuns({ kind: 'bisect' }, {})).runs;
     expect(runs.map((x) => [x.status, x.title])).toEqual([['found', 'double_load/table: unique-keys (order_id) → first bad v7']]);
   }, 60_000);
+
+  it('a partition that was bad before it was loaded: the culprit is the break into today\'s state, not v0', async () => {
+    const wipe = resolve(__dirname, '..', '..', 'sample-lakes', 'built', 'partition_wipe');
+    if (!existsSync(join(wipe, 'table', '_delta_log'))) return;
+    const r = await reconcile({ source: join(wipe, 'source', 'orders.parquet'), target: { root: join(wipe, 'table') }, contract: join(wipe, 'contract.yaml'), level: 'rows' });
+    const input = await composeIncident({ result: r, table: join(wipe, 'table'), source: join(wipe, 'source', 'orders.parquet'), toolVersion: '0.1.0' });
+    expect(input.bisect?.firstBad).toBe(0);
+    const html = renderIncidentHtml(input);
+    expect(html).toMatch(/Culprit commit<\/th><td>v7 WRITE at /);
+    expect(html).toContain('the break that leads to the latest version is v6 → v7');
+  }, 60_000);
 });

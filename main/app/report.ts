@@ -192,12 +192,73 @@ export async function composeIncident(o: ComposeOptions): Promise<IncidentInput>
 
 const fmt = (n: number | null | undefined) => (n === null || n === undefined ? '?' : n.toLocaleString('en-US'));
 
+/** The commit an incident is about: what the table looked like when it broke into today's state. */
+export interface IncidentBreak {
+  version: number;
+  lastGood: number | null;
+  /** Why this is not the bisect's first bad version (a history that was bad, recovered, broke again). */
+  note: string | null;
+}
+
+/**
+ * The break that leads to the latest state. A partition not loaded yet is "bad" against the
+ * source in the first versions, then good once loaded; the incident is the last time it broke,
+ * not version 0. An exhaustive walk knows every transition; a binary search has one.
+ */
+export function incidentBreak(b: BisectResult): IncidentBreak | null {
+  const broke = b.transitions.filter((t) => t.kind === 'broke');
+  const last = broke[broke.length - 1];
+  if (last && b.latestState === 'bad' && last.to !== b.firstBad) {
+    const recovered = b.transitions.filter((t) => t.kind === 'recovered').map((t) => `v${t.to}`);
+    return {
+      version: last.to, lastGood: last.from,
+      note: `The first bad version is v${b.firstBad ?? '?'}, but the history recovered at ${recovered.join(', ') || '?'}; the break that leads to the latest version is v${last.from} → v${last.to}.`,
+    };
+  }
+  if (b.firstBad === null) return null;
+  return { version: b.firstBad, lastGood: b.lastGood, note: null };
+}
+
+function paramsText(p: Record<string, unknown>): string {
+  return Object.entries(p).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(' ');
+}
+
+/** One commit as a small table: from the bisect's culprit when it is that version, else the timeline's summary. */
+function commitTable(v: number, b: BisectResult, f: ForensicsResult | null | undefined): string {
+  const c = b.culprit && b.culprit.version === v ? b.culprit : null;
+  const s = f?.versions.find((x) => x.version === v) ?? null;
+  if (!c && !s) return `<p>v${v} (the log's summary of this version is not available).</p>`;
+  const when = c?.when ?? s!.when;
+  const op = c ? c.operation : s!.operation;
+  const params = c ? c.operationParameters : s!.operationParameters;
+  const files = c ? `+${c.addedFiles} / −${c.removedFiles} (rows +${fmt(c.addedRows)} / −${fmt(c.removedRows)})` : `+${s!.addedFiles} / −${s!.removedFiles} (rows +${fmt(s!.addedRows)} / −${fmt(s!.removedRows)})`;
+  const parts = c ? c.partitions : s!.partitions;
+  return `<table class="kv"><tr><th>commit</th><td>v${v}, ${esc(when)}</td></tr><tr><th>operation</th><td><code>${esc(op ?? '(no commitInfo)')}</code> ${esc(paramsText(params))}</td></tr>`
+    + `<tr><th>files</th><td>${files}</td></tr>`
+    + `<tr><th>partitions</th><td>${esc(parts.join(', ') || '-')}</td></tr>`
+    + (c?.addedPaths.length ? `<tr><th>added</th><td>${c.addedPaths.slice(0, 6).map((x) => `<code>${esc(x)}</code>`).join('<br>')}</td></tr>` : '')
+    + (c?.removedPaths.length ? `<tr><th>removed</th><td>${c.removedPaths.slice(0, 6).map((x) => `<code>${esc(x)}</code>`).join('<br>')}</td></tr>` : '')
+    + (s?.writer ? `<tr><th>writer</th><td>${esc(s.writer)}</td></tr>` : '')
+    + '</table>';
+}
+
+function culpritLine(i: IncidentInput): string {
+  const b = i.bisect;
+  if (!b) return 'no bisect';
+  const brk = incidentBreak(b);
+  if (!brk) return `none (${b.outcome})`;
+  const c = b.culprit && b.culprit.version === brk.version ? b.culprit : null;
+  const s = i.forensics?.versions.find((x) => x.version === brk.version) ?? null;
+  return `v${brk.version} ${c?.operation ?? s?.operation ?? '(no commitInfo)'} at ${c?.when ?? s?.when ?? '?'}`;
+}
+
 /** The versions worth showing: around the culprit and the warnings, else the latest ones. */
 export function timelineExcerpt(f: ForensicsResult, b: BisectResult | null, max = 14): VersionSummary[] {
   const vs = f.versions;
   if (vs.length <= max) return vs;
   const focus = new Set<number>();
-  if (b?.firstBad !== null && b?.firstBad !== undefined) for (let v = b.firstBad - 3; v <= b.firstBad + 2; v++) focus.add(v);
+  const brk = b ? incidentBreak(b) : null;
+  if (brk) for (let v = brk.version - 3; v <= brk.version + 2; v++) focus.add(v);
   for (const h of f.heuristics) if (h.severity === 'warn') focus.add(h.version);
   for (let i = vs.length - 1; i >= 0 && focus.size < max; i--) focus.add(vs[i].version);
   return vs.filter((v) => focus.has(v.version)).slice(-max);
@@ -242,7 +303,7 @@ function summarySection(i: IncidentInput): HtmlSection {
     ['Version reconciled', `v${r.target.version ?? '?'}`],
     ['Versions examined', esc(versions) + (b ? `; the bisect evaluated ${b.examined} version(s): ${esc(b.probes.map((p) => `v${p.version} ${p.state}`).join(', '))}` : '')],
     ['Verdict', `<b class="${r.verdict === 'matches' ? 'okc' : 'badc'}">${r.verdict}</b> (level ${esc(r.level)}, exit code ${r.exitCode})${blocking.length ? `: ${blocking.map((m) => `<code>${m}</code>`).join(', ')}` : ''}`],
-    ['Culprit commit', b?.culprit ? `v${b.culprit.version} ${esc(b.culprit.operation ?? '(no commitInfo)')} at ${esc(b.culprit.when)}` : esc(b ? `none (${b.outcome})` : 'no bisect')],
+    ['Culprit commit', esc(culpritLine(i))],
     ['Source of truth', `${esc(r.source.description)} (${r.source.kind}, ${fmt(r.source.rows)} rows)`],
     ['Contract', `<code>${esc(r.contract.name)}</code>${r.contract.sha256 ? ` sha256 <code>${esc(r.contract.sha256.slice(0, 16))}</code>` : ''}`],
     ['Made by', `lakerec ${esc(i.toolVersion)} (DuckDB ${esc(r.engine.duckdb)}), ${esc(i.generatedAt)}`],
@@ -258,7 +319,7 @@ function summarySection(i: IncidentInput): HtmlSection {
 function timelineSection(i: IncidentInput): HtmlSection {
   const f = i.forensics;
   if (!f) return { id: 'timeline', title: 'Timeline excerpt', html: `<p>${esc(i.forensicsNote ?? 'Not read.')}</p>` };
-  const culprit = i.bisect?.firstBad ?? null;
+  const culprit = i.bisect ? incidentBreak(i.bisect)?.version ?? null : null;
   const warned = new Set(f.heuristics.filter((h) => h.severity === 'warn').map((h) => h.version));
   const vs = timelineExcerpt(f, i.bisect ?? null);
   const table = `<table><tr><th>version</th><th>when (UTC)</th><th>operation</th><th>+ files</th><th>− files</th><th>+ rows</th><th>− rows</th><th>rows after</th><th>partitions</th></tr>`
@@ -281,22 +342,16 @@ function bisectSection(i: IncidentInput): HtmlSection {
   const p = b.predicate;
   const spec = [p.predicate, p.keys ? `keys ${p.keys.join(', ')}` : '', p.partition ? `partition ${p.partition}` : '', p.expect !== undefined ? `expect ${p.expect}` : '', p.source ? 'against the source' : '']
     .filter(Boolean).join(', ');
+  const brk = incidentBreak(b);
   const outcome = b.outcome === 'bad'
     ? `First bad version <b>v${b.firstBad}</b> (last good v${b.lastGood ?? '?'}).`
     : b.outcome === 'clean' ? 'Every readable version passes.' : b.outcome === 'not_recoverable' ? 'The oldest readable version already fails: the history cannot say when it broke.' : 'No version could be evaluated.';
-  const c = b.culprit;
-  const culprit = c
-    ? `<table class="kv"><tr><th>commit</th><td>v${c.version}, ${esc(c.when)}</td></tr><tr><th>operation</th><td><code>${esc(c.operation ?? '(no commitInfo)')}</code> ${esc(Object.entries(c.operationParameters).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join(' '))}</td></tr>`
-      + `<tr><th>files</th><td>+${c.addedFiles} / −${c.removedFiles} (rows +${fmt(c.addedRows)} / −${fmt(c.removedRows)})</td></tr>`
-      + `<tr><th>partitions</th><td>${esc(c.partitions.join(', ') || '-')}</td></tr>`
-      + (c.addedPaths.length ? `<tr><th>added</th><td>${c.addedPaths.slice(0, 6).map((x) => `<code>${esc(x)}</code>`).join('<br>')}</td></tr>` : '')
-      + (c.removedPaths.length ? `<tr><th>removed</th><td>${c.removedPaths.slice(0, 6).map((x) => `<code>${esc(x)}</code>`).join('<br>')}</td></tr>` : '')
-      + '</table>'
-    : '';
+  const breakNote = brk?.note ? `<p><b>Culprit: v${brk.version}.</b> ${esc(brk.note)}</p>` : '';
   return {
     id: 'bisect', title: 'Bisect',
     html: `<p>Predicate <code>${esc(spec)}</code>: ${esc(b.semantics)}</p><p>${outcome} ${b.exhaustive ? 'Every version was walked.' : 'Binary search (assumes one transition).'} ${b.examined} version(s) evaluated, ${b.filesRead} data file(s) opened.</p>`
-      + (c ? `<h3>Culprit commit</h3>${culprit}` : '')
+      + breakNote
+      + (brk ? `<h3>Culprit commit</h3>${commitTable(brk.version, b, i.forensics)}` : '')
       + (b.notes.length ? `<ul>${b.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : ''),
   };
 }
