@@ -11,6 +11,7 @@ import { canonicalisePath, type CanonicalPath } from '../delta/paths';
 import { dvUniqueId } from '../delta/dv';
 import { columnMappingMode, parseSchemaString, physicalToLogical } from '../delta/schema';
 import { numRecordsFromStats, parseStats as parseAddStats, type LogAddFile } from '../delta/replay';
+import { LazyAddFile } from '../delta/fastadd';
 
 /** What the replay needs from a table; `openHistorySource` adapts the reader to it. */
 export interface HistorySource {
@@ -109,10 +110,43 @@ function logicalPartitionValues(pv: Record<string, string | null> | null | undef
 }
 
 function addRows(add: LogAddFile): number | null {
+  // The reader's lazy add answers numRecords from the raw line without parsing the stats.
+  if (add instanceof LazyAddFile) return add.numRecordsHint;
   const n = numRecordsFromStats(add.stats);
   if (n !== null) return n;
   const p = add.stats_parsed?.numRecords;
   return typeof p === 'number' ? p : null;
+}
+
+/** A file entry whose stats are parsed on first use: a 300,000-file log must not pay for JSON nobody reads. */
+class Entry implements FileEntry {
+  readonly path: string;
+  readonly absolutePath: string | null;
+  readonly outside: boolean;
+  readonly dvKey: string;
+  readonly deletionVector: DeletionVectorDescriptor | null;
+  readonly size: number;
+  removedIn: number | null = null;
+  private parsed: FileStats | null | undefined;
+  constructor(
+    readonly id: number, cp: CanonicalPath, readonly add: AddFile, readonly numRecords: number | null,
+    readonly partitionValues: Record<string, string | null>, readonly addedIn: number,
+    private readonly md: Metadata | null, private readonly statsOf?: () => FileStats | null,
+  ) {
+    this.path = cp.key;
+    this.absolutePath = cp.absolute;
+    this.outside = cp.outside;
+    this.deletionVector = add.deletionVector ?? null;
+    this.dvKey = dvKeyOf(this.deletionVector);
+    this.size = add.size ?? 0;
+  }
+  get stats(): FileStats | null {
+    if (this.parsed === undefined) {
+      if (this.statsOf) this.parsed = this.statsOf();
+      else { const { schema, mode } = schemaOf(this.md); this.parsed = parseAddStats(this.add as LogAddFile, schema, mode); }
+    }
+    return this.parsed;
+  }
 }
 
 /** Replays the log once. Versions whose commit file is gone but which a checkpoint covers reset
@@ -140,25 +174,8 @@ export async function replayHistory(src: HistorySource, ctx?: JobContext): Promi
   const openEntry = (add: AddFile, v: number, logicalPv?: Record<string, string | null>, statsOf?: () => FileStats | null, canon?: CanonicalPath): FileEntry => {
     const cp = canon ?? canonicalisePath(add.path, src.root);
     const n = addRows(add as LogAddFile);
-    const md = metadata;
-    const e = {
-      id: files.length, path: cp.key, absolutePath: cp.absolute, outside: cp.outside, dvKey: dvKeyOf(add.deletionVector), deletionVector: add.deletionVector ?? null,
-      add, numRecords: n === null ? null : n - (add.deletionVector?.cardinality ?? 0),
-      partitionValues: logicalPv ?? logicalPartitionValues(add.partitionValues, metadata),
-      size: add.size ?? 0, addedIn: v, removedIn: null,
-    } as FileEntry;
-    // Stats are parsed on first use: a 10,000-version log must not pay for JSON nobody reads.
-    let cached: FileStats | null | undefined;
-    Object.defineProperty(e, 'stats', {
-      enumerable: true,
-      get(): FileStats | null {
-        if (cached === undefined) {
-          if (statsOf) cached = statsOf();
-          else { const { schema, mode } = schemaOf(md); cached = parseAddStats(add as LogAddFile, schema, mode); }
-        }
-        return cached;
-      },
-    });
+    const e = new Entry(files.length, cp, add, n === null ? null : n - (add.deletionVector?.cardinality ?? 0),
+      logicalPv ?? logicalPartitionValues(add.partitionValues, metadata), v, metadata, statsOf);
     files.push(e);
     open.set(e.path, e);
     return e;
