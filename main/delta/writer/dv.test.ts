@@ -86,6 +86,13 @@ describe('deletion vectors', () => {
     expect(await ids(root)).toEqual(range(100, 150, (i) => i % 10 !== 0));
     const snap = await (await DeltaTable.open(root)).snapshot();
     expect(snap.numRecords).toBe(45);
+    // OPTIMIZE purges: the file with a DV is rewritten without the deleted rows, and no DV remains.
+    await w.deleteWhere('id = 101');
+    const opt = await w.optimize();
+    expect(opt.removes.map((r) => r.deletionVector?.cardinality)).toEqual([1]);
+    expect(opt.adds.map((a) => a.deletionVector ?? null)).toEqual([null]);
+    expect(JSON.parse(opt.adds[0].stats!)).toMatchObject({ numRecords: 44 });
+    expect(await ids(root)).toEqual(range(102, 150, (i) => i % 10 !== 0));
     w.close();
   });
 

@@ -598,14 +598,18 @@ export class DeltaWriter {
     });
   }
 
-  /** OPTIMIZE (compaction): each partition with more than one file is rewritten as one; dataChange false. */
+  /**
+   * OPTIMIZE (compaction): each partition with more than one file, or with a deletion vector, is
+   * rewritten as one file (deleted rows purged); dataChange false.
+   */
   async optimize(where?: string): Promise<CommitResult> {
     const groups = new Map<string, AddFile[]>();
     for (const f of this.st.files.values()) {
       const k = JSON.stringify(this.partitionColumns.map((c) => f.partitionValues[c] ?? null));
       groups.set(k, [...(groups.get(k) ?? []), f]);
     }
-    let candidates = [...groups.values()].filter((g) => g.length > 1);
+    // Several small files become one; a file with a deletion vector is rewritten without its deleted rows.
+    let candidates = [...groups.values()].filter((g) => g.length > 1 || g.some((f) => f.deletionVector));
     if (where !== undefined) {
       const hits = new Set((await this.filesMatching(where)).filter((t) => t.hit > 0).map((t) => t.add.path));
       candidates = candidates.filter((g) => g.some((f) => hits.has(f.path)));
