@@ -10,7 +10,8 @@
 //        && node dist/bench-bisect/bisect.js [WORKDIR]   (WORKDIR keeps the tables for the next run)
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
@@ -38,12 +39,25 @@ export interface BisectRunFigures {
   exhaustive: boolean;
 }
 
+export interface LargeLogFigures {
+  /** The input, or null when ../shared/bench is absent (then nothing was measured). */
+  input: string | null;
+  skippedReason?: string;
+  addActions: number;
+  versions: number;
+  forensicsMs: number;
+  forensicsCpuMs: number;
+  heuristics: number;
+}
+
 export interface BisectBenchFigures {
   generateMs: number;
   loadAverage: number;
   /** forensics (timeline + heuristics) over the 10,000-version table, end to end. */
   forensicsMs: number;
   forensicsVersions: number;
+  /** forensics over the 300,000-add log of ../shared/bench (5 versions, no data files). */
+  largeLog: LargeLogFigures;
   runs: BisectRunFigures[];
   /** no-null-keys on 10,000 versions under 1 s (the goal). */
   logOnlyGoalMet: boolean;
@@ -139,6 +153,36 @@ export function loadAverage(): number {
  * `workDir` keeps the generated tables; with `reuse`, tables already generated there (same sizes)
  * are used as they are, so a second run measures only the bisects.
  */
+function repoRoot(): string {
+  let dir = typeof __dirname === 'string' ? resolve(__dirname) : process.cwd();
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'main'))) return dir;
+    dir = resolve(dir, '..');
+  }
+  return process.cwd();
+}
+
+/** forensics (timeline + every heuristic) over the 300,000-add log, if ../shared/bench has it. */
+export async function benchLargeLog(input = resolve(repoRoot(), '..', 'shared', 'bench', '300k-add-files-100-col-partitioned.tar.zst')): Promise<LargeLogFigures> {
+  const none = { addActions: 0, versions: 0, forensicsMs: 0, forensicsCpuMs: 0, heuristics: 0 };
+  if (!existsSync(input)) return { input: null, skippedReason: `${input} is absent`, ...none };
+  const tmp = mkdtempSync(join(tmpdir(), 'lakerec-bench-largelog-'));
+  try {
+    execFileSync('tar', ['--zstd', '-xf', input, '-C', tmp]);
+    const table = join(tmp, readdirSync(tmp)[0]);
+    const t = performance.now();
+    const c0 = process.cpuUsage();
+    const r = await forensics(table);
+    const cpu = process.cpuUsage(c0);
+    return {
+      input, addActions: r.versions.reduce((s, v) => s + v.addedFiles, 0), versions: r.versions.length,
+      forensicsMs: Math.round(performance.now() - t), forensicsCpuMs: Math.round((cpu.user + cpu.system) / 1000), heuristics: r.heuristics.length,
+    };
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 export async function benchBisect(opts: { versions?: number; workDir?: string; reuse?: boolean } = {}): Promise<BisectBenchFigures> {
   const versions = opts.versions ?? 10_000;
   const work = opts.workDir ?? mkdtempSync(join(tmpdir(), 'lakerec-bench-bisect-'));
@@ -162,7 +206,8 @@ export async function benchBisect(opts: { versions?: number; workDir?: string; r
     runs.push(await timed(a, { predicate: 'no-null-keys', keys: ['k'] }, { versions, rows: sa.rows, files: sa.files, expectedFirstBad: ga.nullAt }));
     runs.push(await timed(a, { predicate: 'unique-keys', keys: ['k'] }, { versions, rows: sa.rows, files: sa.files, expectedFirstBad: ga.dupAt }));
     runs.push(await timed(b, { predicate: 'unique-keys', keys: ['k'] }, { versions: gb.versions, rows: sb.rows, files: sb.files, expectedFirstBad: gb.dupAt }));
-    return { generateMs, loadAverage: load, forensicsMs, forensicsVersions: fr.versions.length, runs, logOnlyGoalMet: runs[0].ms < 1000 && runs[0].filesRead === 0 };
+    const largeLog = await benchLargeLog();
+    return { generateMs, loadAverage: load, largeLog, forensicsMs, forensicsVersions: fr.versions.length, runs, logOnlyGoalMet: runs[0].ms < 1000 && runs[0].filesRead === 0 };
   } finally {
     duck.close();
     if (!opts.workDir) rmSync(work, { recursive: true, force: true });
@@ -177,6 +222,9 @@ export function formatBisectFigures(f: BisectBenchFigures): string {
       + `first bad v${r.firstBad} (expected v${r.expectedFirstBad})`);
   }
   out.push(`  forensics on ${f.forensicsVersions} versions: ${f.forensicsMs} ms`);
+  out.push(f.largeLog.input
+    ? `  forensics on the ${f.largeLog.addActions}-add log (${f.largeLog.versions} versions): ${f.largeLog.forensicsMs} ms (cpu ${f.largeLog.forensicsCpuMs} ms), ${f.largeLog.heuristics} heuristic hit(s)`
+    : `  forensics on the large log skipped: ${f.largeLog.skippedReason}`);
   out.push(`  goal: no-null-keys on 10,000 versions < 1 s, no data file read: ${f.logOnlyGoalMet ? 'met' : 'NOT met'}`);
   return out.join('\n');
 }
