@@ -69,7 +69,8 @@ export interface BisectResult {
   /** What the predicate means, including how nulls count (printed and in --json). */
   semantics: string;
   /** 'clean': every readable examined version passes; 'bad': a first bad version was found;
-   *  'not_recoverable': the oldest readable version already fails; 'unreadable': no version could be evaluated. */
+   *  'not_recoverable': the oldest version that can be evaluated already fails and every version before it is
+   *  unreadable; 'unreadable': no version could be evaluated, or nothing failed but the latest version could not be. */
   outcome: 'clean' | 'bad' | 'not_recoverable' | 'unreadable';
   firstBad: number | null;
   lastGood: number | null;
