@@ -75,6 +75,9 @@ describe.skipIf(missing !== null)('Proof page (web mode, Chromium)', () => {
     await page.locator('[data-testid=runs-table]').waitFor();
     await expect.poll(async () => page.locator('[data-testid=run-row]').evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-kind')}:${r.getAttribute('data-status')}`).sort()))
       .toEqual(['proof:cancelled', 'proof:pass']);
+    await page.locator('[data-testid=run-row][data-status=pass]').click();
+    await expect.poll(async () => page.locator('[data-testid=run-detail] li').count()).toBe(12);
+    expect(await page.textContent('[data-testid=run-detail]')).toContain('rows_identical');
     await page.click('[data-testid=runs-filter-reconcile]');
     await page.locator('[data-testid=runs-empty]').waitFor();
     await shot('runs-empty.png');

@@ -181,6 +181,10 @@ describe.skipIf(missing !== null)('Reconcile screen (web mode, Chromium)', () =>
     expect(kinds).toContain('reconcile:pass');
     expect(kinds).toContain('reconcile:error');
     expect(kinds).toContain('reconcile:cancelled');
+    // A run opens to what it found.
+    await page.locator('[data-testid=run-row][data-status=fail]').first().click();
+    await expect.poll(() => page.textContent('[data-testid=run-detail]')).toContain('double_load');
+    expect(await page.textContent('[data-testid=run-detail]')).toContain('diverges');
     await shot('runs.png');
     expect(treeState(table)).toEqual(before);
     expect(errors).toEqual([]);

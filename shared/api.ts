@@ -264,6 +264,8 @@ export interface ApiMap {
   runProof: { request: ProofRequest; response: { runId: string | null; result: ProofResult } };
   /** The run history (proof, reconcile, bisect), newest first, without the result bodies. */
   listRuns: { request: { kind?: RunKind }; response: { runs: RunRecord[] } };
+  /** One run of the history with its result summary (masked as every report is). */
+  getRun: { request: { id: string }; response: { run: RunRecord } };
 }
 
 export type ApiMethod = keyof ApiMap;
@@ -499,6 +501,14 @@ export const apiSpec: { [M in ApiMethod]: MethodSpec<M> } = {
   },
   proofEngines: { validate: empty('proofEngines'), job: false },
   runProof: { validate: proofRequest, job: true },
+  getRun: {
+    validate: (v) => {
+      const o = objectWith('getRun', v, ['id']);
+      if (typeof o.id !== 'string' || !/^[A-Za-z0-9-]{8,64}$/.test(o.id)) throw bad('getRun', '"id" is missing or malformed');
+      return { id: o.id };
+    },
+    job: false,
+  },
   listRuns: {
     validate: (v) => {
       if (v === undefined || v === null) return {};

@@ -18,7 +18,7 @@ import { engineChoices } from '../proof/engines';
 import { runProof } from '../proof/run';
 import { contractSummary, parseContract } from '../reconcile/contract';
 import { reconcile } from '../reconcile/reconcile';
-import { listRuns, recordRun, type RunInput } from '../runs/store';
+import { getRun, listRuns, recordRun, type RunInput } from '../runs/store';
 import { assertTableFolder, resolveUserPath, tableName } from './paths';
 import {
   composeIncident, incidentFileName, incidentSections, maskReconcileResult, renderIncidentHtml, schemaSensitivity, sensitivityOf,
@@ -26,7 +26,7 @@ import {
 
 export type ScreenMethods =
   | 'pickSource' | 'validateContract' | 'defaultContract' | 'reconcile' | 'exportReport'
-  | 'proofEngines' | 'runProof' | 'listRuns';
+  | 'proofEngines' | 'runProof' | 'listRuns' | 'getRun';
 
 export interface ScreenServiceOptions {
   /** The run history's folder (a DuckDB file in it). */
@@ -242,6 +242,12 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
         await record('proof', { status: failedStatus(e), title, startedAt: started, summary: { engines: req.engines, error: toErrorData(e) } });
         throw e;
       }
+    },
+
+    async getRun({ id }) {
+      const run = await getRun(o.runsDir, id);
+      if (!run) throw new LakerecError('not_found', `No run ${id} in the run history (${o.runsDir}).`, { id });
+      return { run };
     },
 
     async listRuns({ kind }) {

@@ -11,6 +11,43 @@ import '../reconcile/screens.css';
 
 type Filter = RunKind | 'all';
 
+type Loaded = { status: 'loading' } | { status: 'error'; error: LakerecErrorData } | { status: 'ready'; run: RunRecord };
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const str = (v: unknown): string => (v === null || v === undefined ? '—' : typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v));
+
+/** What a run's summary says, per kind (the summaries are what the engine recorded; all optional). */
+function RunDetail({ run }: { run: RunRecord }) {
+  const s = isObj(run.summary) ? run.summary : {};
+  const err = isObj(s.error) ? s.error : null;
+  const facts: [string, string][] = [];
+  if (run.kind === 'reconcile') {
+    facts.push(['table', str(s.table)], ['source', str(s.source)], ['level', str(s.level)], ['verdict', str(s.verdict)], ['version', str(s.targetVersion)], ['rows', `source ${str(s.sourceRows)} · target ${str(s.targetRows)}`]);
+  } else if (run.kind === 'bisect') {
+    const pred = isObj(s.predicate) ? s.predicate : {};
+    facts.push(['table', str(s.root)], ['predicate', str(pred.predicate)], ['outcome', str(s.outcome)], ['first bad', str(s.firstBad)], ['last good', str(s.lastGood)], ['examined', str(s.examined)]);
+  } else {
+    facts.push(['engines', arr(s.engines).map(str).join(' → ')], ['passed', str(s.passed)], ['took', s.ms !== undefined ? `${str(s.ms)} ms` : '—']);
+  }
+  const findings = arr(s.findings).filter(isObj);
+  const checks = arr(s.checks).filter(isObj);
+  return (
+    <div className="run-detail" data-testid="run-detail">
+      <dl className="run-facts">
+        {facts.filter(([, v]) => v !== '—' && v !== '').map(([k, v]) => <div key={k}><dt>{k}</dt><dd className="mono" title={v}>{v}</dd></div>)}
+      </dl>
+      {err && <p className="field-error">{str(err.code)}: {str(err.message)}</p>}
+      {findings.length > 0 && (
+        <ul className="run-list">{findings.map((f, i) => <li key={i}><code>{str(f.mode)}</code> <span className={`pill pill-${f.blocking === true ? 'bad' : 'info'}`}>{f.blocking === true ? 'blocking' : 'reported'}</span> {str(f.summary)}</li>)}</ul>
+      )}
+      {checks.length > 0 && (
+        <ul className="run-list checks">{checks.map((c, i) => <li key={i}><span className={`pill pill-${c.status === 'pass' ? 'ok' : c.status === 'fail' ? 'bad' : 'warn'}`}>{str(c.status)}</span> <code>{str(c.name)}</code> <span className="muted">{str(c.summary)}</span></li>)}</ul>
+      )}
+    </div>
+  );
+}
+
 function statusClass(s: string): string {
   if (s === 'pass' || s === 'clean') return 'ok';
   if (s === 'fail' || s === 'found' || s === 'bad' || s === 'error') return 'bad';
@@ -23,6 +60,18 @@ export function RunsView() {
   const [runs, setRuns] = useState<RunRecord[] | null>(null);
   const [error, setError] = useState<LakerecErrorData | null>(null);
   const [loading, setLoading] = useState(false);
+  const [open, setOpen] = useState<{ id: string; loaded: Loaded } | null>(null);
+
+  const toggle = async (id: string) => {
+    if (open?.id === id) { setOpen(null); return; }
+    setOpen({ id, loaded: { status: 'loading' } });
+    try {
+      const r = await client.invoke('getRun', { id });
+      setOpen((o) => (o?.id === id ? { id, loaded: { status: 'ready', run: r.run } } : o));
+    } catch (e) {
+      setOpen((o) => (o?.id === id ? { id, loaded: { status: 'error', error: e instanceof ApiCallError ? e.data : toErrorData(e) } } : o));
+    }
+  };
 
   const load = useCallback(async () => {
     setLoading(true);
@@ -69,15 +118,25 @@ export function RunsView() {
             <tbody>
               {runs.map((r) => {
                 const took = r.finishedAt ? Date.parse(r.finishedAt) - Date.parse(r.startedAt) : null;
-                return (
-                  <tr key={r.id} data-testid="run-row" data-kind={r.kind} data-status={r.status}>
+                const expanded = open?.id === r.id ? open.loaded : null;
+                return [
+                  <tr key={r.id} data-testid="run-row" data-kind={r.kind} data-status={r.status} className={`run-row${expanded ? ' open' : ''}`} onClick={() => void toggle(r.id)} title="Show this run">
                     <td className="mono">{formatUtc(Date.parse(r.startedAt))}</td>
                     <td><span className={`op op-${r.kind === 'proof' ? 'maintenance' : r.kind === 'bisect' ? 'merge' : 'create'}`}>{r.kind}</span></td>
                     <td><span className={`pill pill-${statusClass(r.status)}`}>{r.status}</span></td>
                     <td className="ellipsis-wide" title={r.title}>{r.title}</td>
                     <td className="num mono muted">{took !== null && Number.isFinite(took) ? `${(took / 1000).toFixed(1)} s` : '—'}</td>
-                  </tr>
-                );
+                  </tr>,
+                  expanded && (
+                    <tr key={`${r.id}-detail`} className="run-detail-row">
+                      <td colSpan={5}>
+                        {expanded.status === 'loading' ? <span className="muted">Reading the run…</span>
+                          : expanded.status === 'error' ? <ErrorPanel error={expanded.error} />
+                            : <RunDetail run={expanded.run} />}
+                      </td>
+                    </tr>
+                  ),
+                ];
               })}
             </tbody>
           </table>
