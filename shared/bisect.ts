@@ -30,6 +30,15 @@ export interface ProbeEvent {
   detail?: string;
 }
 
+/** Sent once before the first probe, so the window can draw every version's cell at once. */
+export interface BisectPlan {
+  latestVersion: number;
+  /** Versions the log cannot produce: coloured unreadable from the start, never probed. */
+  unreadableVersions: number[];
+  /** true: every readable version will be probed, in order; false: a binary search. */
+  exhaustive: boolean;
+}
+
 export interface ProbeResult extends ProbeEvent {
   /** The measured value (duplicate keys, null keys, rows, mismatching rows), when it has one. */
   measured?: number | null;

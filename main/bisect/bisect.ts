@@ -1,15 +1,17 @@
 // Bisect: replay the log once, bind the predicate, search the versions, and describe the culprit
 // commit from the log.
-import type { BisectResult, CulpritCommit, PredicateSpec, ProbeEvent } from '../../shared/bisect';
+import type { BisectPlan, BisectResult, CulpritCommit, PredicateSpec, ProbeEvent } from '../../shared/bisect';
 import type { JobContext } from '../../shared/jobs';
 import { replayHistory, partitionLabel, type History, type HistorySource } from '../forensics/history';
 import { openHistorySource } from '../forensics/source';
 import { bindPredicate } from './predicates';
-import { searchVersions } from './search';
+import { EXHAUSTIVE_LIMIT, searchVersions } from './search';
 
 export interface BisectContext extends JobContext {
   /** Called once per evaluated version, as soon as its result is known. */
   onProbe?(e: ProbeEvent): void;
+  /** Called once, before the first probe: the versions and which of them the log cannot produce. */
+  onPlan?(p: BisectPlan): void;
   /** Tests and embedders may hand a history source (default: the reader over `root`). */
   source?: HistorySource;
   /** Override the exhaustive-walk limit (default 48 versions). */
@@ -29,6 +31,11 @@ export async function bisect(root: string, spec: PredicateSpec, ctx: BisectConte
 export async function bisectHistory(h: History, spec: PredicateSpec, ctx: BisectContext = {}): Promise<BisectResult> {
   const pred = await bindPredicate(spec, h, { ctx, allowOutsidePaths: ctx.allowOutsidePaths });
   try {
+    ctx.onPlan?.({
+      latestVersion: h.latestVersion,
+      unreadableVersions: h.states.filter((s) => !s.info.readable).map((s) => s.version),
+      exhaustive: h.latestVersion + 1 < (ctx.exhaustiveLimit ?? EXHAUSTIVE_LIMIT),
+    });
     const found = await searchVersions({
       latestVersion: h.latestVersion,
       readable: (v) => h.states[v]?.info.readable === true,

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { buildSampleLakes, type BuiltLake } from '../../sample-lakes/build';
 import { bisect } from './bisect';
 import { forensics } from '../forensics/forensics';
-import type { ProbeEvent } from '../../shared/bisect';
+import type { BisectPlan, ProbeEvent } from '../../shared/bisect';
 
 const NAMES = ['double_load', 'healed_history', 'vacuumed_history', 'null_keys', 'control', 'bisect_many_versions', 'partition_wipe', 'overwrite_too_wide', 'schema_drift', 'demo', 'timezone_partition_shift', 'stale_rows'];
 let dir: string;
@@ -32,7 +32,11 @@ describe('bisect meets every expectation the scenario lakes declare', () => {
       const l = lake(name);
       for (const e of l.meta.bisect) {
         const events: ProbeEvent[] = [];
-        const r = await bisect(l.tablePath, { predicate: e.predicate, keys: e.keys, expect: e.expect, partition: e.partition }, { onProbe: (p) => events.push(p) });
+        const plans: BisectPlan[] = [];
+        const r = await bisect(l.tablePath, { predicate: e.predicate, keys: e.keys, expect: e.expect, partition: e.partition }, {
+          onProbe: (p) => events.push(p), onPlan: (p) => plans.push(p),
+        });
+        expect(plans).toEqual([{ latestVersion: l.meta.headVersion, unreadableVersions: r.unreadableVersions, exhaustive: r.exhaustive }]);
         expect(r.exhaustive).toBe(e.exhaustive);
         expect(events.map((p) => p.probeIndex)).toEqual(events.map((_p, i) => i));
         expect(events).toHaveLength(r.examined);
