@@ -4,10 +4,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, ElectronApplication, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumMissing, ensureArtifacts, launchChromium, startWebMode, type WebMode } from './helpers';
-import { ensureLakes, lake, openByPath } from './lakes';
+import { electronSkipReason, ensureLakes, lake, launchElectron, openByPath } from './lakes';
 
 const missing = chromiumMissing();
 if (missing) process.stdout.write(`e2e bisect: SKIPPED: ${missing}\n`);
@@ -137,5 +137,41 @@ describe.skipIf(missing !== null)('bisect in Chromium', () => {
     await bad.waitFor();
     expect(await bad.locator('[data-testid=error-message]').textContent()).toMatch(/no_such_column/);
     expect(errors).toEqual([]);
+  });
+});
+
+const noElectron = electronSkipReason();
+if (noElectron) process.stdout.write(`e2e bisect (Electron): SKIPPED: ${noElectron}\n`);
+
+describe.skipIf(noElectron !== null)('bisect and timeline in the Electron app', () => {
+  let dir: string;
+  let app: ElectronApplication;
+  let page: Page;
+
+  beforeAll(async () => {
+    ensureLakes();
+    dir = mkdtempSync(join(tmpdir(), 'lakerec-e2e-bisect-electron-'));
+    app = await launchElectron(lake('double_load'), join(dir, 'user-data'));
+    page = await app.firstWindow();
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('finds the retried batch in the timeline, bisects to it over IPC progress, and opens the culprit', async () => {
+    await page.locator('[data-testid=finding-item][data-name=duplicate_batch][data-version="7"]').click();
+    await page.locator('[data-testid=commit-detail][data-version="7"]').waitFor();
+    await page.locator('[data-testid=tab-bisect]').click();
+    await page.fill('[data-testid=bisect-keys]', 'order_id');
+    await page.click('[data-testid=bisect-run]');
+    const result = page.locator('[data-testid=bisect-result]');
+    await result.waitFor();
+    expect(await result.getAttribute('data-first-bad')).toBe('7');
+    expect(await page.locator('[data-testid=probe-item]').count()).toBe(8);
+    await page.screenshot({ path: join(ensureArtifacts(), 'electron-bisect.png') });
+    await page.click('[data-testid=open-culprit]');
+    await page.locator('[data-testid=commit-detail][data-version="7"]').waitFor();
   });
 });

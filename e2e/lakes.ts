@@ -1,9 +1,9 @@
 // The screens' e2e run on the sample lakes (built by `npm run sample-lakes`; built here when
 // missing), plus a synthetic 10,000-version log for the timeline's scale check.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import { _electron, type ElectronApplication, type Page } from 'playwright-core';
 import { repoRoot } from './helpers';
 
 export const LAKES = join(repoRoot, 'sample-lakes', 'built');
@@ -58,4 +58,26 @@ export function writeLongLog(root: string, n: number): void {
 export async function openByPath(page: Page, path: string): Promise<void> {
   await page.fill('[data-testid=path-input]', path);
   await page.click('[data-testid=open-button]');
+}
+
+/** Why the Electron variant cannot run here (as e2e/electron.e2e.ts decides), or null. */
+export function electronSkipReason(): string | null {
+  const pathFile = join(repoRoot, 'node_modules', 'electron', 'path.txt');
+  if (!existsSync(pathFile)) return "Electron's binary is not installed (node_modules/electron/path.txt is missing: its download is blocked here)";
+  const bin = join(repoRoot, 'node_modules', 'electron', 'dist', readFileSync(pathFile, 'utf8'));
+  if (!existsSync(bin)) return `no Electron binary at ${bin}`;
+  const needsDisplay = process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY;
+  if (needsDisplay && spawnSync('sh', ['-c', 'command -v xvfb-run']).status !== 0) return 'no display for an Electron window (DISPLAY unset and xvfb-run not installed)';
+  return null;
+}
+
+/** The real Electron app on `table` (the app folder, as `npm start` launches it). */
+export async function launchElectron(table: string, userData: string): Promise<ElectronApplication> {
+  const pathFile = join(repoRoot, 'node_modules', 'electron', 'path.txt');
+  const bin = join(repoRoot, 'node_modules', 'electron', 'dist', readFileSync(pathFile, 'utf8'));
+  const env = { ...process.env, LAKEREC_USER_DATA: userData } as Record<string, string>;
+  const needsDisplay = process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY;
+  return needsDisplay
+    ? _electron.launch({ executablePath: 'xvfb-run', args: ['-a', bin, repoRoot, table], env })
+    : _electron.launch({ executablePath: bin, args: [repoRoot, table], env });
 }
