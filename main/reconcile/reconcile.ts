@@ -63,9 +63,23 @@ function label(col: string | null, value: string | null): string {
   return `${col}=${value ?? NULL_LABEL}`;
 }
 
+// LAKEREC_PROFILE=1 prints each query's time to stderr (for the benchmark's slow spots).
+const profile = typeof process !== 'undefined' && !!process.env.LAKEREC_PROFILE;
+function profiled(sql: string, t0: number): void {
+  if (profile) process.stderr.write(`[lakerec] ${(performance.now() - t0).toFixed(0)} ms  ${sql.replace(/\s+/g, ' ').slice(0, 160)}\n`);
+}
+
 async function rows(conn: DuckDBConnection, sql: string): Promise<Record<string, unknown>[]> {
+  const t0 = performance.now();
   const r = await conn.runAndReadAll(sql);
+  profiled(sql, t0);
   return r.getRowObjectsJS() as Record<string, unknown>[];
+}
+
+async function exec(conn: DuckDBConnection, sql: string): Promise<void> {
+  const t0 = performance.now();
+  await conn.run(sql);
+  profiled(sql, t0);
 }
 
 function text(v: unknown): CellText {
@@ -605,7 +619,7 @@ async function materialise(
   if (dg.inner) q = `SELECT * EXCLUDE (_lk_d), ${dg.h1} AS h1, ${dg.h2} AS h2 FROM (${q})`;
   if (aggregateOnly) q = `SELECT p, count(*) AS n, sum(h1) AS hi, sum(h2) AS lo FROM (${q}) GROUP BY p`;
   try {
-    await conn.run(append ? `INSERT INTO ${table} BY NAME ${q}` : `CREATE OR REPLACE TEMP TABLE ${table} AS ${q}`);
+    await exec(conn, append ? `INSERT INTO ${table} BY NAME ${q}` : `CREATE OR REPLACE TEMP TABLE ${table} AS ${q}`);
   } catch (e) {
     const msg = (e as Error).message.split('\n')[0];
     if (table === 'lk_s') throw new LakerecError('source_unreadable', `cannot read the source: ${msg}`);
@@ -702,26 +716,38 @@ async function diffKeys(
   const keyNull = K.map((k) => `${k} IS NULL`).join(' OR ');
   const skipVals = skipPartitions.map((l) => l.slice(l.indexOf('=') + 1));
   const skip = skipVals.length ? ` AND coalesce(p, ${sqlString(NULL_LABEL)}) NOT IN (${skipVals.map(sqlString).join(', ')})` : '';
-  const fAgg = floatCols.map((_, i) => `min(f${i}) AS f${i}`);
-  const hAgg = perColumn ? digestCols.map((_, i) => `min(h_${i}) AS h_${i}`) : [];
-  const agg = (t: string) => `SELECT ${K.join(', ')}, count(*) AS n, min(p) AS p, min(h1) AS h1, min(h2) AS h2, greatest(count(DISTINCT h1), count(DISTINCT h2)) AS nd, max(o) AS o, min(file) AS file, min(rowno) AS rowno${[...fAgg, ...hAgg].map((x) => ', ' + x).join('')} FROM ${t} WHERE NOT (${keyNull})${skip} GROUP BY ${K.join(', ')}`;
-  const on = K.map((k) => `s.${k} = t.${k}`).join(' AND ');
+  // Keys are unique on both sides almost always: those rows are joined as they are (one hash
+  // join, no aggregation). Keys that repeat on either side are few; they are aggregated per key
+  // first and then joined. Both land in lk_kd, which keeps only keys that are not equal.
+  const notNull = `NOT (${keyNull})${skip}`;
+  const Kl = K.join(', ');
+  await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_sdup AS SELECT ${Kl} FROM lk_s WHERE ${notNull} GROUP BY ${Kl} HAVING count(*) > 1`);
+  await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_dupk AS SELECT ${Kl} FROM lk_t WHERE ${notNull} GROUP BY ${Kl} HAVING count(*) > 1 UNION SELECT ${Kl} FROM lk_sdup`);
+  const on = (a: string, b: string) => K.map((k) => `${a}.${k} = ${b}.${k}`).join(' AND ');
   const floatDiff = floatCols.map((c, i) => {
     const rule = contract.floats[c];
     if (rule === 'exclude') return null;
     return `(s.f${i} IS DISTINCT FROM t.f${i} AND NOT coalesce(abs(s.f${i} - t.f${i}) <= ${rule.tolerance}, false))`;
   }).filter((x): x is string => x !== null);
   const changedCond = ['(s.h1 <> t.h1 OR s.h2 <> t.h2)', ...floatDiff].join(' OR ');
-  await conn.run(`CREATE OR REPLACE TEMP TABLE lk_kd AS SELECT * FROM (
+  const kdSelect = (sn: string, tn: string, tsame: string, from: string) => `SELECT * FROM (
     SELECT ${K.map((k) => `coalesce(s.${k}, t.${k}) AS ${k}`).join(', ')},
-      s.n AS sn, t.n AS tn, s.p AS sp, t.p AS tp, (s.h1 = t.h1 AND s.h2 = t.h2) AS same_d, t.nd AS tnd, s.o AS so, t.o AS tgo, t.file AS file, t.rowno AS rowno,
+      ${sn} AS sn, ${tn} AS tn, s.p AS sp, t.p AS tp, (s.h1 = t.h1 AND s.h2 = t.h2) AS same_d, ${tsame} AS tsame, s.o AS so, t.o AS tgo, t.file AS file, t.rowno AS rowno,
       ${perColumn && digestCols.length ? digestCols.map((_, i) => `s.h_${i} IS DISTINCT FROM t.h_${i} AS c${i}`).join(', ') + ',' : ''}
-      CASE WHEN s.n IS NULL THEN 'extra' WHEN t.n IS NULL THEN 'missing'
-           WHEN t.n > s.n THEN 'duplicate'
+      CASE WHEN ${sn} IS NULL THEN 'extra' WHEN ${tn} IS NULL THEN 'missing'
+           WHEN ${tn} > ${sn} THEN 'duplicate'
            WHEN s.p IS DISTINCT FROM t.p THEN 'moved'
            WHEN ${changedCond} THEN 'changed' ELSE 'same' END AS kind
-    FROM (${agg('lk_s')}) s FULL OUTER JOIN (${agg('lk_t')}) t ON ${on}
-  ) WHERE kind <> 'same'`);
+    FROM ${from}
+  ) WHERE kind <> 'same'`;
+  const uniq = (tb: string) => `(SELECT * FROM ${tb} x WHERE ${notNull.replace(/\bk(\d+)\b/g, 'x.k$1')} AND NOT EXISTS (SELECT 1 FROM lk_dupk d WHERE ${on('d', 'x')}))`;
+  await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_kd AS ${kdSelect(
+    `CASE WHEN s.${K[0]} IS NULL THEN NULL ELSE 1 END`, `CASE WHEN t.${K[0]} IS NULL THEN NULL ELSE 1 END`, 'true',
+    `${uniq('lk_s')} s FULL OUTER JOIN ${uniq('lk_t')} t ON ${on('s', 't')}`)}`);
+  const fAgg = floatCols.map((_, i) => `any_value(f${i}) AS f${i}`);
+  const hAgg = perColumn ? digestCols.map((_, i) => `min(h_${i}) AS h_${i}`) : [];
+  const agg = (tb: string) => `(SELECT ${K.map((k) => `x.${k}`).join(', ')}, count(*) AS n, any_value(p) AS p, min(h1) AS h1, min(h2) AS h2, (min(h1) = max(h1) AND min(h2) = max(h2)) AS same_copies, max(o) AS o, any_value(file) AS file, any_value(rowno) AS rowno${[...fAgg, ...hAgg].map((x) => ', ' + x).join('')} FROM ${tb} x SEMI JOIN lk_dupk d ON ${on('d', 'x')} GROUP BY ${K.map((k) => `x.${k}`).join(', ')})`;
+  await exec(conn, `INSERT INTO lk_kd BY NAME ${kdSelect('s.n', 't.n', 't.same_copies', `${agg('lk_s')} s FULL OUTER JOIN ${agg('lk_t')} t ON ${on('s', 't')}`)}`);
 
   // Totals per partition and kind.
   const byPartition: KeyDiffEvidence['byPartition'] = new Map();
@@ -738,7 +764,7 @@ async function diffKeys(
     exampleKeys: { missing: [], extra: [], duplicate: [], changed: [], moved: [], null_key: [], stale: [], unicode: [] },
   };
   const q = `SELECT kind, coalesce(tp, sp) AS p, count(*) AS keys, sum(coalesce(tn, 0) - coalesce(sn, 0)) AS surplus,
-      count(*) FILTER (WHERE kind = 'duplicate' AND NOT (tnd = 1 AND same_d)) AS dupdiff
+      count(*) FILTER (WHERE kind = 'duplicate' AND NOT (tsame AND same_d)) AS dupdiff
     FROM lk_kd GROUP BY ALL`;
   for (const r of await rows(conn, q)) {
     const e = entry(label(part.column, text(r.p)));
@@ -751,7 +777,7 @@ async function diffKeys(
       case 'changed': e.changed += n; ev.changed += n; break;
     }
   }
-  ev.sourceDupKeys = num((await rows(conn, `SELECT count(*) AS n FROM (SELECT 1 FROM lk_s WHERE NOT (${keyNull}) GROUP BY ${K.join(', ')} HAVING count(*) > 1)`))[0].n);
+  ev.sourceDupKeys = num((await rows(conn, 'SELECT count(*) AS n FROM lk_sdup'))[0].n);
   for (const r of await rows(conn, `SELECT p, count(*) AS n FROM lk_t WHERE ${keyNull} GROUP BY p`)) {
     entry(label(part.column, text(r.p))).nullKeyRows += num(r.n);
     ev.nullKeyRowsTarget += num(r.n);
@@ -794,8 +820,8 @@ async function diffKeys(
     { kind: 'stale', where: staleWhere, n: limit },
     { kind: 'changed', where: `kind = 'changed'${contract.ordering ? ' AND NOT coalesce(tgo < so, false)' : ''}`, n: unicodeN },
   ];
-  await conn.run(`CREATE OR REPLACE TEMP TABLE lk_ex (${K.map((k, i) => `${k} ${srcType.get(keyCols[i])}`).join(', ')}, kind VARCHAR, sp VARCHAR, tp VARCHAR, file VARCHAR, rowno BIGINT)`);
-  for (const pk of picks) await conn.run(`INSERT INTO lk_ex SELECT *  REPLACE (CASE WHEN ${pk.kind === 'stale' ? 'true' : 'false'} THEN 'stale' ELSE kind END AS kind) FROM (${exampleSql(pk.where, pk.n)})`);
+  await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_ex (${K.map((k, i) => `${k} ${srcType.get(keyCols[i])}`).join(', ')}, kind VARCHAR, sp VARCHAR, tp VARCHAR, file VARCHAR, rowno BIGINT)`);
+  for (const pk of picks) await exec(conn, `INSERT INTO lk_ex SELECT *  REPLACE (CASE WHEN ${pk.kind === 'stale' ? 'true' : 'false'} THEN 'stale' ELSE kind END AS kind) FROM (${exampleSql(pk.where, pk.n)})`);
   const exRows = await rows(conn, `SELECT ${K.map((k) => `CAST(${k} AS VARCHAR) AS ${k}`).join(', ')}, kind, sp, tp, file, rowno FROM lk_ex`);
   const keyText = (r: Record<string, unknown>) => JSON.stringify(K.map((k) => text(r[k])));
   const keyLabel = (r: Record<string, unknown>) => keyCols.map((k, i) => `${k}=${text(r[K[i]]) ?? 'null'}`).join(', ');
