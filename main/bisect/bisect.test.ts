@@ -146,6 +146,13 @@ describe('bisect, exhaustive walk (< 48 versions)', () => {
     expect(r2.probes.map((p) => p.state)).toEqual(['bad', 'bad', 'good', 'good', 'bad', 'bad']);
     expect(r2.probes[4].detail).toMatch(/0 row\(s\) vs source 25/);
     expect(r2.notes.some((n) => n.includes('source: 25 row(s)'))).toBe(true);
+    // the same source as a Delta table (its latest version)
+    const src = await TinyLake.create(join(dir, 'extract-delta'), cols, ['dt']);
+    await src.append([0, 1, 2, 3].map((d) => rowsFor(days[d], d * 100, 25)));
+    src.close();
+    const r3 = await bisect(lakes.wipe, { predicate: 'matches-source', source: src.root, partition: `dt=${days[1]}` });
+    expect(r3.probes.map((p) => p.state)).toEqual(['bad', 'bad', 'good', 'good', 'bad', 'bad']);
+    expect(r3.notes).toContain('source is a Delta table: its latest version, v1');
   });
 
   it('refuses matches-source without a partition, and says why', async () => {

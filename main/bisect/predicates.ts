@@ -3,6 +3,8 @@
 // version needs and no earlier probe has read (a file's rows never change, so per-file results
 // are cached by file entry: path + deletion vector).
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { DeltaTable } from '../delta/table';
 import type { Metadata, StructField, StructType } from '../../shared/delta';
 import type { PredicateSpec } from '../../shared/bisect';
 import { LakerecError } from '../../shared/errors';
@@ -120,6 +122,10 @@ class DataReader {
   readonly schema: StructType;
   constructor(private readonly h: History, readonly md: Metadata, private readonly opts: BindOptions) {
     this.schema = schemaOf(md);
+  }
+
+  get ctx(): JobContext | undefined {
+    return this.opts.ctx;
   }
 
   async conn(): Promise<Duck['conn']> {
@@ -357,10 +363,18 @@ async function matchesSource(spec: PredicateSpec, part: { column: string; value:
   await registerSnapshotView(conn, reader.snapshotOf([]), probeView, {});
   const tcols = (await conn.runAndReadAll(`DESCRIBE ${probeView}`)).getRows().map((r) => ({ name: String(r[0]), type: String(r[1]) }));
   await dropSnapshotView(conn, probeView);
-  try {
-    await conn.run(`CREATE OR REPLACE TEMP VIEW lakerec_src AS SELECT * FROM ${sourceReader(src)}`);
-  } catch (e) {
-    throw new LakerecError('source_unreadable', `cannot read source ${src}: ${(e as Error).message.split('\n')[0]}`, { path: src });
+  if (existsSync(join(src, '_delta_log'))) {
+    // Another Delta table as the source: its latest snapshot through the reader (DVs applied, logical names).
+    const srcTable = await DeltaTable.open(src);
+    await registerSnapshotView(conn, await srcTable.snapshot(), 'lakerec_src_delta', {}, reader.ctx);
+    await conn.run('CREATE OR REPLACE TEMP VIEW lakerec_src AS SELECT * FROM lakerec_src_delta');
+    notes.push(`source is a Delta table: its latest version, v${srcTable.latestVersion}`);
+  } else {
+    try {
+      await conn.run(`CREATE OR REPLACE TEMP VIEW lakerec_src AS SELECT * FROM ${sourceReader(src)}`);
+    } catch (e) {
+      throw new LakerecError('source_unreadable', `cannot read source ${src}: ${(e as Error).message.split('\n')[0]}`, { path: src });
+    }
   }
   const scols = new Map((await conn.runAndReadAll('DESCRIBE lakerec_src')).getRows().map((r) => [String(r[0]), String(r[1])]));
   const floats = tcols.filter((c) => typeFamily(c.type) === 'float').map((c) => c.name);
