@@ -138,8 +138,9 @@ describe.skipIf(missing !== null)('Reconcile screen (web mode, Chromium)', () =>
     await page.locator('[data-testid=reconcile-view]').waitFor({ state: 'detached' });
     await dropFile(page, '[data-testid=app]', 'orders.csv', readFileSync(join(lakeCopy, 'source', 'orders.csv')));
     await page.locator('[data-testid=reconcile-view]').waitFor();
-    await expect.poll(() => page.textContent('[data-testid=source-chosen]')).toContain('orders.csv');
-    expect(await page.textContent('[data-testid=source-chosen]')).toContain('uploaded');
+    // The previous source was orders.csv by path: wait for the uploaded one.
+    await expect.poll(() => page.textContent('[data-testid=source-chosen]')).toContain('uploaded');
+    expect(await page.textContent('[data-testid=source-chosen]')).toContain('orders.csv');
   });
 
   it('shows the loading state with Cancel, and a cancelled run says so', async () => {

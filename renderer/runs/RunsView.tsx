@@ -120,7 +120,7 @@ export function RunsView() {
                 const took = r.finishedAt ? Date.parse(r.finishedAt) - Date.parse(r.startedAt) : null;
                 const expanded = open?.id === r.id ? open.loaded : null;
                 return [
-                  <tr key={r.id} data-testid="run-row" data-kind={r.kind} data-status={r.status} className={`run-row${expanded ? ' open' : ''}`} onClick={() => void toggle(r.id)} title="Show this run">
+                  <tr key={r.id} data-testid="run-row" data-kind={r.kind} data-status={r.status} className={`runs-row${expanded ? ' open' : ''}`} onClick={() => void toggle(r.id)} title="Show this run">
                     <td className="mono">{formatUtc(Date.parse(r.startedAt))}</td>
                     <td><span className={`op op-${r.kind === 'proof' ? 'maintenance' : r.kind === 'bisect' ? 'merge' : 'create'}`}>{r.kind}</span></td>
                     <td><span className={`pill pill-${statusClass(r.status)}`}>{r.status}</span></td>
