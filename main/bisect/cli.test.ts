@@ -68,11 +68,11 @@ describe('lakerec bisect / forensics (in-process)', () => {
   it('forensics prints the table and what is worth a second look', async () => {
     const r = await cli(['forensics', 'orders', '--partition-by', 'dt']);
     expect(r.code).toBe(0);
-    expect(r.out.split('\n')[0]).toBe('  ver  when                  operation         +files  -files     +rows     -rows  partitions');
-    expect(r.out).toMatch(/\n {4}6 {2}2026-08-17T19:47:\d\dZ {2}WRITE {18}1 {7}0 {7}900 {9}0 {2}dt=2026-08-10\n/);
+    expect(r.out.split('\n')[0]).toBe(' ver  when                  operation         +files  -files     +rows     -rows  partitions');
+    expect(r.out).toMatch(/\n {3}6 {2}2026-08-17T19:47:\d\dZ {2}WRITE {18}1 {7}0 {7}900 {9}0 {2}dt=2026-08-10\n/);
     expect(r.out).toContain('worth a second look:\n  v6 duplicate_batch: append of 1 file(s)/900 row(s) repeats the row counts and stats of v5');
     const wide = await cli(['forensics', 'orders', '--wide']);
-    expect(wide.out).toMatch(/\n {4}6 .*\n {8}params \{"mode":"Append"\} · \+[\d.]+ (B|KiB)\/-0 B · writer lakerec-testkit\/0 · isolation Serializable · table 5400\n {8}row\(s\) in 6 file\(s\) · no checkpoint\n/);
+    expect(wide.out).toMatch(/\n {3}6 .*\n {8}params \{"mode":"Append"\} · \+[\d.]+ (B|KiB)\/-0 B · writer lakerec-testkit\/0 · isolation Serializable · table 5400\n {8}row\(s\) in 6 file\(s\) · no checkpoint\n/);
     const j = JSON.parse((await cli(['forensics', 'orders', '--json'])).out) as { heuristics: { name: string; evidence: Record<string, unknown> }[] };
     expect(j.heuristics[0]).toMatchObject({ name: 'duplicate_batch', evidence: { earlierVersions: [5] } });
   });

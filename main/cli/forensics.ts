@@ -42,7 +42,7 @@ export function formatForensics(r: ForensicsResult, opts: { evidence?: boolean; 
   const out: string[] = [];
   const n = (x: number | null) => (x === null ? '?' : String(x));
   const partsText = (ps: string[]) => (ps.length <= 3 ? ps.join(', ') : `${ps.slice(0, 3).join(', ')} +${ps.length - 3} more`);
-  out.push(` ${'ver'.padStart(4)}  ${'when'.padEnd(20)}  ${'operation'.padEnd(16)}  ${'+files'.padStart(6)}  ${'-files'.padStart(6)}  ${'+rows'.padStart(8)}  ${'-rows'.padStart(8)}  ${r.partitionSource === 'none' ? '' : 'partitions'}`.trimEnd());
+  out.push(`${'ver'.padStart(4)}  ${'when'.padEnd(20)}  ${'operation'.padEnd(16)}  ${'+files'.padStart(6)}  ${'-files'.padStart(6)}  ${'+rows'.padStart(8)}  ${'-rows'.padStart(8)}  ${r.partitionSource === 'none' ? '' : 'partitions'}`.trimEnd());
   for (let i = 0; i < r.versions.length; i++) {
     const v = r.versions[i];
     if (!v.readable && !v.hasCommitFile) {
@@ -50,12 +50,12 @@ export function formatForensics(r: ForensicsResult, opts: { evidence?: boolean; 
       let j = i;
       while (j + 1 < r.versions.length && !r.versions[j + 1].readable && !r.versions[j + 1].hasCommitFile) j++;
       const label = j > i ? `${v.version}-${r.versions[j].version}` : String(v.version);
-      out.push(` ${label.padStart(4)}  ${''.padEnd(20)}  (unreadable${j > i ? `, ${j - i + 1} versions` : ''}: ${v.unreadableReason ?? 'not in the log'})`);
+      out.push(`${label.padStart(4)}  ${''.padEnd(20)}  (unreadable${j > i ? `, ${j - i + 1} versions` : ''}: ${v.unreadableReason ?? 'not in the log'})`);
       i = j;
       continue;
     }
     const op = (v.operation ?? '?') + (v.hasCheckpoint ? ' [cp]' : '');
-    out.push(` ${String(v.version).padStart(4)}  ${toSeconds(v.when).padEnd(20)}  ${op.padEnd(16)}  ${String(v.addedFiles).padStart(6)}  ${String(v.removedFiles).padStart(6)}  ${n(v.addedRows).padStart(8)}  ${n(v.removedRows).padStart(8)}  ${partsText(v.partitions)}`.trimEnd());
+    out.push(`${String(v.version).padStart(4)}  ${toSeconds(v.when).padEnd(20)}  ${op.padEnd(16)}  ${String(v.addedFiles).padStart(6)}  ${String(v.removedFiles).padStart(6)}  ${n(v.addedRows).padStart(8)}  ${n(v.removedRows).padStart(8)}  ${partsText(v.partitions)}`.trimEnd());
     if (opts.wide) {
       const params = Object.keys(v.operationParameters).length ? JSON.stringify(v.operationParameters) : '{}';
       const extra = [`params ${params}`, `+${bytes(v.addedBytes)}/-${bytes(v.removedBytes)}`, `writer ${v.writer ?? '?'}`, `isolation ${v.isolationLevel ?? '?'}`,
