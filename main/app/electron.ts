@@ -21,6 +21,7 @@ import {
 import { ELECTRON_CSP } from './csp';
 import { Dispatcher } from './dispatch';
 import { defaultSample, resolveSamples } from './samples';
+import { runHistoryDir } from './screens';
 import { createService } from './service';
 
 const SCHEME = 'lakerec';
@@ -154,6 +155,7 @@ export function runElectronApp(opts: ElectronAppOptions): void {
     const service = createService({
       mode: 'electron',
       userDataDir,
+      runsDir: runHistoryDir(process.env.LAKEREC_USER_DATA ? userDataDir : null),
       initialTable: initialTable ?? (wantSample ? defaultSample(sampleTables)?.path ?? null : null),
       sampleTables,
       pickFolder: async () => {

@@ -18,7 +18,7 @@ import { engineChoices } from '../proof/engines';
 import { runProof } from '../proof/run';
 import { contractSummary, parseContract } from '../reconcile/contract';
 import { reconcile } from '../reconcile/reconcile';
-import { getRun, listRuns, recordRun, type RunInput } from '../runs/store';
+import { defaultDataDir, getRun, listRuns, recordRun, type RunInput } from '../runs/store';
 import { assertTableFolder, resolveUserPath, tableName } from './paths';
 import {
   composeIncident, incidentFileName, incidentSections, maskReconcileResult, renderIncidentHtml, schemaSensitivity, sensitivityOf,
@@ -44,6 +44,15 @@ interface KeptResult {
   table: string;
   source: string;
   contractText: string;
+}
+
+/**
+ * Where the window keeps its run history: the folder the CLI records in too (`defaultDataDir`:
+ * LAKEREC_DATA_DIR, else the app-data folder), so `lakerec proof` runs are listed in the window;
+ * a user-data folder chosen explicitly (tests, a second profile) keeps its own.
+ */
+export function runHistoryDir(explicitUserData: string | null, env: Record<string, string | undefined> = process.env): string {
+  return explicitUserData ?? defaultDataDir(env);
 }
 
 /** Records a run; a history that cannot be written never fails the run itself (null id). */

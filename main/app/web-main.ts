@@ -8,6 +8,7 @@ import { LakerecError } from '../../shared/errors';
 import { bool, int, parseArgs, str } from '../cli/args';
 import { Dispatcher } from './dispatch';
 import { defaultSample, defaultUserDataDir, resolveSamples } from './samples';
+import { runHistoryDir } from './screens';
 import { createService } from './service';
 import { startWebServer } from './web-server';
 
@@ -71,7 +72,10 @@ export async function runWebMode(argv: string[], entryUrl: string): Promise<void
     process.exit(3);
   }
   const log = (line: string) => process.stderr.write(line + '\n');
-  const service = createService({ mode: 'web', userDataDir, initialTable, sampleTables: samples });
+  const service = createService({
+    mode: 'web', userDataDir, initialTable, sampleTables: samples, log,
+    runsDir: runHistoryDir(str(parsed, 'user-data') ? userDataDir : null),
+  });
   const server = await startWebServer({ dispatcher: new Dispatcher(service, log), staticDir, port, log });
 
   process.stdout.write(`lakerec workbench (web mode) is serving on ${server.origin}\n`);
