@@ -10,7 +10,7 @@ import { LakerecError, type LakerecErrorData, type ErrorCode } from './errors';
 import type { JobContext, Progress } from './jobs';
 import type { ProofResult, ProofStep, RunKind, RunRecord } from './proof';
 import { LEVELS, type ContractSummary, type Level, type ReconcileResult } from './reconcile';
-import { PREDICATE_NAMES, type BisectResult, type PredicateName, type PredicateSpec, type ProbeEvent } from './bisect';
+import { PREDICATE_NAMES, type BisectPlan, type BisectResult, type PredicateName, type PredicateSpec, type ProbeEvent } from './bisect';
 import type { ForensicsResult, HeuristicHit, VersionSummary } from './forensics';
 
 // ---------------------------------------------------------------------------------------------
@@ -143,9 +143,13 @@ export interface BisectRequest extends PredicateSpec {
 }
 
 /** Structured data some jobs attach to their progress reports, by method. */
+/** Bisect's progress data: the plan once, before the first probe (unreadable versions, walk or
+ *  search), then one probe per evaluated version as soon as its result is known. */
+export type BisectProgressData = ({ kind: 'plan' } & BisectPlan) | ({ kind: 'probe' } & ProbeEvent);
+
 export interface ProgressDataMap {
-  /** One evaluated version, as soon as its result is known (the window colours a cell). */
-  bisect: ProbeEvent;
+  /** The plan, then each evaluated version (the window colours a cell). */
+  bisect: BisectProgressData;
   /** A proof step as it starts and as it ends (with its fingerprint). */
   runProof: ProofStep;
 }

@@ -64,7 +64,10 @@ describe('bisect through the service', () => {
   it('sends every probe as progress data, in order, and they match the result', async () => {
     const events: JobProgress<'bisect'>[] = [];
     const r = await service.bisect({ path: table, predicate: 'row-count', expect: 0 }, { progress: (p) => events.push(p as JobProgress<'bisect'>) });
-    const probes = events.flatMap((e) => (e.data ? [e.data] : []));
+    const plans = events.flatMap((e) => (e.data?.kind === 'plan' ? [e.data] : []));
+    expect(plans).toEqual([{ kind: 'plan', latestVersion: 3, unreadableVersions: [], exhaustive: true }]);
+    expect(events.findIndex((e) => e.data?.kind === 'plan')).toBeLessThan(events.findIndex((e) => e.data?.kind === 'probe'));
+    const probes = events.flatMap((e) => (e.data?.kind === 'probe' ? [e.data] : []));
     expect(probes.length).toBe(r.examined);
     expect(probes.map((p) => p.probeIndex)).toEqual(r.probes.map((p) => p.probeIndex));
     expect(probes.map((p) => [p.version, p.state])).toEqual(r.probes.map((p) => [p.version, p.state]));

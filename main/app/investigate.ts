@@ -89,19 +89,21 @@ export class InvestigationCache {
   async bisect(root: string, spec: PredicateSpec, ctx: JobContext): Promise<BisectResult> {
     const c = await this.entry(root, ctx);
     const total = c.history.latestVersion + 1;
+    const send = (p: JobProgress<'bisect'>) => ctx.progress?.(p);
     return bisectHistory(c.history, spec, {
       signal: ctx.signal,
       progress: ctx.progress,
-      onProbe: (e) => {
-        const p: JobProgress<'bisect'> = {
-          phase: 'probing versions',
-          done: e.probeIndex + 1,
-          total,
-          message: `v${e.version}: ${e.state}${e.detail ? ` (${e.detail})` : ''}`,
-          data: e,
-        };
-        ctx.progress?.(p);
-      },
+      onPlan: (plan) => send({
+        phase: plan.exhaustive ? 'walking every version' : 'binary search', done: 0, total,
+        data: { kind: 'plan', ...plan },
+      }),
+      onProbe: (e) => send({
+        phase: 'probing versions',
+        done: e.probeIndex + 1,
+        total,
+        message: `v${e.version}: ${e.state}${e.detail ? ` (${e.detail})` : ''}`,
+        data: { kind: 'probe', ...e },
+      }),
     });
   }
 }

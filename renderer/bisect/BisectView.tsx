@@ -230,9 +230,12 @@ export function BisectView() {
   for (const p of shown) cells[p.version] = p.state;
   const allShown = revealed >= probes.length;
   const result = !stale && st.status === 'done' && allShown ? st.result : null;
-  if (result) for (const v of result.unreadableVersions) if (!cells[v]) cells[v] = 'unreadable';
+  // Versions the log cannot produce are known before any probe (the plan), and in the result.
+  const unreadable = result?.unreadableVersions ?? (stale ? [] : st.plan?.unreadableVersions ?? []);
+  for (const v of unreadable) if (!cells[v]) cells[v] = 'unreadable';
   const current = shown.length && !result ? shown[shown.length - 1].version : null;
-  const stripLatest = stale || st.latest < 0 ? latest : Math.max(latest, st.latest);
+  const planned = stale ? null : st.plan;
+  const stripLatest = stale || st.latest < 0 ? latest : Math.max(latest, st.latest, planned?.latestVersion ?? -1);
   const running = st.status === 'running' || (st.status === 'done' && !allShown);
   const last = shown[shown.length - 1];
 
@@ -252,7 +255,7 @@ export function BisectView() {
           <span className="spacer" />
           <span className="strip-status" data-testid="bisect-status" data-status={stale ? 'idle' : st.status}>
             {running && <span className="spinner" aria-hidden="true" />}
-            {running ? (last ? `probe ${last.probeIndex + 1}: v${last.version} ${last.state}` : st.progress?.phase ?? 'replaying the log…')
+            {running ? `${planned ? (planned.exhaustive ? 'walking every version' : 'binary search') : 'replaying the log'}${last ? ` · probe ${last.probeIndex + 1}: v${last.version} ${last.state}` : '…'}`
               : result ? `${result.examined} probes · ${result.exhaustive ? 'exhaustive' : 'binary search'}`
                 : st.status === 'error' && !stale ? 'stopped' : 'not run yet'}
           </span>

@@ -2,7 +2,7 @@
 // and the result. One search at a time; Cancel aborts it in the engine.
 import { create } from 'zustand';
 import { ApiCallError, type ApiClient, type BisectRequest } from '../../shared/api';
-import type { BisectResult, PredicateName, ProbeEvent } from '../../shared/bisect';
+import type { BisectPlan, BisectResult, PredicateName, ProbeEvent } from '../../shared/bisect';
 import { toErrorData, type LakerecErrorData } from '../../shared/errors';
 import type { Progress } from '../../shared/jobs';
 
@@ -22,6 +22,8 @@ export interface BisectState {
   /** The table the search ran on and its latest version when it started (the strip's length). */
   path: string | null;
   latest: number;
+  /** What the engine will do, before the first probe (unreadable versions, walk or search). */
+  plan: BisectPlan | null;
   probes: ProbeEvent[];
   progress: Progress | null;
   result: BisectResult | null;
@@ -73,6 +75,7 @@ export const useBisect = create<BisectState>()((set, get) => ({
   status: 'idle',
   path: null,
   latest: -1,
+  plan: null,
   probes: [],
   progress: null,
   result: null,
@@ -87,22 +90,26 @@ export const useBisect = create<BisectState>()((set, get) => ({
   async run(client, path, latest) {
     const req = requestOf(path, get().form);
     if (typeof req === 'string') {
-      set({ status: 'error', path, latest, probes: [], result: null, error: { code: 'usage', message: req } });
+      set({ status: 'error', path, latest, plan: null, probes: [], result: null, error: { code: 'usage', message: req } });
       return;
     }
     controller?.abort();
     const mine = ++seq;
     const ac = new AbortController();
     controller = ac;
-    set({ status: 'running', path, latest, probes: [], progress: null, result: null, error: null, startedAt: Date.now(), finishedAt: 0 });
+    set({ status: 'running', path, latest, plan: null, probes: [], progress: null, result: null, error: null, startedAt: Date.now(), finishedAt: 0 });
     try {
       const result = await client.invoke('bisect', req, {
         signal: ac.signal,
         onProgress: (p) => {
           if (mine !== seq) return;
-          const probe = p.data;
-          if (probe) set((s) => ({ probes: [...s.probes, probe], progress: p }));
-          else set({ progress: p });
+          const d = p.data;
+          if (d?.kind === 'probe') {
+            const probe: ProbeEvent = { version: d.version, state: d.state, probeIndex: d.probeIndex, ...(d.detail ? { detail: d.detail } : {}) };
+            set((s) => ({ probes: [...s.probes, probe], progress: p }));
+          } else if (d?.kind === 'plan') {
+            set({ plan: { latestVersion: d.latestVersion, unreadableVersions: d.unreadableVersions, exhaustive: d.exhaustive }, progress: p });
+          } else set({ progress: p });
         },
       });
       if (mine !== seq) return;
@@ -126,6 +133,6 @@ export const useBisect = create<BisectState>()((set, get) => ({
   reset() {
     controller?.abort();
     seq++;
-    set({ status: 'idle', path: null, probes: [], progress: null, result: null, error: null });
+    set({ status: 'idle', path: null, plan: null, probes: [], progress: null, result: null, error: null });
   },
 }));
