@@ -3,9 +3,9 @@
 // route) and then given by path; both name double_load. The contract editor shows a problem on
 // its line; a bad source is an error in words; the run is listed in Runs. Nothing is ever
 // written into the table.
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumMissing, ensureArtifacts, launchChromium, startWebMode, type WebMode } from './helpers';
@@ -22,6 +22,7 @@ describe.skipIf(missing !== null)('Reconcile screen (web mode, Chromium)', () =>
   let browser: Browser;
   let page: Page;
   let before: string[];
+  let uploaded = '';
   const errors: string[] = [];
   const shot = (name: string) => page.screenshot({ path: join(ensureArtifacts(), name) });
 
@@ -69,6 +70,9 @@ describe.skipIf(missing !== null)('Reconcile screen (web mode, Chromium)', () =>
     await dropFile(page, '[data-testid=reconcile-view]', 'orders.parquet', readFileSync(join(lakeCopy, 'source', 'orders.parquet')));
     await expect.poll(() => page.textContent('[data-testid=source-chosen]')).toContain('uploaded');
     expect(await page.textContent('[data-testid=source-chosen]')).toContain('orders.parquet');
+    uploaded = (await page.getAttribute('[data-testid=source-chosen]', 'title')) ?? '';
+    expect(uploaded).toMatch(/lakerec-uploads-[^/\\]+[/\\]u-[^/\\]+[/\\]orders\.parquet$/);
+    expect(existsSync(uploaded)).toBe(true);
     await page.click('[data-testid=run-reconcile]');
     await page.locator('[data-testid=verdict]').waitFor({ timeout: 60_000 });
     expect(await page.getAttribute('[data-testid=verdict]', 'data-verdict')).toBe('diverges');
@@ -189,5 +193,13 @@ describe.skipIf(missing !== null)('Reconcile screen (web mode, Chromium)', () =>
     await shot('runs.png');
     expect(treeState(table)).toEqual(before);
     expect(errors).toEqual([]);
+  });
+
+  it('web mode deletes the uploaded files when it stops', async () => {
+    const sandbox = dirname(dirname(uploaded));
+    expect(existsSync(sandbox)).toBe(true);
+    await server.stop();
+    expect(existsSync(sandbox)).toBe(false);
+    expect(treeState(table)).toEqual(before);
   });
 });
