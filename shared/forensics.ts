@@ -92,3 +92,28 @@ export interface ForensicsResult {
   dataFilesRead: 0;
   notes: string[];
 }
+
+/** One file of a commit, for the per-commit drill-down. */
+export interface CommitFile {
+  path: string;
+  /** `col=value[/...]`, '' for an unpartitioned table. */
+  partition: string;
+  /** Rows the file contributes (numRecords minus DV cardinality); null without stats. */
+  rows: number | null;
+  bytes: number;
+  /** The file carries a deletion vector (how many rows it hides). */
+  dvRows: number | null;
+  /** The version whose add put this file in (for removed files: when it was written); null when the log no longer says. */
+  addedIn: number | null;
+}
+
+/** A commit opened: its summary, its files, and the heuristics that fired at it. */
+export interface CommitDetail {
+  root: string;
+  summary: VersionSummary;
+  added: CommitFile[];
+  removed: CommitFile[];
+  /** Per partition: files and rows added and removed by this commit. */
+  partitions: { partition: string; addedFiles: number; removedFiles: number; addedRows: number | null; removedRows: number | null }[];
+  heuristics: HeuristicHit[];
+}

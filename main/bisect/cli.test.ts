@@ -73,6 +73,12 @@ describe('lakerec bisect / forensics (in-process)', () => {
     expect(r.out).toContain('worth a second look:\n  v6 duplicate_batch: append of 1 file(s)/900 row(s) repeats the row counts and stats of v5');
     const wide = await cli(['forensics', 'orders', '--wide']);
     expect(wide.out).toMatch(/\n {3}6 .*\n {8}params \{"mode":"Append"\} · \+[\d.]+ (B|KiB)\/-0 B · writer lakerec-testkit\/0 · isolation Serializable · table 5400\n {8}row\(s\) in 6 file\(s\) · no checkpoint\n/);
+    const one = await cli(['forensics', 'orders', '--version', '6']);
+    expect(one.code).toBe(0);
+    expect(one.out.split('\n')[0]).toMatch(/^version 6 · WRITE · 2026-08-17T19:47:\d\dZ · \{"mode":"Append"\}$/);
+    expect(one.out).toContain('\npartition      +files  -files     +rows     -rows\ndt=2026-08-10       1       0       900         0\n');
+    expect(one.out).toContain('worth a second look:\n  v6 duplicate_batch');
+    expect((await cli(['forensics', 'orders', '--version', '60'])).code).toBe(3);
     const j = JSON.parse((await cli(['forensics', 'orders', '--json'])).out) as { heuristics: { name: string; evidence: Record<string, unknown> }[] };
     expect(j.heuristics[0]).toMatchObject({ name: 'duplicate_batch', evidence: { earlierVersions: [5] } });
   });

@@ -1,12 +1,12 @@
 // `lakerec forensics TABLE [--partition-by COL] [--json]`: the log as an incident record. Every
 // version's commit from the log alone, then the heuristics that fired, each with its evidence.
 import { resolve } from 'node:path';
-import { parseArgs, bool, str, requirePositional } from './args';
+import { parseArgs, bool, int, str, requirePositional } from './args';
 import type { CliIO } from './io';
-import { forensics } from '../forensics/forensics';
-import type { ForensicsResult, HeuristicHit } from '../../shared/forensics';
+import { forensics, forensicsCommit } from '../forensics/forensics';
+import type { CommitDetail, CommitFile, ForensicsResult, HeuristicHit } from '../../shared/forensics';
 
-const USAGE = 'lakerec forensics TABLE [--partition-by COL] [--json] [--evidence] [--wide]';
+const USAGE = 'lakerec forensics TABLE [--partition-by COL] [--version N] [--json] [--evidence] [--wide]';
 
 /** ISO time to the second for the table (the JSON keeps milliseconds). */
 export function toSeconds(iso: string): string {
@@ -81,9 +81,52 @@ export function formatForensics(r: ForensicsResult, opts: { evidence?: boolean; 
   return out.join('\n') + '\n';
 }
 
+/** One commit opened (`--version N`): its summary, per-partition counts, files and heuristics. */
+export function formatCommit(d: CommitDetail, opts: { evidence?: boolean } = {}): string {
+  const v = d.summary;
+  const n = (x: number | null) => (x === null ? '?' : String(x));
+  const out: string[] = [];
+  const params = Object.keys(v.operationParameters).length ? JSON.stringify(v.operationParameters) : '{}';
+  out.push(`version ${v.version} · ${v.operation ?? '(no commitInfo)'} · ${toSeconds(v.when) || '?'} · ${params}`);
+  out.push(`writer ${v.writer ?? '?'} · isolation ${v.isolationLevel ?? '?'} · +${v.addedFiles} file(s)/${n(v.addedRows)} row(s)/${bytes(v.addedBytes)} · -${v.removedFiles} file(s)/${n(v.removedRows)} row(s)/${bytes(v.removedBytes)}`
+    + ` · table after: ${n(v.tableRows)} row(s) in ${v.tableFiles} file(s)${v.hasCheckpoint ? ' · checkpoint' : ''}${v.readable ? '' : ` · unreadable: ${v.unreadableReason ?? '?'}`}`);
+  if (d.partitions.some((p) => p.partition)) {
+    const w = Math.max(9, ...d.partitions.map((p) => p.partition.length));
+    out.push('', `${'partition'.padEnd(w)}  ${'+files'.padStart(6)}  ${'-files'.padStart(6)}  ${'+rows'.padStart(8)}  ${'-rows'.padStart(8)}`);
+    for (const p of d.partitions) out.push(`${p.partition.padEnd(w)}  ${String(p.addedFiles).padStart(6)}  ${String(p.removedFiles).padStart(6)}  ${n(p.addedRows).padStart(8)}  ${n(p.removedRows).padStart(8)}`);
+  }
+  const files = (title: string, fs: CommitFile[]) => {
+    if (!fs.length) return;
+    out.push('', `${title}:`);
+    for (const f of fs.slice(0, 50)) {
+      const from = title === 'removed' && f.addedIn !== null ? ` (written at v${f.addedIn})` : '';
+      out.push(`  ${f.path}  ${n(f.rows)} row(s)  ${bytes(f.bytes)}${f.dvRows ? `  deletion vector hides ${f.dvRows} row(s)` : ''}${from}`);
+    }
+    if (fs.length > 50) out.push(`  … ${fs.length - 50} more (--json lists them all)`);
+  };
+  files('added', d.added);
+  files('removed', d.removed);
+  out.push('');
+  if (!d.heuristics.length) out.push('worth a second look: nothing at this version');
+  else {
+    out.push('worth a second look:');
+    for (const h of d.heuristics) {
+      out.push('  ' + wrap(`v${h.version} ${h.name}: ${h.message}`, 100, '     '));
+      if (opts.evidence) out.push('     ' + wrap(`evidence: ${evidenceText(h)}`, 100, '       '));
+    }
+  }
+  return out.join('\n') + '\n';
+}
+
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const p = parseArgs(argv, { json: 'boolean', 'partition-by': 'string', evidence: 'boolean', wide: 'boolean', 'allow-outside-paths': 'boolean' });
+  const p = parseArgs(argv, { json: 'boolean', 'partition-by': 'string', version: 'string', evidence: 'boolean', wide: 'boolean', 'allow-outside-paths': 'boolean' });
   const [tablePath] = requirePositional(p, 1, USAGE);
+  const version = int(p, 'version');
+  if (version !== undefined) {
+    const d = await forensicsCommit(resolve(io.cwd, tablePath), version, { partitionBy: str(p, 'partition-by'), allowOutsidePaths: bool(p, 'allow-outside-paths') });
+    io.out(bool(p, 'json') ? JSON.stringify(d, null, 2) + '\n' : formatCommit(d, { evidence: bool(p, 'evidence') }));
+    return 0;
+  }
   const r = await forensics(resolve(io.cwd, tablePath), { partitionBy: str(p, 'partition-by'), allowOutsidePaths: bool(p, 'allow-outside-paths') });
   if (bool(p, 'json')) io.out(JSON.stringify(r, null, 2) + '\n');
   else io.out(formatForensics(r, { evidence: bool(p, 'evidence'), wide: bool(p, 'wide') }));

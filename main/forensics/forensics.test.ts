@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TinyLake, type Row } from './testkit';
-import { forensics } from './forensics';
+import { forensics, forensicsCommit } from './forensics';
 import type { ForensicsResult } from '../../shared/forensics';
 
 const days = ['2026-08-06', '2026-08-07', '2026-08-08', '2026-08-09', '2026-08-10', '2026-08-11'];
@@ -94,6 +94,19 @@ describe('forensics on a tiny real Delta table', () => {
 
   it('stays quiet on clean appends', () => {
     for (const v of [1, 2, 3, 4, 5]) expect(res.heuristics.filter((h) => h.version === v)).toEqual([]);
+  });
+
+  it('opens one commit: its files, per-partition counts and heuristics', async () => {
+    const d = await forensicsCommit(join(dir, 'orders'), 7);
+    expect(d.summary.version).toBe(7);
+    expect(d.added.map((f) => [f.partition, f.rows])).toEqual([['dt=2026-08-07', 30]]);
+    expect(d.removed.map((f) => [f.partition, f.rows, f.addedIn]).sort()).toEqual([['dt=2026-08-07', 30, 2], ['dt=2026-08-08', 30, 3]]);
+    expect(d.partitions).toEqual([
+      { partition: 'dt=2026-08-07', addedFiles: 1, removedFiles: 1, addedRows: 30, removedRows: 30 },
+      { partition: 'dt=2026-08-08', addedFiles: 0, removedFiles: 1, addedRows: 0, removedRows: 30 },
+    ]);
+    expect(d.heuristics.map((h) => h.name).sort()).toEqual(['data_files_missing', 'overwrite_shrank_the_table', 'overwrite_wider_than_predicate', 'partition_emptied']);
+    await expect(forensicsCommit(join(dir, 'orders'), 99)).rejects.toMatchObject({ code: 'version_not_found' });
   });
 
   it('refuses an unknown --partition-by column', async () => {

@@ -5,7 +5,7 @@ import { readdirSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { Metadata, RemoveFile, StructField } from '../../shared/delta';
 import { numRecordsFromStats } from '../delta/replay';
-import type { ForensicsResult, HeuristicHit, VersionSummary } from '../../shared/forensics';
+import type { CommitDetail, CommitFile, ForensicsResult, HeuristicHit, VersionSummary } from '../../shared/forensics';
 import { LakerecError } from '../../shared/errors';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import { openDuck, sqlIdent, sqlString, type Duck } from '../engine/duck';
@@ -24,6 +24,43 @@ export async function forensics(root: string, opts: ForensicsOptions = {}): Prom
   const src = opts.source ?? await openHistorySource(root, { allowOutsidePaths: opts.allowOutsidePaths });
   const history = await replayHistory(src, opts.ctx);
   return forensicsOfHistory(history, opts);
+}
+
+/** One commit opened: its summary, the files it added and removed, per-partition counts, and the
+ *  heuristics that fired at it. `version_not_found` for a version the log never had. */
+export async function forensicsCommit(root: string, version: number, opts: ForensicsOptions = {}): Promise<CommitDetail> {
+  const src = opts.source ?? await openHistorySource(root, { allowOutsidePaths: opts.allowOutsidePaths });
+  const history = await replayHistory(src, opts.ctx);
+  if (!Number.isInteger(version) || version < 0 || version > history.latestVersion) {
+    throw new LakerecError('version_not_found', `version ${version} is not in this table (versions 0 to ${history.latestVersion})`, { version });
+  }
+  const result = await forensicsOfHistory(history, opts);
+  const st = history.states[version];
+  const cols = result.partitionSource === 'partition_values' ? result.partitionBy : (st.metadata?.partitionColumns ?? []);
+  const fileOf = (f: FileEntry): CommitFile => ({
+    path: f.path, partition: cols.length ? partitionLabel(f.partitionValues, cols) : '', rows: f.numRecords, bytes: f.size,
+    dvRows: f.deletionVector ? f.deletionVector.cardinality : null, addedIn: f.addedIn,
+  });
+  const added = (st.commitAdded ?? st.added).map((id) => fileOf(history.files[id]));
+  const removed: CommitFile[] = st.commitAdded
+    ? (st.change?.removes ?? []).map((r) => ({
+      path: r.path, partition: cols.length && r.partitionValues ? partitionLabel(r.partitionValues, cols) : '',
+      rows: removeRows([r]), bytes: r.size ?? 0, dvRows: r.deletionVector ? r.deletionVector.cardinality : null, addedIn: null,
+    }))
+    : st.removed.map((id) => fileOf(history.files[id]));
+  const byPart = new Map<string, CommitDetail['partitions'][number]>();
+  const slot = (p: string) => {
+    let e = byPart.get(p);
+    if (!e) { e = { partition: p, addedFiles: 0, removedFiles: 0, addedRows: 0, removedRows: 0 }; byPart.set(p, e); }
+    return e;
+  };
+  for (const f of added) { const e = slot(f.partition); e.addedFiles++; e.addedRows = e.addedRows === null || f.rows === null ? null : e.addedRows + f.rows; }
+  for (const f of removed) { const e = slot(f.partition); e.removedFiles++; e.removedRows = e.removedRows === null || f.rows === null ? null : e.removedRows + f.rows; }
+  return {
+    root: history.root, summary: result.versions[version], added, removed,
+    partitions: [...byPart.values()].sort((a, b) => a.partition.localeCompare(b.partition)),
+    heuristics: result.heuristics.filter((hh) => hh.version === version),
+  };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
