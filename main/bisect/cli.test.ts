@@ -42,8 +42,9 @@ describe('lakerec bisect / forensics (in-process)', () => {
     const lines = r.out.split('\n');
     expect(lines[0]).toBe('first bad version: 6');
     expect(lines[1]).toMatch(/^culprit: {11}version 6 · WRITE · 2026-08-17T19:47:\d\dZ · \{"mode": "Append"\} · \+1 file\(s\)\/900 row\(s\)$/);
-    expect(r.out).toContain('last good:         5\n');
-    expect(r.out).toContain('examined:          7 version(s) (exhaustive)\n');
+    expect(lines[2]).toBe('last good:         5');
+    expect(lines[3]).toBe('examined:          7 version(s) (exhaustive)');
+    expect(lines[4]).toBe('partitions:        dt=2026-08-10');
     expect(r.out).toMatch(/not counted as duplicates/);
   });
 

@@ -32,7 +32,6 @@ export function formatBisect(r: BisectResult): string {
     if (c.removedFiles) change += ` -${c.removedFiles} file(s)/${rows(c.removedRows)} row(s)`;
     out.push(`${label('first bad version')}${r.firstBad}`);
     out.push(`${label('culprit')}version ${c.version} · ${c.operation ?? '(no commitInfo)'} · ${toSeconds(c.when) || '?'} · ${params(c.operationParameters)} · ${change}`);
-    if (c.partitions.length) out.push(`${label('partitions')}${c.partitions.join(', ')}`);
     out.push(`${label('last good')}${r.lastGood ?? 'none (the first version already fails)'}`);
   } else if (r.outcome === 'not_recoverable') {
     out.push(`${label('first bad version')}not recoverable: it already fails at v${r.probes.find((p) => p.state === 'bad')?.version ?? r.oldestReadableVersion}, the oldest version that can still be evaluated`);
@@ -41,11 +40,12 @@ export function formatBisect(r: BisectResult): string {
   } else {
     out.push(`${label('first bad version')}unknown: ${r.probes.some((p) => p.state !== 'unreadable') ? `the latest version (v${r.latestVersion}) could not be evaluated` : 'no version could be evaluated'}`);
   }
+  const how = r.exhaustive ? (r.unreadableVersions.length ? 'exhaustive over the readable versions' : 'exhaustive') : 'binary search, monotone: null';
+  out.push(`${label('examined')}${r.examined} version(s) (${how})`);
   if (r.healed) {
     out.push(`${label('healed')}true · ${r.transitions.map((t) => `${t.kind} at v${t.to}`).join(' · ')} · latest v${r.latestVersion} ${r.latestState ?? '?'}`);
   }
-  const how = r.exhaustive ? (r.unreadableVersions.length ? 'exhaustive over the readable versions' : 'exhaustive') : 'binary search, monotone: null';
-  out.push(`${label('examined')}${r.examined} version(s) (${how})`);
+  if (r.culprit?.partitions.length) out.push(`${label('partitions')}${r.culprit.partitions.join(', ')}`);
   if (r.unreadableVersions.length) out.push(`${label('unreadable')}${ranges(r.unreadableVersions)} (neither good nor bad)`);
   out.push(`${label('predicate')}${what}`);
   out.push(`${label('means')}${r.semantics}`);
