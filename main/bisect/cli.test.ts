@@ -1,7 +1,7 @@
 // The CLI faces of bisect and forensics: output as the seed prints it, and the fixed exit codes,
 // in-process and through the real installed command.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -88,8 +88,11 @@ describe('lakerec bisect / forensics (in-process)', () => {
 describe('the installed command', () => {
   const entry = join(repo, 'dist', 'main', 'cli.js');
   beforeAll(() => {
-    // Build when the dist is absent or predates these commands (the command table is in cli.js).
-    if (!existsSync(entry) || !readFileSync(entry, 'utf8').includes('lakerec bisect TABLE')) {
+    // Build when the dist is absent or predates these commands (the command table is in cli.js or a chunk).
+    const bundled = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.js')).map((f) => join(dir, f)) : []);
+    const built = existsSync(entry) && [...bundled(join(repo, 'dist', 'main')), ...bundled(join(repo, 'dist', 'main', 'chunks'))]
+      .some((f) => readFileSync(f, 'utf8').includes('lakerec bisect TABLE'));
+    if (!built) {
       const b = spawnSync('npm', ['run', 'build:node'], { cwd: repo, encoding: 'utf8' });
       if (b.status !== 0) throw new Error(`build failed: ${b.stderr}`);
     }
