@@ -1,6 +1,6 @@
 // Forensics: every version's commit summarised from the log alone, and the heuristics that say
 // which versions a human should look at, each with the evidence that fired it. No data file is
-// opened: rows come from add stats, existence checks are stat() calls.
+// opened: rows come from add stats; whether data files still exist is read from folder listings.
 import { readdirSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { Metadata, RemoveFile, StructField } from '../../shared/delta';
