@@ -1,54 +1,47 @@
 // A fast path for the most common line of a large log: an `add` without a deletion vector.
 // JSON.parse of every such line (with its stats string) dominates opening a 300k-file log, yet a
 // snapshot needs only the path, partition values, size, modification time and numRecords.
-// Those are taken from the raw line; the full JSON is parsed on first use of any other field.
-// Anything unusual (escapes in the path, a DV, an unexpected layout) takes the ordinary JSON.parse.
+// Those are taken from the raw bytes of the line in one pass over the add's members; the full
+// JSON is parsed on first use of any other field. Anything unusual (whitespace between tokens,
+// escapes in the path, a DV, nested values, a missing field) takes the ordinary JSON.parse.
+// Bytes, not a string: indexing a Buffer is several times cheaper than charCodeAt on the slices
+// of a large string, and a commit file then needs no UTF-8 decoding except where it is used.
 import type { AddFile, DeletionVectorDescriptor } from '../../shared/delta';
 
-const PREFIX = '{"add":{"path":"';
+const PREFIX = '{"add":{';
 
-/**
- * The unsigned integer right after the first `key` (e.g. `"size":`), or -1 when absent or not a
- * plain number. Inside the stats string quotes are escaped, and partition values and tags are
- * strings, so the first unescaped `"size":` followed by a digit is the action's own field.
- */
-function numberAfter(line: string, key: string): number {
-  const i = line.indexOf(key);
-  if (i < 0) return -1;
-  let j = i + key.length;
-  let v = 0;
-  const start = j;
-  for (; j < line.length; j++) {
-    const ch = line.charCodeAt(j);
-    if (ch < 48 || ch > 57) break;
-    v = v * 10 + (ch - 48);
-  }
-  if (j === start || j - start > 15) return -1;
-  const end = line.charCodeAt(j);
-  return end === 44 /* , */ || end === 125 /* } */ ? v : -1;
+/** buf[at..] starts with the ASCII text t (an inlinable loop; a builtin call per token costs more). */
+function same(buf: Uint8Array, at: number, t: string): boolean {
+  if (at + t.length > buf.length) return false;
+  for (let i = 0; i < t.length; i++) if (buf[at + i] !== t.charCodeAt(i)) return false;
+  return true;
 }
-// Inside the raw line the stats JSON is a string, so its quotes are escaped.
-const escapedNumRecordsRe = /\\"numRecords\\":(\d+)/;
 
 // Partition value objects repeat across files (a 300k-file table has ~100 partitions): one parse
-// and one shared, frozen object per distinct text, found by a hash of the characters in place so
-// that a repeated text costs neither a substring nor a string hash.
-interface PvEntry { text: string; pv: Readonly<Record<string, string | null>> }
+// and one shared, frozen object per distinct text, found by a hash of the bytes in place so that
+// a repeated text costs neither a substring nor a string hash.
+interface PvEntry { bytes: Uint8Array; pv: Readonly<Record<string, string | null>> }
 const pvByHash = new Map<number, PvEntry[]>();
 let pvCount = 0;
 const PV_CACHE_MAX = 200_000;
 
-function partitionValuesAt(line: string, open: number, close: number, hash: number): Readonly<Record<string, string | null>> {
+function partitionValuesAt(buf: Buffer, open: number, close: number, hash: number): Readonly<Record<string, string | null>> {
   const len = close - open + 1;
   const bucket = pvByHash.get(hash);
   if (bucket) {
-    for (const e of bucket) if (e.text.length === len && line.startsWith(e.text, open)) return e.pv;
+    for (const e of bucket) {
+      const b = e.bytes;
+      if (b.length !== len) continue;
+      let i = 0;
+      while (i < len && buf[open + i] === b[i]) i++;
+      if (i === len) return e.pv;
+    }
   }
-  const text = line.slice(open, close + 1);
-  const pv = Object.freeze(JSON.parse(text) as Record<string, string | null>);
+  const pv = Object.freeze(JSON.parse(buf.toString('utf8', open, close + 1)) as Record<string, string | null>);
   if (pvCount < PV_CACHE_MAX) {
     pvCount++;
-    if (bucket) bucket.push({ text, pv }); else pvByHash.set(hash, [{ text, pv }]);
+    const entry = { bytes: new Uint8Array(buf.subarray(open, close + 1)), pv };
+    if (bucket) bucket.push(entry); else pvByHash.set(hash, [entry]);
   }
   return pv;
 }
@@ -63,16 +56,24 @@ export class LazyAddFile implements AddFile {
   modificationTime: number;
   dataChange: boolean;
   deletionVector: DeletionVectorDescriptor | null = null;
+  /** numRecords read from the raw stats text at parse time (null: no stats or no numRecords). */
+  readonly numRecordsHint: number | null;
+  /** The path needs no canonicalisation (isPlainRelative), decided while scanning it. */
+  readonly plainPath: boolean;
   private full: Full | undefined;
-  constructor(private readonly line: string, path: string, pv: Record<string, string | null>, size: number, mtime: number, dataChange: boolean) {
+  constructor(private readonly buf: Buffer, private readonly start: number, private readonly end: number,
+    path: string, pv: Record<string, string | null>, size: number, mtime: number, dataChange: boolean,
+    numRecords: number | null, plainPath: boolean) {
     this.path = path;
     this.partitionValues = pv;
     this.size = size;
     this.modificationTime = mtime;
     this.dataChange = dataChange;
+    this.numRecordsHint = numRecords;
+    this.plainPath = plainPath;
   }
   private parsed(): Full {
-    if (!this.full) this.full = (JSON.parse(this.line) as { add: Full }).add;
+    if (!this.full) this.full = (JSON.parse(this.buf.toString('utf8', this.start, this.end)) as { add: Full }).add;
     return this.full;
   }
   get stats(): string | null | undefined { return this.parsed().stats; }
@@ -81,57 +82,208 @@ export class LazyAddFile implements AddFile {
   get defaultRowCommitVersion(): number | null | undefined { return this.parsed().defaultRowCommitVersion; }
   get clusteringProvider(): string | null | undefined { return this.parsed().clusteringProvider; }
   get stats_parsed(): Record<string, unknown> | null | undefined { return this.parsed().stats_parsed; }
-  /** numRecords from the raw stats text, without parsing anything. */
-  get numRecordsHint(): number | null {
-    if (this.line.indexOf('numRecords') < 0) return null;
-    const m = escapedNumRecordsRe.exec(this.line);
-    return m ? Number(m[1]) : null;
-  }
   toJSON(): AddFile {
     return this.parsed();
   }
 }
 
-/** The add of a commit line through the fast path, or null to use JSON.parse. */
-export function tryFastAdd(line: string): LazyAddFile | null {
-  if (!line.startsWith(PREFIX)) return null;
-  // A truncated or damaged line must still fail loudly in JSON.parse.
-  let end = line.length - 1;
-  while (end > 0 && (line.charCodeAt(end) === 13 || line.charCodeAt(end) === 32)) end--;
-  if (line.charCodeAt(end) !== 125 || line.charCodeAt(end - 1) !== 125) return null;
-  const pathEnd = line.indexOf('"', PREFIX.length);
-  if (pathEnd < 0) return null;
-  const path = line.slice(PREFIX.length, pathEnd);
-  if (path.indexOf('\\') >= 0 || line.indexOf('deletionVector') >= 0) return null;
-  const k = line.indexOf('"partitionValues":', pathEnd);
-  if (k < 0) return null;
-  const open = k + 18;
-  if (line.charCodeAt(open) !== 123 /* { */) return null;
-  // Partition values are a flat map of strings/nulls: the first } outside a string closes it.
+// Scanner results beside the returned position (no object per token).
+let numberValue = 0;
+let objectHash = 0;
+let statsNumRecords: number | null = null;
+
+/** Index of the quote closing the JSON string opened at `open` (before `end`), or -1. */
+function stringEnd(buf: Uint8Array, open: number, end: number): number {
+  for (let i = open + 1; i < end; i++) {
+    const ch = buf[i];
+    if (ch === 92 /* \ */) i++;
+    else if (ch === 34 /* " */) return i;
+  }
+  return -1;
+}
+
+/** Index just past a plain unsigned integer at `i` (1 to 15 digits), or -1; its value in `numberValue`. */
+function numberEnd(buf: Uint8Array, i: number, end: number): number {
+  let v = 0;
+  let j = i;
+  for (; j < end; j++) {
+    const ch = buf[j];
+    if (ch < 48 || ch > 57) break;
+    v = v * 10 + (ch - 48);
+  }
+  if (j === i || j - i > 15) return -1;
+  numberValue = v;
+  return j;
+}
+
+/**
+ * Index of the } closing a flat object of string/null values opened at `open`, or -1 (nested
+ * values or anything else). Leaves an FNV-1a hash of its bytes in `objectHash`.
+ */
+function flatObjectEnd(buf: Uint8Array, open: number, end: number): number {
   let inStr = false;
-  let close = -1;
   let hash = Math.imul(2166136261 ^ 123, 16777619);
-  for (let i = open + 1; i < line.length; i++) {
-    const ch = line.charCodeAt(i);
+  for (let i = open + 1; i < end; i++) {
+    const ch = buf[i];
     hash = Math.imul(hash ^ ch, 16777619);
     if (inStr) {
-      if (ch === 92 /* \ */) i++;
-      else if (ch === 34 /* " */) inStr = false;
+      if (ch === 92) { i++; hash = Math.imul(hash ^ buf[i], 16777619); } else if (ch === 34) inStr = false;
     } else if (ch === 34) inStr = true;
-    else if (ch === 125 /* } */) { close = i; break; }
-    else if (ch === 123 || ch === 91 /* { [ */) return null;
+    else if (ch === 125 /* } */) { objectHash = hash; return i; }
+    else if (ch === 123 || ch === 91 /* { [ */) return -1;
   }
-  if (close < 0) return null;
-  const size = numberAfter(line, '"size":');
-  const mtime = numberAfter(line, '"modificationTime":');
-  const dcTrue = line.indexOf('"dataChange":true');
-  const dc = dcTrue >= 0 ? true : line.indexOf('"dataChange":false') >= 0 ? false : null;
-  if (size < 0 || mtime < 0 || dc === null) return null;
-  let pv: Record<string, string | null>;
-  try {
-    pv = partitionValuesAt(line, open, close, hash) as Record<string, string | null>;
-  } catch {
-    return null;
+  return -1;
+}
+
+// Inside the raw line the stats JSON is a string, so its quotes are escaped.
+const NUM_RECORDS = 'numRecords\\"';
+
+/**
+ * The stats string opened at `open`: index of its closing quote, or -1; in `statsNumRecords` the
+ * first `"numRecords" : digits` of its text (as numRecordsFromStats reads the decoded string).
+ */
+function statsEnd(buf: Uint8Array, open: number, end: number): number {
+  statsNumRecords = null;
+  for (let i = open + 1; i < end; i++) {
+    const ch = buf[i];
+    if (ch === 34) return i;
+    if (ch !== 92) continue;
+    i++;
+    if (statsNumRecords === null && buf[i] === 34 && buf[i + 1] === 110 /* n */ && same(buf, i + 1, NUM_RECORDS)) {
+      let j = i + 1 + NUM_RECORDS.length;
+      while (buf[j] === 32) j++;
+      if (buf[j] !== 58) continue;
+      j++;
+      while (buf[j] === 32) j++;
+      if (numberEnd(buf, j, end) > 0) statsNumRecords = numberValue;
+    }
   }
-  return new LazyAddFile(line, path, pv, size, mtime, dc);
+  return -1;
+}
+
+/** Index just past a value we can skip safely at `i` (string, number, true/false/null), or -1. */
+function scalarEnd(buf: Uint8Array, i: number, end: number): number {
+  const ch = buf[i];
+  if (ch === 34) { const e = stringEnd(buf, i, end); return e < 0 ? -1 : e + 1; }
+  if (ch === 110 /* n */) return same(buf, i, 'null') ? i + 4 : -1;
+  if (ch === 116 /* t */) return same(buf, i, 'true') ? i + 4 : -1;
+  if (ch === 102 /* f */) return same(buf, i, 'false') ? i + 5 : -1;
+  let j = i;
+  for (; j < end; j++) {
+    const c = buf[j];
+    if (!((c >= 48 && c <= 57) || c === 45 || c === 43 || c === 46 || c === 101 || c === 69)) break;
+  }
+  return j === i ? -1 : j;
+}
+
+/**
+ * The add of the commit line buf[start..end) through the fast path, or null to use JSON.parse.
+ * One pass over the members of the add object; any layout it does not fully understand returns
+ * null, and so does a damaged line (it must still fail loudly in JSON.parse).
+ */
+export function scanAdd(buf: Buffer, start: number, end: number): LazyAddFile | null {
+  if (!same(buf, start, PREFIX)) return null;
+  let path: string | null = null;
+  let plain = false;
+  let pv: Record<string, string | null> | null = null;
+  let size = -1;
+  let mtime = -1;
+  let dc = -1;
+  let numRecords: number | null = null;
+  let p = start + PREFIX.length;
+  for (;;) {
+    if (buf[p] !== 34) return null;
+    let ke = p + 1;
+    while (ke < end && buf[ke] !== 34) ke++;
+    if (buf[ke + 1] !== 58 /* : */ || buf[ke - 1] === 92 || ke + 2 >= end) return null;
+    const k = p + 1;
+    const kl = ke - k;
+    const v = ke + 2;
+    const c = buf[v];
+    let next: number;
+    if (kl === 4 && same(buf, k, 'path')) {
+      if (c !== 34) return null;
+      // Up to the closing quote; an escape (backslash) goes to JSON.parse. The same pass decides
+      // isPlainRelative: no % or :, no empty, "." or ".." segment, not absolute.
+      let segLen = 0;
+      let segDots = 0;
+      let ok = true;
+      let ascii = true;
+      let i = v + 1;
+      for (; i < end; i++) {
+        const ch = buf[i];
+        if (ch === 34) break;
+        if (ch === 92) return null;
+        if (ch === 47 /* / */) {
+          if (segLen === 0 || (segDots === segLen && segLen <= 2)) ok = false;
+          segLen = 0;
+          segDots = 0;
+        } else {
+          segLen++;
+          if (ch === 46 /* . */) segDots++;
+          else if (ch === 37 /* % */ || ch === 58 /* : */) ok = false;
+          else if (ch >= 128) ascii = false;
+        }
+      }
+      if (i >= end) return null;
+      if (segLen > 0 && segDots === segLen && segLen <= 2) ok = false;
+      path = buf.toString(ascii ? 'latin1' : 'utf8', v + 1, i);
+      plain = ok && i > v + 1;
+      next = i + 1;
+    } else if (kl === 15 && same(buf, k, 'partitionValues')) {
+      if (c !== 123) return null;
+      const close = flatObjectEnd(buf, v, end);
+      if (close < 0) return null;
+      try {
+        pv = partitionValuesAt(buf, v, close, objectHash) as Record<string, string | null>;
+      } catch {
+        return null;
+      }
+      next = close + 1;
+    } else if (kl === 4 && same(buf, k, 'size')) {
+      next = numberEnd(buf, v, end);
+      size = numberValue;
+    } else if (kl === 16 && same(buf, k, 'modificationTime')) {
+      next = numberEnd(buf, v, end);
+      mtime = numberValue;
+    } else if (kl === 10 && same(buf, k, 'dataChange')) {
+      if (same(buf, v, 'true')) { dc = 1; next = v + 4; } else if (same(buf, v, 'false')) { dc = 0; next = v + 5; } else return null;
+    } else if (kl === 5 && same(buf, k, 'stats')) {
+      if (c === 34) {
+        const close = statsEnd(buf, v, end);
+        numRecords = statsNumRecords;
+        next = close < 0 ? -1 : close + 1;
+      } else {
+        numRecords = null;
+        next = scalarEnd(buf, v, end);
+      }
+    } else if (kl === 4 && same(buf, k, 'tags')) {
+      next = c === 123 ? flatObjectEnd(buf, v, end) + 1 : scalarEnd(buf, v, end);
+      if (next === 0) return null;
+    } else if (kl === 14 && same(buf, k, 'deletionVector')) {
+      return null;
+    } else {
+      next = scalarEnd(buf, v, end);
+    }
+    if (next < 0) return null;
+    const sepCh = buf[next];
+    p = next + 1;
+    if (sepCh === 44 /* , */) continue;
+    if (sepCh !== 125 /* } */) return null;
+    break;
+  }
+  // The outer object closes, then only whitespace (a CR of a CRLF file).
+  if (buf[p] !== 125) return null;
+  for (let i = p + 1; i < end; i++) {
+    const ch = buf[i];
+    if (ch !== 13 && ch !== 32 && ch !== 9) return null;
+  }
+  if (path === null || pv === null || size < 0 || mtime < 0 || dc < 0) return null;
+  return new LazyAddFile(buf, start, end, path, pv, size, mtime, dc === 1, numRecords, plain);
+}
+
+/** The add of one commit line through the fast path, or null to use JSON.parse. */
+export function tryFastAdd(line: string): LazyAddFile | null {
+  const buf = Buffer.from(line, 'utf8');
+  return scanAdd(buf, 0, buf.length);
 }

@@ -10,7 +10,7 @@ import { sep } from 'node:path';
 import { canonicalisePath, isPlainRelative, type CanonicalPath } from './paths';
 import { dvUniqueId } from './dv';
 import { physicalToLogical, statsToLogical } from './schema';
-import { LazyAddFile, tryFastAdd } from './fastadd';
+import { LazyAddFile, scanAdd } from './fastadd';
 
 /** A checkpoint add may carry typed `stats_parsed` instead of the JSON `stats` string. */
 export type LogAddFile = AddFile & { stats_parsed?: Record<string, unknown> | null };
@@ -47,18 +47,31 @@ export function addAction(c: ParsedCommit, a: Action): void {
 
 /** Parses a newline-delimited JSON commit (or JSON checkpoint / compaction file). */
 export function parseCommitText(text: string, version: number, fileName: string): ParsedCommit {
+  return parseCommitBytes(Buffer.from(text, 'utf8'), version, fileName);
+}
+
+/**
+ * The same from the file's bytes: lines are found with indexOf on the Buffer; plain add lines
+ * take the fast path (fastadd.ts) and only the other lines are decoded and JSON-parsed.
+ */
+export function parseCommitBytes(buf: Buffer, version: number, fileName: string): ParsedCommit {
   const c = emptyCommit(version);
+  const n = buf.length;
   let start = 0;
   let lineNo = 0;
-  while (start < text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
+  while (start < n) {
+    let end = buf.indexOf(10, start);
+    if (end < 0) end = n;
     lineNo++;
-    const line = text.slice(start, end);
+    const fast = scanAdd(buf, start, end);
+    if (fast) {
+      c.adds.push(fast);
+      start = end + 1;
+      continue;
+    }
+    const line = buf.toString('utf8', start, end);
     start = end + 1;
     if (line.length === 0 || (line.charCodeAt(0) <= 32 && line.trim() === '')) continue;
-    const fast = tryFastAdd(line);
-    if (fast) { c.adds.push(fast); continue; }
     let a: Action;
     try {
       a = JSON.parse(line) as Action;
@@ -163,7 +176,7 @@ export class ReplayState {
     }
     for (const a of c.adds) {
       let e: FileEntry;
-      if (isPlainRelative(a.path)) {
+      if (a instanceof LazyAddFile ? a.plainPath : isPlainRelative(a.path)) {
         e = { add: a, version: c.version, key: a.path, outside: false, absolute: undefined };
       } else {
         const ck = canonicalKey(a.path, this.root);

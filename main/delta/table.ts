@@ -7,7 +7,7 @@ import type { CommitInfo, Metadata } from '../../shared/delta';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import type { ActiveFile, Snapshot, VersionChange, VersionInfo } from './types';
 import { commitFileName, listLog, selectSegment, type CheckpointRef, type LogListing, type LogSegment } from './logfiles';
-import { activeFiles, entryAbsolute, parseCommitText, ReplayState, type FileEntry, type ParsedCommit } from './replay';
+import { activeFiles, entryAbsolute, parseCommitBytes, ReplayState, type FileEntry, type ParsedCommit } from './replay';
 import { readCheckpoint } from './checkpoint';
 import { checkReaderProtocol } from './features';
 import { columnMappingMode, parseSchemaString } from './schema';
@@ -135,14 +135,14 @@ export class DeltaTable {
     let c = this.commitCache.get(v);
     if (c) return c;
     const name = this.listing.commits.get(v) ?? commitFileName(v);
-    let text: string;
+    let bytes: Buffer;
     try {
-      text = readFileSync(join(this.listing.logDir, name), 'utf8');
+      bytes = readFileSync(join(this.listing.logDir, name));
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       throw new LakerecError(code === 'ENOENT' ? 'version_missing' : 'io_error', `commit file ${name} cannot be read (${code ?? (e as Error).message})`, { version: v });
     }
-    c = parseCommitText(text, v, name);
+    c = parseCommitBytes(bytes, v, name);
     this.commitCache.set(v, c);
     return c;
   }
@@ -214,7 +214,7 @@ export class DeltaTable {
           state.apply(this.commit(step.commit));
         } else {
           const name = step.compaction.file;
-          const c = parseCommitText(readFileSync(join(this.listing.logDir, name), 'utf8'), step.compaction.to, name);
+          const c = parseCommitBytes(readFileSync(join(this.listing.logDir, name)), step.compaction.to, name);
           state.apply(c);
         }
         report(ctx, { phase: 'replaying log', done: ++done, total: seg.steps.length });

@@ -5,7 +5,7 @@ import { LakerecError } from '../../shared/errors';
 import { decodeDeletionVectorBitmap, deletionVectorLocation, DV_MAGIC } from './dv';
 import { z85Decode, z85Encode } from './z85';
 import { classifyLogFiles, parseLastCheckpoint, selectSegment } from './logfiles';
-import { canonicalisePath, decodeLogPath } from './paths';
+import { canonicalisePath, decodeLogPath, isPlainRelative } from './paths';
 import { checkReaderProtocol } from './features';
 import { numRecordsFromStats, parseCommitText, ReplayState } from './replay';
 import { deltaTypeToDuckDb, partitionValueExpr } from './schema';
@@ -279,6 +279,19 @@ describe('fast add path', () => {
     expect(a.partitionValues).toBe(b.partitionValues);
     expect(c.partitionValues).toEqual({ p: '2' });
     expect(mk('{"p":"a\\"}"}').partitionValues).toEqual({ p: 'a"}' });
+  });
+
+  test('decides plain paths as isPlainRelative does, and reads numRecords only from stats', () => {
+    const paths = ['a.parquet', 'p=1/a.parquet', '/abs/a', 'a//b', './a', 'a/../b', 'a/.', '...', 'a/..b', 'x%20y', 'file:/a', 'a/', 'é/ü.parquet'];
+    for (const p of paths) {
+      const f = tryFastAdd(`{"add":{"path":${JSON.stringify(p)},"partitionValues":{},"size":1,"modificationTime":1,"dataChange":true}}`);
+      expect(f?.path).toBe(p);
+      expect(f?.plainPath).toBe(isPlainRelative(p));
+    }
+    const withStats = (stats: string, pv = '{}') => tryFastAdd(`{"add":{"path":"a","partitionValues":${pv},"size":1,"modificationTime":1,"dataChange":true,"stats":${JSON.stringify(stats)}}}`)!;
+    expect(withStats('{"numRecords" : 12, "minValues":{}}').numRecordsHint).toBe(12);
+    expect(withStats('{"minValues":{}}', '{"p":"\\"numRecords\\":7"}').numRecordsHint).toBeNull();
+    expect(withStats('{"tightBounds":true,"numRecords":5}').numRecordsHint).toBe(5);
   });
 
   test('falls back to JSON.parse for DVs, escapes, and damaged lines', () => {
