@@ -20,7 +20,10 @@ describe.skipIf(missing !== null)('Proof page (web mode, Chromium)', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'lakerec-e2e-proof-'));
+    // The lossy test doubles are offered only with this (as in the CLI): a proof that must fail.
+    process.env.LAKEREC_PROOF_TEST_ENGINES = '1';
     server = await startWebMode([], join(dir, 'user-data'));
+    delete process.env.LAKEREC_PROOF_TEST_ENGINES;
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
     page.on('pageerror', (e) => errors.push(e.message));
@@ -52,7 +55,7 @@ describe.skipIf(missing !== null)('Proof page (web mode, Chromium)', () => {
     await page.locator('[data-testid=proof-verdict]').waitFor({ timeout: 120_000 });
     const steps = await page.locator('[data-testid=proof-step]').evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-step')}:${r.getAttribute('data-status')}`));
     expect(steps).toEqual(['generate:done', 'a_write:done', 'b_read:done', 'b_write:done', 'a_read:done']);
-    for (const fp of await page.locator('[data-testid=proof-step] .fp').allTextContents()) expect(fp).toMatch(/\d+ rows · \d+ cols/);
+    for (const fp of await page.locator('[data-testid=proof-step] .fp').allTextContents()) expect(fp).toMatch(/\d+ rows · \d+ cols · #[0-9a-f]{8}/);
     const checks = await page.locator('[data-testid=proof-check]').evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-check')}:${r.getAttribute('data-status')}`));
     expect(checks).toHaveLength(12);
     expect(checks).toContain('rows_identical:pass');
@@ -60,6 +63,25 @@ describe.skipIf(missing !== null)('Proof page (web mode, Chromium)', () => {
     expect(checks).toContain('access:pass');
     expect(await page.getAttribute('[data-testid=proof-verdict]', 'data-passed')).toBe('true');
     await shot('proof.png');
+  });
+
+  it('an engine that loses data fails its checks, shown in red with the differing step', async () => {
+    await page.selectOption('[data-testid=engine-b]', 'lossy-nan');
+    await page.click('[data-testid=run-proof]');
+    await page.locator('[data-testid=proof-verdict]').waitFor({ timeout: 120_000 });
+    expect(await page.getAttribute('[data-testid=proof-verdict]', 'data-passed')).toBe('false');
+    const failed = await page.locator('[data-testid=proof-check][data-status=fail]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-check')));
+    expect(failed).toContain('fingerprints_match');
+    // The marks of the steps before the loss equal the generated data's; after it they differ.
+    const marks = await page.locator('[data-testid=proof-step] .fp').evaluateAll((cells) => cells.map((c) => /#([0-9a-f]{8})/.exec(c.textContent ?? '')?.[1]));
+    expect(marks[1]).toBe(marks[0]);
+    expect(marks[4]).not.toBe(marks[0]);
+    // The step where the data changed says how it differs from the generated data.
+    const differing = page.locator('[data-testid=proof-step].step-differs');
+    expect(await differing.count()).toBeGreaterThan(0);
+    expect(await differing.first().locator('.step-note').textContent()).toMatch(/nan|null/i);
+    await shot('proof-failed.png');
+    await page.selectOption('[data-testid=engine-b]', 'arrow');
   });
 
   it('Cancel stops a running proof and says so', async () => {
@@ -74,7 +96,7 @@ describe.skipIf(missing !== null)('Proof page (web mode, Chromium)', () => {
     await page.click('[data-testid=tab-runs]');
     await page.locator('[data-testid=runs-table]').waitFor();
     await expect.poll(async () => page.locator('[data-testid=run-row]').evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-kind')}:${r.getAttribute('data-status')}`).sort()))
-      .toEqual(['proof:cancelled', 'proof:pass']);
+      .toEqual(['proof:cancelled', 'proof:fail', 'proof:pass']);
     await page.locator('[data-testid=run-row][data-status=pass]').click();
     await expect.poll(async () => page.locator('[data-testid=run-detail] li').count()).toBe(12);
     expect(await page.textContent('[data-testid=run-detail]')).toContain('rows_identical');

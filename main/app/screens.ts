@@ -86,6 +86,11 @@ export async function recordedBisect(runsDir: string, root: string, spec: Predic
   }
 }
 
+/** The lossy test-double engines, offered only as the CLI offers them: LAKEREC_PROOF_TEST_ENGINES=1 (tests). */
+function testDoubles(): boolean {
+  return process.env.LAKEREC_PROOF_TEST_ENGINES === '1';
+}
+
 /** What a run's status word is for an error (cancelled runs are not errors). */
 function failedStatus(e: unknown): string {
   return toErrorData(e).code === 'cancelled' ? 'cancelled' : 'error';
@@ -227,7 +232,7 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
     },
 
     async proofEngines() {
-      return { engines: engineChoices() };
+      return { engines: engineChoices({ testDoubles: testDoubles() }) };
     },
 
     async runProof(req, ctx) {
@@ -236,7 +241,7 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
       const order = ['generate', 'a_write', 'b_read', 'b_write', 'a_read'];
       try {
         const result = await runProof({
-          engines: req.engines, rows: req.rows, seed: req.seed,
+          engines: req.engines, rows: req.rows, seed: req.seed, testDoubles: testDoubles(),
           ctx: {
             signal: ctx.signal,
             onStep: (step: ProofStep) => {

@@ -15,11 +15,21 @@ function useProof<T>(selector: (s: ProofState) => T): T {
   return useStore(proofStoreFor(useClient()), selector);
 }
 
-/** A short, stable mark of a fingerprint: the first hash column's digits, else rows and columns. */
+/** FNV-1a of the fingerprint's figures: a short mark that differs when any figure differs (display only). */
+function markOf(fp: OdsFingerprint): string {
+  const text = JSON.stringify(fp.columns.map((c) => [c.name, c.nulls, c.hash ?? null, c.nan ?? null, c.posinf ?? null, c.neginf ?? null, c.min ?? null, c.max ?? null, c.sum ?? null]));
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, '0');
+}
+
+/** Rows, columns and a mark of all the figures (hover for the whole fingerprint). */
 function fingerprintMark(fp: OdsFingerprint | null): string {
   if (!fp) return '—';
-  const h = fp.columns.find((c) => c.hash)?.hash;
-  return `${fp.rows} rows · ${fp.columns.length} cols${h ? ` · ${h.slice(0, 12)}…` : ''}`;
+  return `${fp.rows} rows · ${fp.columns.length} cols · #${markOf(fp)}`;
 }
 
 function StepRow({ id, step, a, b }: { id: ProofStepId; step: ProofStep | undefined; a: string; b: string }) {
