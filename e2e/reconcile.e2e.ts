@@ -117,6 +117,21 @@ describe.skipIf(missing !== null)('Reconcile screen (web mode, Chromium)', () =>
     await page.fill('[data-testid=target-version]', '');
   });
 
+  it('a Delta table at a version is a source too (typed as path@version)', async () => {
+    await page.click('[data-testid=source-chosen] .item-remove');
+    await page.fill('[data-testid=source-path]', `${table}@6`);
+    await page.click('[data-testid=source-use-path]');
+    await page.click('[data-testid=level-rows]');
+    await page.click('[data-testid=run-reconcile]');
+    await page.locator('[data-testid=reconcile-progress]').waitFor({ state: 'detached', timeout: 60_000 });
+    await page.locator('[data-testid=verdict]').waitFor();
+    expect(await page.textContent('[data-testid=verdict]')).toContain('(delta)');
+    expect(await page.locator('[data-testid=finding][data-mode=double_load]').count()).toBe(1);
+    await page.click('[data-testid=source-chosen] .item-remove');
+    await page.fill('[data-testid=source-path]', join(lakeCopy, 'source', 'orders.csv'));
+    await page.click('[data-testid=source-use-path]');
+  });
+
   it('with a baseline, the second run inherits the unchanged partitions and reads no target row', async () => {
     await page.click('[data-testid=level-checksum]');
     await page.check('[data-testid=use-baseline]');
@@ -182,7 +197,7 @@ describe.skipIf(missing !== null)('Reconcile screen (web mode, Chromium)', () =>
     await page.click('[data-testid=tab-runs]');
     await page.locator('[data-testid=runs-table]').waitFor();
     const kinds = await page.locator('[data-testid=run-row]').evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-kind')}:${r.getAttribute('data-status')}`));
-    expect(kinds.filter((k) => k === 'reconcile:fail').length).toBe(4);
+    expect(kinds.filter((k) => k === 'reconcile:fail').length).toBe(5);
     expect(kinds).toContain('reconcile:pass');
     expect(kinds).toContain('reconcile:error');
     expect(kinds).toContain('reconcile:cancelled');
