@@ -211,40 +211,51 @@ export function parseStats(add: LogAddFile, schema: StructType, mode: ColumnMapp
   return s;
 }
 
+interface SnapshotContext {
+  root: string;
+  schema: StructType;
+  mode: ColumnMappingMode;
+  /** Physical to logical partition column names, under column mapping. */
+  toLogical: Map<string, string> | null;
+}
+
 /**
- * A file of a snapshot. `stats` is parsed on first read (a 300k-file log with 100-column stats
- * must not pay for JSON nobody reads) and cached; numRecords comes from a cheap scan of the stats
- * text. `stats` lives on the prototype: copy it explicitly when cloning (`toJSON` includes it).
+ * A file of a snapshot: a thin view over its replay entry, so that a 300k-file snapshot costs one
+ * small object per file; every field is read from the add on access (they are cheap) and `stats`
+ * is parsed on first read (a 300k-file log with 100-column stats must not pay for JSON nobody
+ * reads) and cached; numRecords comes from a cheap scan of the stats text. The fields live on the
+ * prototype: `toJSON` gives them all as a plain object (spread or structured clone do not).
  */
 class SnapshotFile implements ActiveFile {
-  path: string;
-  absolutePath: string;
-  size: number;
-  modificationTime: number;
-  partitionValues: Record<string, string | null>;
-  deletionVector: DeletionVectorDescriptor | null;
-  numRecords: number | null;
-  addedInVersion: number;
-  add: AddFile;
-  outside: boolean;
   private parsed: FileStats | null | undefined = undefined;
-  constructor(e: FileEntry, root: string, pv: Record<string, string | null>, private readonly schema: StructType, private readonly mode: ColumnMappingMode) {
-    const a = e.add;
-    const dv = a.deletionVector ?? null;
-    const n = addNumRecords(a);
-    this.path = e.key;
-    this.absolutePath = entryAbsolute(e, root) ?? a.path;
-    this.size = a.size;
-    this.modificationTime = a.modificationTime;
-    this.partitionValues = pv;
-    this.deletionVector = dv;
-    this.numRecords = n === null ? null : n - (dv?.cardinality ?? 0);
-    this.addedInVersion = e.version;
-    this.add = a;
-    this.outside = e.outside;
+  private logicalPv: Record<string, string | null> | undefined = undefined;
+  constructor(private readonly e: FileEntry, private readonly ctx: SnapshotContext) {}
+  get path(): string { return this.e.key; }
+  get absolutePath(): string { return entryAbsolute(this.e, this.ctx.root) ?? this.e.add.path; }
+  get size(): number { return this.e.add.size; }
+  get modificationTime(): number { return this.e.add.modificationTime; }
+  get partitionValues(): Record<string, string | null> {
+    const pv = this.e.add.partitionValues ?? EMPTY_PV;
+    const toLogical = this.ctx.toLogical;
+    if (!toLogical) return pv;
+    if (this.logicalPv === undefined) {
+      const m: Record<string, string | null> = {};
+      for (const k in pv) m[toLogical.get(k) ?? k] = pv[k] ?? null;
+      this.logicalPv = m;
+    }
+    return this.logicalPv;
   }
+  get deletionVector(): DeletionVectorDescriptor | null { return this.e.add.deletionVector ?? null; }
+  get numRecords(): number | null {
+    const a = this.e.add;
+    const n = addNumRecords(a);
+    return n === null ? null : n - (a.deletionVector?.cardinality ?? 0);
+  }
+  get addedInVersion(): number { return this.e.version; }
+  get add(): AddFile { return this.e.add; }
+  get outside(): boolean { return this.e.outside; }
   get stats(): FileStats | null {
-    if (this.parsed === undefined) this.parsed = parseStats(this.add as LogAddFile, this.schema, this.mode);
+    if (this.parsed === undefined) this.parsed = parseStats(this.e.add, this.ctx.schema, this.ctx.mode);
     return this.parsed;
   }
   set stats(v: FileStats | null) {
@@ -259,19 +270,13 @@ class SnapshotFile implements ActiveFile {
   }
 }
 
+const EMPTY_PV: Record<string, string | null> = Object.freeze({}) as Record<string, string | null>;
+
 /** The snapshot's file list, keyed partition values translated to logical names under column mapping. */
 export function activeFiles(state: ReplayState, schema: StructType, mode: ColumnMappingMode): ActiveFile[] {
-  const toLogical = mode === 'none' ? null : physicalToLogical(schema, mode);
+  const ctx: SnapshotContext = { root: state.root, schema, mode, toLogical: mode === 'none' ? null : physicalToLogical(schema, mode) };
   const out: ActiveFile[] = new Array<ActiveFile>(state.files.size);
   let i = 0;
-  for (const e of state.files.values()) {
-    let pv = e.add.partitionValues ?? {};
-    if (toLogical) {
-      const m: Record<string, string | null> = {};
-      for (const k in pv) m[toLogical.get(k) ?? k] = pv[k] ?? null;
-      pv = m;
-    }
-    out[i++] = new SnapshotFile(e, state.root, pv, schema, mode);
-  }
+  for (const e of state.files.values()) out[i++] = new SnapshotFile(e, ctx);
   return out;
 }

@@ -6,10 +6,12 @@ import type {
 } from '../../shared/delta';
 
 /**
- * A file of the snapshot, after add/remove reconciliation. `stats` (and, on `add`, `stats`/`tags`
- * of adds read through the fast path) are computed on first read from the prototype: JSON
- * (`toJSON`) includes them, a structured clone or `{...file}` does not. Treat as read-only
- * (partitionValues objects are shared between files).
+ * A file of the snapshot, after add/remove reconciliation. The snapshot's files are thin views
+ * over the replayed log (a 300k-file snapshot holds one small object per file): every field is a
+ * getter on the prototype, `stats` (and, on `add`, `stats`/`tags` of adds read through the fast
+ * path) computed on first read. JSON (`toJSON`) includes them all; a structured clone or
+ * `{...file}` does not (use `file.toJSON()` or pick fields). Treat as read-only (partitionValues
+ * objects are shared between files).
  */
 export interface ActiveFile {
   /** Path as written in the log, URL-decoded and canonical (relative to the table root when inside it). */
