@@ -177,6 +177,8 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     // per-row table (floats need their values for exact sums, so they keep the rows).
     const aggregateOnly = level === 'checksum' && floatCols.length === 0;
 
+    if (opts.baseline && at < levelIndex('checksum')) notes.push(`baseline not used: level ${level} reads no data, so there is nothing to inherit`);
+
     if (at >= levelIndex('checksum')) {
       for (const f of floatCols) {
         if (!contract.floats[f]) {
