@@ -7,6 +7,7 @@
 // Bytes, not a string: indexing a Buffer is several times cheaper than charCodeAt on the slices
 // of a large string, and a commit file then needs no UTF-8 decoding except where it is used.
 import type { AddFile, DeletionVectorDescriptor } from '../../shared/delta';
+import { hashKey } from './filetable';
 
 const PREFIX = '{"add":{';
 
@@ -48,7 +49,11 @@ function partitionValuesAt(buf: Buffer, open: number, close: number, hash: numbe
 
 type Full = AddFile & { stats_parsed?: Record<string, unknown> | null };
 
-/** An add action read lazily from its JSON line; behaves as a plain AddFile. */
+/**
+ * An add action read lazily from its JSON line; behaves as a plain AddFile. With a plain path it
+ * is also its own replay entry (see FileEntry in replay.ts: `add`, `key`, `outside`, `absolute`
+ * are prototype getters), so replay allocates nothing more per file.
+ */
 export class LazyAddFile implements AddFile {
   path: string;
   partitionValues: Record<string, string | null>;
@@ -60,10 +65,16 @@ export class LazyAddFile implements AddFile {
   readonly numRecordsHint: number | null;
   /** The path needs no canonicalisation (isPlainRelative), decided while scanning it. */
   readonly plainPath: boolean;
+  /** hashKey(path), computed while scanning it. */
+  readonly pathHash: number;
+  /** The version of the commit it was read from. */
+  readonly version: number;
   private full: Full | undefined;
-  constructor(private readonly buf: Buffer, private readonly start: number, private readonly end: number,
-    path: string, pv: Record<string, string | null>, size: number, mtime: number, dataChange: boolean,
+  constructor(private readonly buf: Buffer, private readonly start: number, private readonly end: number, version: number,
+    path: string, pathHash: number, pv: Record<string, string | null>, size: number, mtime: number, dataChange: boolean,
     numRecords: number | null, plainPath: boolean) {
+    this.version = version;
+    this.pathHash = pathHash;
     this.path = path;
     this.partitionValues = pv;
     this.size = size;
@@ -82,6 +93,11 @@ export class LazyAddFile implements AddFile {
   get defaultRowCommitVersion(): number | null | undefined { return this.parsed().defaultRowCommitVersion; }
   get clusteringProvider(): string | null | undefined { return this.parsed().clusteringProvider; }
   get stats_parsed(): Record<string, unknown> | null | undefined { return this.parsed().stats_parsed; }
+  // As a replay entry (only used when plainPath).
+  get add(): LazyAddFile { return this; }
+  get key(): string { return this.path; }
+  get outside(): boolean { return false; }
+  get absolute(): undefined { return undefined; }
   toJSON(): AddFile {
     return this.parsed();
   }
@@ -181,9 +197,10 @@ function scalarEnd(buf: Uint8Array, i: number, end: number): number {
  * One pass over the members of the add object; any layout it does not fully understand returns
  * null, and so does a damaged line (it must still fail loudly in JSON.parse).
  */
-export function scanAdd(buf: Buffer, start: number, end: number): LazyAddFile | null {
+export function scanAdd(buf: Buffer, start: number, end: number, version: number): LazyAddFile | null {
   if (!same(buf, start, PREFIX)) return null;
   let path: string | null = null;
+  let pathHash = 0;
   let plain = false;
   let pv: Record<string, string | null> | null = null;
   let size = -1;
@@ -209,11 +226,13 @@ export function scanAdd(buf: Buffer, start: number, end: number): LazyAddFile | 
       let segDots = 0;
       let ok = true;
       let ascii = true;
+      let h = 2166136261;
       let i = v + 1;
       for (; i < end; i++) {
         const ch = buf[i];
         if (ch === 34) break;
         if (ch === 92) return null;
+        h = Math.imul(h ^ ch, 16777619);
         if (ch === 47 /* / */) {
           if (segLen === 0 || (segDots === segLen && segLen <= 2)) ok = false;
           segLen = 0;
@@ -228,6 +247,7 @@ export function scanAdd(buf: Buffer, start: number, end: number): LazyAddFile | 
       if (i >= end) return null;
       if (segLen > 0 && segDots === segLen && segLen <= 2) ok = false;
       path = buf.toString(ascii ? 'latin1' : 'utf8', v + 1, i);
+      pathHash = ascii ? h | 0 : hashKey(path);
       plain = ok && i > v + 1;
       next = i + 1;
     } else if (kl === 15 && same(buf, k, 'partitionValues')) {
@@ -279,11 +299,11 @@ export function scanAdd(buf: Buffer, start: number, end: number): LazyAddFile | 
     if (ch !== 13 && ch !== 32 && ch !== 9) return null;
   }
   if (path === null || pv === null || size < 0 || mtime < 0 || dc < 0) return null;
-  return new LazyAddFile(buf, start, end, path, pv, size, mtime, dc === 1, numRecords, plain);
+  return new LazyAddFile(buf, start, end, version, path, pathHash, pv, size, mtime, dc === 1, numRecords, plain);
 }
 
 /** The add of one commit line through the fast path, or null to use JSON.parse. */
-export function tryFastAdd(line: string): LazyAddFile | null {
+export function tryFastAdd(line: string, version = 0): LazyAddFile | null {
   const buf = Buffer.from(line, 'utf8');
-  return scanAdd(buf, 0, buf.length);
+  return scanAdd(buf, 0, buf.length, version);
 }

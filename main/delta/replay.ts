@@ -11,6 +11,7 @@ import { canonicalisePath, isPlainRelative, type CanonicalPath } from './paths';
 import { dvUniqueId } from './dv';
 import { physicalToLogical, statsToLogical } from './schema';
 import { LazyAddFile, scanAdd } from './fastadd';
+import { FileTable } from './filetable';
 
 /** A checkpoint add may carry typed `stats_parsed` instead of the JSON `stats` string. */
 export type LogAddFile = AddFile & { stats_parsed?: Record<string, unknown> | null };
@@ -63,7 +64,7 @@ export function parseCommitBytes(buf: Buffer, version: number, fileName: string)
     let end = buf.indexOf(10, start);
     if (end < 0) end = n;
     lineNo++;
-    const fast = scanAdd(buf, start, end);
+    const fast = scanAdd(buf, start, end, version);
     if (fast) {
       c.adds.push(fast);
       start = end + 1;
@@ -135,7 +136,7 @@ export class ReplayState {
   protocol: Protocol | null = null;
   metadata: Metadata | null = null;
   /** key: canonical path + NUL + DV unique id */
-  readonly files = new Map<string, FileEntry>();
+  files = new FileTable<FileEntry>();
   readonly txns = new Map<string, TransactionId>();
   readonly domains = new Map<string, DomainMetadata>();
   constructor(readonly root: string) {}
@@ -144,7 +145,7 @@ export class ReplayState {
     const s = new ReplayState(this.root);
     s.protocol = this.protocol;
     s.metadata = this.metadata;
-    for (const [k, v] of this.files) s.files.set(k, v);
+    s.files = this.files.clone();
     for (const [k, v] of this.txns) s.txns.set(k, v);
     for (const [k, v] of this.domains) s.domains.set(k, v);
     return s;
@@ -174,9 +175,20 @@ export class ReplayState {
         hooks?.onRemove?.(e);
       }
     }
+    this.files.reserve(c.adds.length);
     for (const a of c.adds) {
+      if (a instanceof LazyAddFile && a.plainPath && a.version === c.version) {
+        // The common case: the add is its own entry, keyed by its path, hash known from the scan.
+        if (hooks) {
+          const prev = this.files.get(a.path, a.pathHash);
+          if (prev) hooks.onRemove?.(prev);
+        }
+        this.files.set(a.path, a, a.pathHash);
+        hooks?.onAdd?.(a);
+        continue;
+      }
       let e: FileEntry;
-      if (a instanceof LazyAddFile ? a.plainPath : isPlainRelative(a.path)) {
+      if (isPlainRelative(a.path)) {
         e = { add: a, version: c.version, key: a.path, outside: false, absolute: undefined };
       } else {
         const ck = canonicalKey(a.path, this.root);
@@ -275,8 +287,8 @@ const EMPTY_PV: Record<string, string | null> = Object.freeze({}) as Record<stri
 /** The snapshot's file list, keyed partition values translated to logical names under column mapping. */
 export function activeFiles(state: ReplayState, schema: StructType, mode: ColumnMappingMode): ActiveFile[] {
   const ctx: SnapshotContext = { root: state.root, schema, mode, toLogical: mode === 'none' ? null : physicalToLogical(schema, mode) };
-  const out: ActiveFile[] = new Array<ActiveFile>(state.files.size);
-  let i = 0;
-  for (const e of state.files.values()) out[i++] = new SnapshotFile(e, ctx);
+  const entries = state.files.valuesArray();
+  const out: ActiveFile[] = new Array<ActiveFile>(entries.length);
+  for (let i = 0; i < entries.length; i++) out[i] = new SnapshotFile(entries[i], ctx);
   return out;
 }

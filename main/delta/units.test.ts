@@ -10,6 +10,7 @@ import { checkReaderProtocol } from './features';
 import { numRecordsFromStats, parseCommitText, ReplayState } from './replay';
 import { deltaTypeToDuckDb, partitionValueExpr } from './schema';
 import { tryFastAdd } from './fastadd';
+import { FileTable, hashKey } from './filetable';
 
 // ---- a test-side RoaringBitmap writer (portable format), to feed the decoder known bitmaps ----
 function u16(n: number): number[] { return [n & 0xff, (n >>> 8) & 0xff]; }
@@ -299,5 +300,29 @@ describe('fast add path', () => {
     expect(tryFastAdd('{"add":{"path":"a","partitionValues":{},"size":1,"modificationTime":1,"dataChange":true,"deletionVector":null}}')).toBeNull();
     expect(tryFastAdd('{"add":{"path":"a","partitionValues":{},"size":1,"modificationTime":1,"dataChange":tr')).toBeNull();
     expect(() => parseCommitText('{"add":{"path":"a","partitionValues":{},"size":1,"modificationTime":1,"dataChange":tr\n', 0, '0.json')).toThrow(/line 1/);
+  });
+});
+
+describe('file table', () => {
+  test('behaves as a Map for set/get/delete/order, through growth, holes and clones', () => {
+    const t = new FileTable<number>();
+    const m = new Map<string, number>();
+    let seed = 7;
+    const rnd = (n: number): number => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed % n; };
+    for (let i = 0; i < 20000; i++) {
+      const k = `p=${rnd(50)}/f${rnd(3000)}.parquet`;
+      const op = rnd(10);
+      if (op < 6) { t.set(k, i); m.set(k, i); } else if (op < 9) { expect(t.delete(k)).toBe(m.delete(k)); } else expect(t.get(k)).toBe(m.get(k));
+      if (i === 10000) t.reserve(5000);
+    }
+    expect(t.size).toBe(m.size);
+    expect([...t.entries()]).toEqual([...m.entries()]);
+    const c = t.clone();
+    c.set('new', 1);
+    c.delete([...m.keys()][0]);
+    expect([...t.values()]).toEqual([...m.values()]);
+    expect(t.valuesArray()).toEqual([...m.values()]);
+    expect(c.size).toBe(m.size);
+    expect(t.get('x', hashKey('x'))).toBeUndefined();
   });
 });

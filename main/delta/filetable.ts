@@ -1,0 +1,159 @@
+// The replay's live files, keyed by reconciliation key, in insertion order: the subset of Map that
+// replay needs. A 300k-file log inserts 300k fresh keys once; an open-addressing table over typed
+// arrays with our own string hash does that at about half the cost of a Map (no per-key string
+// hashing by the engine, no growth of an ordered hash table of objects).
+
+/** FNV-1a over the UTF-16 code units of a key. */
+export function hashKey(s: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h | 0;
+}
+
+const EMPTY = -1;
+const DELETED = -2;
+
+export class FileTable<V> {
+  /** Slot -> index into the order arrays, EMPTY or DELETED. */
+  private slots = new Int32Array(1024).fill(EMPTY);
+  private used = 0; // slots not EMPTY (live + DELETED)
+  private keys: (string | undefined)[] = [];
+  private hashes: number[] = [];
+  private vals: (V | undefined)[] = [];
+  private live = 0;
+
+  get size(): number {
+    return this.live;
+  }
+
+  private find(key: string, h: number): number {
+    const mask = this.slots.length - 1;
+    for (let s = h & mask; ; s = (s + 1) & mask) {
+      const j = this.slots[s];
+      if (j === EMPTY) return -1;
+      if (j >= 0 && this.hashes[j] === h && this.keys[j] === key) return s;
+    }
+  }
+
+  get(key: string, h = hashKey(key)): V | undefined {
+    const s = this.find(key, h);
+    return s < 0 ? undefined : this.vals[this.slots[s]];
+  }
+
+  has(key: string, h = hashKey(key)): boolean {
+    return this.find(key, h) >= 0;
+  }
+
+  /** Sets a key; an existing key keeps its place in the order (as Map.set does). */
+  set(key: string, v: V, h = hashKey(key)): void {
+    const mask = this.slots.length - 1;
+    let free = -1;
+    let s = h & mask;
+    for (; ; s = (s + 1) & mask) {
+      const j = this.slots[s];
+      if (j === EMPTY) break;
+      if (j === DELETED) { if (free < 0) free = s; continue; }
+      if (this.hashes[j] === h && this.keys[j] === key) { this.vals[j] = v; return; }
+    }
+    if (free >= 0) s = free; else this.used++;
+    this.slots[s] = this.keys.length;
+    this.keys.push(key);
+    this.hashes.push(h);
+    this.vals.push(v);
+    this.live++;
+    if (this.used * 2 > this.slots.length) this.rebuild(this.slots.length * 2);
+  }
+
+  delete(key: string, h = hashKey(key)): boolean {
+    const s = this.find(key, h);
+    if (s < 0) return false;
+    const j = this.slots[s];
+    this.slots[s] = DELETED;
+    this.keys[j] = undefined;
+    this.vals[j] = undefined;
+    this.live--;
+    // Many removes (a rewrite of the whole table): drop the holes from the order arrays.
+    if (this.keys.length > 1024 && this.live * 2 < this.keys.length) this.rebuild(this.slots.length);
+    return true;
+  }
+
+  /** Room for `n` more keys without growing step by step (a commit of 100k adds). */
+  reserve(n: number): void {
+    let cap = this.slots.length;
+    while ((this.used + n) * 2 > cap) cap *= 2;
+    if (cap !== this.slots.length) this.rebuild(cap);
+  }
+
+  /** Re-inserts the live keys in order into `cap` slots (no DELETED left, holes dropped). */
+  private rebuild(cap: number): void {
+    while (this.live * 2 > cap) cap *= 2;
+    if (this.live === this.keys.length) {
+      // No holes: only the slots change.
+      const slots = new Int32Array(cap).fill(EMPTY);
+      const mask = cap - 1;
+      for (let j = 0; j < this.hashes.length; j++) {
+        let s = this.hashes[j] & mask;
+        while (slots[s] !== EMPTY) s = (s + 1) & mask;
+        slots[s] = j;
+      }
+      this.slots = slots;
+      this.used = this.live;
+      return;
+    }
+    const keys: (string | undefined)[] = [];
+    const hashes: number[] = [];
+    const vals: (V | undefined)[] = [];
+    const slots = new Int32Array(cap).fill(EMPTY);
+    const mask = cap - 1;
+    for (let j = 0; j < this.keys.length; j++) {
+      const k = this.keys[j];
+      if (k === undefined) continue;
+      const h = this.hashes[j];
+      let s = h & mask;
+      while (slots[s] !== EMPTY) s = (s + 1) & mask;
+      slots[s] = keys.length;
+      keys.push(k);
+      hashes.push(h);
+      vals.push(this.vals[j]);
+    }
+    this.slots = slots;
+    this.keys = keys;
+    this.hashes = hashes;
+    this.vals = vals;
+    this.used = keys.length;
+  }
+
+  clone(): FileTable<V> {
+    const t = new FileTable<V>();
+    t.slots = this.slots.slice();
+    t.used = this.used;
+    t.keys = this.keys.slice();
+    t.hashes = this.hashes.slice();
+    t.vals = this.vals.slice();
+    t.live = this.live;
+    return t;
+  }
+
+  /** The live values in insertion order, as a new array. */
+  valuesArray(): V[] {
+    const out = new Array<V>(this.live);
+    let i = 0;
+    for (let j = 0; j < this.vals.length; j++) if (this.keys[j] !== undefined) out[i++] = this.vals[j] as V;
+    return out;
+  }
+
+  *values(): IterableIterator<V> {
+    for (let j = 0; j < this.vals.length; j++) if (this.keys[j] !== undefined) yield this.vals[j] as V;
+  }
+
+  *entries(): IterableIterator<[string, V]> {
+    for (let j = 0; j < this.vals.length; j++) {
+      const k = this.keys[j];
+      if (k !== undefined) yield [k, this.vals[j] as V];
+    }
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, V]> {
+    return this.entries();
+  }
+}
