@@ -47,6 +47,8 @@ export interface KeyDiffEvidence {
   /** Moved keys whose target partition is one day from the source's. */
   movedAdjacent: number;
   movedDirection: { later: number; earlier: number };
+  /** Moved rows whose target partition value is not the contract's expression over their own columns (null: not evaluated). */
+  movedExprMismatch: number | null;
   /** Changed rows where the target's ordering column is older than the source's. */
   staleRows: number;
   /** Of changed rows examined, those differing only by Unicode normal form. */
@@ -62,6 +64,7 @@ export interface Evidence {
   schema: SchemaComparison;
   partitions: PartitionResult[];
   partitionColumn: string | null;
+  partitionExpression: string | null;
   removals: Map<string, PartitionRemoval>;
   /** Whether the log's removals were read (the contract's partition is the table's partition column). */
   logConsulted: boolean;
@@ -314,7 +317,12 @@ function classifyKeys(ev: Evidence, kd: KeyDiffEvidence, findings: Finding[], un
           counts: { 'moved rows': kd.moved, 'moved a day later': kd.movedDirection.later, 'moved a day earlier': kd.movedDirection.earlier },
           partitions: byP.filter(([, v]) => v.moved > 0).map(([p]) => p),
           exampleKeys: kd.exampleKeys.moved, exampleRows: kd.examples.moved,
-          notes: [`every moved key is exactly one ${ev.partitionColumn ?? 'partition'} day away from its source partition`],
+          notes: [
+            `every moved key is exactly one ${ev.partitionColumn ?? 'partition'} day away from its source partition`,
+            ...(kd.movedExprMismatch !== null && ev.partitionExpression
+              ? [`${fmt(kd.movedExprMismatch)} of ${fmt(kd.moved)} moved rows hold a ${ev.partitionColumn} that is not the contract's ${ev.partitionExpression} of their own values: the partition was derived differently, the rows did not move`]
+              : []),
+          ],
         }));
     } else {
       unnamed.push(`${plural(kd.moved, 'key')} sit in a different partition in the target (${fmt(kd.movedAdjacent)} of them one day away)`);

@@ -344,7 +344,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     const partList = [...partitions.values()].sort((a, b) => a.partition.localeCompare(b.partition));
 
     const { findings, unnamed } = classify({
-      level, schema, partitions: partList, partitionColumn: part.column, removals, logConsulted, statsDuplicates, statsNullKeys,
+      level, schema, partitions: partList, partitionColumn: part.column, partitionExpression: contract.partitioning?.expression ?? null, removals, logConsulted, statsDuplicates, statsNullKeys,
       keys: contract.keys, floats, keyDiff, late,
     });
     // Anything disagreeing must surface, named or not.
@@ -715,6 +715,7 @@ async function diffKeys(
   reads: ReconcileResult['reads'],
 ): Promise<KeyDiffResult> {
   const K = contract.keys.map((_, i) => `k${i}`);
+  const keyCols = contract.keys;
   const keyNull = K.map((k) => `${k} IS NULL`).join(' OR ');
   const skipVals = skipPartitions.map((l) => l.slice(l.indexOf('=') + 1));
   const skip = skipVals.length ? ` AND coalesce(p, ${sqlString(NULL_LABEL)}) NOT IN (${skipVals.map(sqlString).join(', ')})` : '';
@@ -760,7 +761,7 @@ async function diffKeys(
   };
   const ev: KeyDiffEvidence = {
     byPartition, missing: 0, extra: 0, dupKeys: 0, dupRows: 0, dupDiffKeys: 0, sourceDupKeys: 0, changed: 0, moved: 0,
-    nullKeyRowsTarget: 0, nullKeyRowsSource: 0, movedAdjacent: 0, movedDirection: { later: 0, earlier: 0 }, staleRows: 0,
+    nullKeyRowsTarget: 0, nullKeyRowsSource: 0, movedAdjacent: 0, movedDirection: { later: 0, earlier: 0 }, movedExprMismatch: null, staleRows: 0,
     unicodeExamined: 0, unicodeOnly: 0,
     examples: { missing: [], extra: [], duplicate: [], changed: [], moved: [], null_key: [], stale: [], unicode: [] },
     exampleKeys: { missing: [], extra: [], duplicate: [], changed: [], moved: [], null_key: [], stale: [], unicode: [] },
@@ -797,6 +798,18 @@ async function diffKeys(
       }
     }
   }
+  // Moved rows: does the target's partition value disagree with the contract's own derivation of
+  // it from the same row? Then the partition was derived differently (a zone, a clock), not moved.
+  if (ev.moved > 0 && contract.partitioning?.expression && part.column) {
+    try {
+      const jk = keyCols.map((kc, i) => `t.${sqlIdent(kc)} = k.${K[i]}`).join(' AND ');
+      const r = (await rows(conn, `SELECT count(*) AS n FROM lk_kd k JOIN lk_tgt_all t ON ${jk}
+        WHERE k.kind = 'moved' AND CAST((${contract.partitioning.expression}) AS VARCHAR) IS DISTINCT FROM CAST(t.${sqlIdent(part.column)} AS VARCHAR)`))[0];
+      ev.movedExprMismatch = num(r.n);
+    } catch {
+      ev.movedExprMismatch = null;
+    }
+  }
   if (ev.changed > 0 && contract.ordering) {
     ev.staleRows = num((await rows(conn, `SELECT count(*) AS n FROM lk_kd WHERE kind = 'changed' AND tgo < so`))[0].n);
   }
@@ -810,7 +823,6 @@ async function diffKeys(
   }
 
   // Examples: a few keys per kind, then their full rows fetched back by key from both sides.
-  const keyCols = contract.keys;
   const exampleSql = (where: string, n: number) => `SELECT ${K.join(', ')}, kind, sp, tp, file, rowno FROM lk_kd WHERE ${where} ORDER BY ${K.join(', ')} LIMIT ${n}`;
   const staleWhere = contract.ordering ? `kind = 'changed' AND tgo < so` : 'false';
   const unicodeN = limit * 4;

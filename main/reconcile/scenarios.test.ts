@@ -98,3 +98,14 @@ describe('rows level: which columns, on which rows', () => {
     expect(rowsLvl.rowDiffs.length).toBeGreaterThan(0);
   });
 });
+
+describe('timezone partition shift evidence', () => {
+  it('the moved rows hold a dt the contract would not derive from their own ts', async () => {
+    const lake = lakes.find((l) => l.name === 'timezone_partition_shift')!;
+    const r = await reconcile({ source: lake.sourceParquet, target: { root: lake.tablePath }, contract: lake.contractPath, level: 'keys' });
+    const f = r.findings.find((x) => x.mode === 'timezone_partition_shift')!;
+    const moved = f.evidence.counts['moved rows'];
+    expect(moved).toBe(lake.meta.facts.movedRows);
+    expect(f.evidence.notes.join('\n')).toContain(`${moved} of ${moved} moved rows hold a dt that is not the contract's`);
+  });
+});
