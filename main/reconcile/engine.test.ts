@@ -223,3 +223,17 @@ describe('jobs', () => {
     expect(phases).not.toContain('diffing keys');
   });
 });
+
+describe('without partitioning', () => {
+  it('compares the whole table as one partition', async () => {
+    const c = parseContract('version: 1\nkeys: [id]\ncolumns:\n  price: { float: exclude }\n');
+    const ok = await reconcile({ source, target: { root: clean }, contract: c, level: 'rows' });
+    expect(ok.verdict).toBe('matches');
+    expect(ok.partitions.map((p) => [p.partition, p.sourceRows, p.targetRows])).toEqual([['(table)', 90, 90]]);
+    const doubled = await makeTable('doubled-np', async (w) => { await w.append({ sql: rowsSql() }); await w.append({ sql: `SELECT * FROM (${rowsSql()}) WHERE id <= 10` }); });
+    const counts = await reconcile({ source, target: { root: doubled }, contract: c, level: 'counts' });
+    expect(counts.findings.map((f) => f.mode)).toEqual(['extra_rows']);
+    const keys = await reconcile({ source, target: { root: doubled }, contract: c, level: 'keys' });
+    expect(keys.findings.map((f) => [f.mode, f.evidence.counts['duplicate rows']])).toEqual([['double_load', 10]]);
+  });
+});

@@ -202,7 +202,13 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
       } else {
         report(ctx, { phase: 'counting source rows', done: 0, total: null });
       }
-      for (const r of await rows(conn, countSql)) {
+      let counted: Record<string, unknown>[];
+      try {
+        counted = await rows(conn, countSql);
+      } catch (e) {
+        throw new LakerecError('source_unreadable', `cannot read the source: ${(e as Error).message.split('\n')[0]}`);
+      }
+      for (const r of counted) {
         const p = getP(text(r.p));
         p.sourceRows = num(r.n);
         reads.sourceRowsRead += p.sourceRows;
