@@ -55,7 +55,6 @@ type Full = AddFile & { stats_parsed?: Record<string, unknown> | null };
  * are prototype getters), so replay allocates nothing more per file.
  */
 export class LazyAddFile implements AddFile {
-  path: string;
   partitionValues: Record<string, string | null>;
   size: number;
   modificationTime: number;
@@ -70,12 +69,14 @@ export class LazyAddFile implements AddFile {
   /** The version of the commit it was read from. */
   readonly version: number;
   private full: Full | undefined;
-  constructor(private readonly buf: Buffer, private readonly start: number, private readonly end: number, version: number,
-    path: string, pathHash: number, pv: Record<string, string | null>, size: number, mtime: number, dataChange: boolean,
-    numRecords: number | null, plainPath: boolean) {
+  /** The path is decoded on first use: a snapshot's per-partition counts never need it. */
+  private pathText: string | undefined;
+  constructor(private readonly buf: Buffer, private readonly start: number, version: number,
+    private readonly pathAt: number, pathText: string | undefined, pathHash: number, pv: Record<string, string | null>,
+    size: number, mtime: number, dataChange: boolean, numRecords: number | null, plainPath: boolean) {
     this.version = version;
     this.pathHash = pathHash;
-    this.path = path;
+    this.pathText = pathText;
     this.partitionValues = pv;
     this.size = size;
     this.modificationTime = mtime;
@@ -83,8 +84,23 @@ export class LazyAddFile implements AddFile {
     this.numRecordsHint = numRecords;
     this.plainPath = plainPath;
   }
+  get path(): string {
+    let p = this.pathText;
+    if (p === undefined) {
+      // An ASCII path without escapes (a non-ASCII one was decoded while scanning).
+      let e = this.pathAt;
+      while (this.buf[e] !== 34) e++;
+      p = this.pathText = this.buf.toString('latin1', this.pathAt, e);
+    }
+    return p;
+  }
+  set path(v: string) { this.pathText = v; }
   private parsed(): Full {
-    if (!this.full) this.full = (JSON.parse(this.buf.toString('utf8', this.start, this.end)) as { add: Full }).add;
+    if (!this.full) {
+      let end = this.buf.indexOf(10, this.start);
+      if (end < 0) end = this.buf.length;
+      this.full = (JSON.parse(this.buf.toString('utf8', this.start, end)) as { add: Full }).add;
+    }
     return this.full;
   }
   get stats(): string | null | undefined { return this.parsed().stats; }
@@ -199,7 +215,8 @@ function scalarEnd(buf: Uint8Array, i: number, end: number): number {
  */
 export function scanAdd(buf: Buffer, start: number, end: number, version: number): LazyAddFile | null {
   if (!same(buf, start, PREFIX)) return null;
-  let path: string | null = null;
+  let pathAt = -1;
+  let pathText: string | undefined;
   let pathHash = 0;
   let plain = false;
   let pv: Record<string, string | null> | null = null;
@@ -246,8 +263,14 @@ export function scanAdd(buf: Buffer, start: number, end: number, version: number
       }
       if (i >= end) return null;
       if (segLen > 0 && segDots === segLen && segLen <= 2) ok = false;
-      path = buf.toString(ascii ? 'latin1' : 'utf8', v + 1, i);
-      pathHash = ascii ? h | 0 : hashKey(path);
+      pathAt = v + 1;
+      if (ascii) {
+        pathText = undefined;
+        pathHash = h | 0;
+      } else {
+        pathText = buf.toString('utf8', v + 1, i);
+        pathHash = hashKey(pathText);
+      }
       plain = ok && i > v + 1;
       next = i + 1;
     } else if (kl === 15 && same(buf, k, 'partitionValues')) {
@@ -298,8 +321,8 @@ export function scanAdd(buf: Buffer, start: number, end: number, version: number
     const ch = buf[i];
     if (ch !== 13 && ch !== 32 && ch !== 9) return null;
   }
-  if (path === null || pv === null || size < 0 || mtime < 0 || dc < 0) return null;
-  return new LazyAddFile(buf, start, end, version, path, pathHash, pv, size, mtime, dc === 1, numRecords, plain);
+  if (pathAt < 0 || pv === null || size < 0 || mtime < 0 || dc < 0) return null;
+  return new LazyAddFile(buf, start, version, pathAt, pathText, pathHash, pv, size, mtime, dc === 1, numRecords, plain);
 }
 
 /** The add of one commit line through the fast path, or null to use JSON.parse. */

@@ -10,6 +10,10 @@ export function hashKey(s: string): number {
   return h | 0;
 }
 
+/** A key, or an object holding it (a fast-path add whose path is decoded only when compared). */
+export type KeyRef = string | { readonly path: string };
+const keyText = (k: KeyRef): string => (typeof k === 'string' ? k : k.path);
+
 const EMPTY = -1;
 const DELETED = -2;
 
@@ -17,7 +21,7 @@ export class FileTable<V> {
   /** Slot -> index into the order arrays, EMPTY or DELETED. */
   private slots = new Int32Array(1024).fill(EMPTY);
   private used = 0; // slots not EMPTY (live + DELETED)
-  private keys: (string | undefined)[] = [];
+  private keys: (KeyRef | undefined)[] = [];
   private hashes: number[] = [];
   private vals: (V | undefined)[] = [];
   private live = 0;
@@ -26,26 +30,31 @@ export class FileTable<V> {
     return this.live;
   }
 
-  private find(key: string, h: number): number {
+  private same(j: number, key: KeyRef): boolean {
+    const k = this.keys[j] as KeyRef;
+    return k === key || keyText(k) === keyText(key);
+  }
+
+  private find(key: KeyRef, h: number): number {
     const mask = this.slots.length - 1;
     for (let s = h & mask; ; s = (s + 1) & mask) {
       const j = this.slots[s];
       if (j === EMPTY) return -1;
-      if (j >= 0 && this.hashes[j] === h && this.keys[j] === key) return s;
+      if (j >= 0 && this.hashes[j] === h && this.same(j, key)) return s;
     }
   }
 
-  get(key: string, h = hashKey(key)): V | undefined {
+  get(key: KeyRef, h = hashKey(keyText(key))): V | undefined {
     const s = this.find(key, h);
     return s < 0 ? undefined : this.vals[this.slots[s]];
   }
 
-  has(key: string, h = hashKey(key)): boolean {
+  has(key: KeyRef, h = hashKey(keyText(key))): boolean {
     return this.find(key, h) >= 0;
   }
 
   /** Sets a key; an existing key keeps its place in the order (as Map.set does). */
-  set(key: string, v: V, h = hashKey(key)): void {
+  set(key: KeyRef, v: V, h = hashKey(keyText(key))): void {
     const mask = this.slots.length - 1;
     let free = -1;
     let s = h & mask;
@@ -53,7 +62,7 @@ export class FileTable<V> {
       const j = this.slots[s];
       if (j === EMPTY) break;
       if (j === DELETED) { if (free < 0) free = s; continue; }
-      if (this.hashes[j] === h && this.keys[j] === key) { this.vals[j] = v; return; }
+      if (this.hashes[j] === h && this.same(j, key)) { this.vals[j] = v; return; }
     }
     if (free >= 0) s = free; else this.used++;
     this.slots[s] = this.keys.length;
@@ -64,7 +73,7 @@ export class FileTable<V> {
     if (this.used * 2 > this.slots.length) this.rebuild(this.slots.length * 2);
   }
 
-  delete(key: string, h = hashKey(key)): boolean {
+  delete(key: KeyRef, h = hashKey(keyText(key))): boolean {
     const s = this.find(key, h);
     if (s < 0) return false;
     const j = this.slots[s];
@@ -100,7 +109,7 @@ export class FileTable<V> {
       this.used = this.live;
       return;
     }
-    const keys: (string | undefined)[] = [];
+    const keys: (KeyRef | undefined)[] = [];
     const hashes: number[] = [];
     const vals: (V | undefined)[] = [];
     const slots = new Int32Array(cap).fill(EMPTY);
@@ -149,7 +158,7 @@ export class FileTable<V> {
   *entries(): IterableIterator<[string, V]> {
     for (let j = 0; j < this.vals.length; j++) {
       const k = this.keys[j];
-      if (k !== undefined) yield [k, this.vals[j] as V];
+      if (k !== undefined) yield [keyText(k), this.vals[j] as V];
     }
   }
 

@@ -180,10 +180,10 @@ export class ReplayState {
       if (a instanceof LazyAddFile && a.plainPath && a.version === c.version) {
         // The common case: the add is its own entry, keyed by its path, hash known from the scan.
         if (hooks) {
-          const prev = this.files.get(a.path, a.pathHash);
+          const prev = this.files.get(a, a.pathHash);
           if (prev) hooks.onRemove?.(prev);
         }
-        this.files.set(a.path, a, a.pathHash);
+        this.files.set(a, a, a.pathHash);
         hooks?.onAdd?.(a);
         continue;
       }
