@@ -39,6 +39,10 @@ export interface LogReplayFigures {
   oursCpuMs: number;
   duckdbCpuMs: number;
   cpuRatio: number;
+  /** Medians over the runs of the same CPU figures, and their ratio (steadier than best-of on a busy machine). */
+  oursCpuMedianMs: number;
+  duckdbCpuMedianMs: number;
+  cpuRatioMedian: number;
   /** Peak resident set size of this process after our replay, before DuckDB ran (MB). */
   peakRssOursMb: number;
   /** Peak RSS after the DuckDB baseline as well (MB). */
@@ -67,6 +71,11 @@ function findTableRoot(dir: string): string | null {
 }
 
 const cpuMs = (): number => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length === 0 ? 0 : s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
 const peakRssMb = (): number => Math.round(process.resourceUsage().maxRSS / 1024);
 
 export async function benchLogReplay(opts: { runs?: number; input?: string } = {}): Promise<LogReplayFigures> {
@@ -74,7 +83,7 @@ export async function benchLogReplay(opts: { runs?: number; input?: string } = {
   const input = opts.input ?? resolve(findRepoRoot(), '..', 'shared', 'bench', '300k-add-files-100-col-partitioned.tar.zst');
   const empty: LogReplayFigures = {
     input: null, addActions: 0, activeFiles: 0, partitions: 0, filesWithoutStats: 0, rowsFromStats: 0,
-    oursMs: 0, oursChangesMs: 0, duckdbMs: 0, duckdbCountMs: 0, oursCpuMs: 0, duckdbCpuMs: 0, cpuRatio: 0, ratio: 0, peakRssOursMb: 0, peakRssAllMb: 0, runs: 0,
+    oursMs: 0, oursChangesMs: 0, duckdbMs: 0, duckdbCountMs: 0, oursCpuMs: 0, duckdbCpuMs: 0, cpuRatio: 0, oursCpuMedianMs: 0, duckdbCpuMedianMs: 0, cpuRatioMedian: 0, ratio: 0, peakRssOursMb: 0, peakRssAllMb: 0, runs: 0,
   };
   if (!existsSync(input)) return { ...empty, skippedReason: `${input} is absent` };
   const tmp = mkdtempSync(join(tmpdir(), 'lakerec-bench-'));
@@ -85,6 +94,7 @@ export async function benchLogReplay(opts: { runs?: number; input?: string } = {
 
     let best = Infinity;
     let bestCpu = Infinity;
+    const oursCpus: number[] = [];
     let last: { files: number; partitions: number; noStats: number; rows: number } | null = null;
     for (let r = 0; r < runs; r++) {
       const t0 = performance.now();
@@ -102,7 +112,9 @@ export async function benchLogReplay(opts: { runs?: number; input?: string } = {
       }
       const ms = performance.now() - t0;
       best = Math.min(best, ms);
-      bestCpu = Math.min(bestCpu, cpuMs() - c0);
+      const cpu = cpuMs() - c0;
+      bestCpu = Math.min(bestCpu, cpu);
+      oursCpus.push(cpu);
       let noStats = 0;
       let rows = 0;
       for (const p of perPartition.values()) { noStats += p.noStats; rows += p.rows; }
@@ -119,6 +131,7 @@ export async function benchLogReplay(opts: { runs?: number; input?: string } = {
     let duckBest = Infinity;
     let countBest = Infinity;
     let duckCpu = Infinity;
+    const duckCpus: number[] = [];
     try {
       const glob = sqlString(join(root, '_delta_log', '*.json'));
       // The same job as ours, as far as SQL over the raw JSON goes: adds per partition and the
@@ -133,7 +146,9 @@ export async function benchLogReplay(opts: { runs?: number; input?: string } = {
         const c0 = cpuMs();
         await duck.conn.runAndReadAll(sql);
         duckBest = Math.min(duckBest, performance.now() - t0);
-        duckCpu = Math.min(duckCpu, cpuMs() - c0);
+        const cpu = cpuMs() - c0;
+        duckCpu = Math.min(duckCpu, cpu);
+        duckCpus.push(cpu);
         const t1 = performance.now();
         await duck.conn.runAndReadAll(countSql);
         countBest = Math.min(countBest, performance.now() - t1);
@@ -156,6 +171,9 @@ export async function benchLogReplay(opts: { runs?: number; input?: string } = {
       oursCpuMs: Math.round(bestCpu),
       duckdbCpuMs: Math.round(duckCpu),
       cpuRatio: Math.round((bestCpu / duckCpu) * 100) / 100,
+      oursCpuMedianMs: Math.round(median(oursCpus)),
+      duckdbCpuMedianMs: Math.round(median(duckCpus)),
+      cpuRatioMedian: Math.round((median(oursCpus) / median(duckCpus)) * 100) / 100,
       peakRssOursMb,
       peakRssAllMb: peakRssMb(),
       runs,
@@ -175,6 +193,7 @@ export function formatLogReplayFigures(f: LogReplayFigures): string {
     `  DuckDB read_json (per-partition counts):     ${f.duckdbMs} ms (best of ${f.runs})`,
     `  DuckDB read_json (count adds only):          ${f.duckdbCountMs} ms (best of ${f.runs})`,
     `  ratio ours / DuckDB (same job): ${f.ratio}x wall (goal <= 3x); CPU time ${f.oursCpuMs} ms vs ${f.duckdbCpuMs} ms = ${f.cpuRatio}x`,
+    `  CPU time, median of ${f.runs}: ${f.oursCpuMedianMs} ms vs ${f.duckdbCpuMedianMs} ms = ${f.cpuRatioMedian}x`,
     `  peak RSS: ${f.peakRssOursMb} MB after ours, ${f.peakRssAllMb} MB after DuckDB too`,
   ].join('\n');
 }
