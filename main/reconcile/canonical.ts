@@ -65,7 +65,8 @@ function valueText(x: string, family: TypeFamily): { text: string; delimited: bo
     case 'interval':
       return { text: `CAST(${x} AS VARCHAR)`, delimited: true };
     case 'boolean':
-      return { text: `CASE WHEN ${x} THEN 't' ELSE 'f' END`, delimited: true };
+      // NULL stays NULL (it is 'N|', never false).
+      return { text: `CASE WHEN ${x} THEN 't' WHEN NOT ${x} THEN 'f' END`, delimited: true };
     case 'timestamp':
     case 'timestamp_naive':
       // UTC microseconds since the epoch: one integer, whatever the precision or zone it was stored in.
@@ -77,27 +78,32 @@ function valueText(x: string, family: TypeFamily): { text: string; delimited: bo
       return { text: x, delimited: false };
     case 'nested':
       // JSON text escapes strings, so nested values cannot be confused with one another.
-      return { text: `CAST(to_json(${x}) AS VARCHAR)`, delimited: false };
+      return { text: `CASE WHEN ${x} IS NOT NULL THEN CAST(to_json(${x}) AS VARCHAR) END`, delimited: false };
     default:
       return { text: `CAST(${x} AS VARCHAR)`, delimited: false };
   }
 }
 
 /**
- * SQL for one column's canonical field: 'N|' for null; 'V' + text + '|' for fixed-form types;
- * 'V' + byte length + ':' + text for strings and nested values (so no separator can be forged).
+ * SQL pieces of one column's canonical field: 'N|' for null; 'V' + text + '|' for fixed-form
+ * types; 'V' + byte length + ':' + text for strings and nested values (so no separator can be
+ * forged). Pieces, not one expression, so a whole row is a single flat concat() (concat skips
+ * NULL pieces): one string built per row instead of one per operator.
  */
-export function canonicalField(column: string, duckType: string, naiveIsUtc: boolean, opts: { qualifier?: string; nfc?: boolean } = {}): string {
+function canonicalPieces(column: string, duckType: string, naiveIsUtc: boolean, opts: { qualifier?: string; nfc?: boolean } = {}): string[] {
   const x = (opts.qualifier ? opts.qualifier + '.' : '') + sqlIdent(column);
   const fam = compareFamily(duckType, naiveIsUtc);
   if (fam === 'float') throw new Error(`float column ${column} has no canonical bytes`);
   const vt = valueText(x, fam);
   // Only for classification (never for the checksum): strings compared after NFC normalisation.
   const text = opts.nfc && fam === 'string' ? `nfc_normalize(${vt.text})` : vt.text;
-  const delimited = vt.delimited;
-  // 'V' || NULL is NULL, so coalesce gives the null marker: the same text as a CASE, cheaper.
-  const v = delimited ? `'V' || ${text} || '|'` : `'V' || CAST(strlen(${text}) AS VARCHAR) || ':' || ${text}`;
-  return `coalesce(${v}, 'N|')`;
+  if (vt.delimited) return [`CASE WHEN ${x} IS NULL THEN 'N' ELSE 'V' END`, text, `'|'`];
+  return [`CASE WHEN ${x} IS NULL THEN 'N|' ELSE 'V' END`, `CAST(strlen(${text}) AS VARCHAR)`, `CASE WHEN ${x} IS NOT NULL THEN ':' END`, text];
+}
+
+/** SQL for one column's canonical field (see canonicalPieces). */
+export function canonicalField(column: string, duckType: string, naiveIsUtc: boolean, opts: { qualifier?: string; nfc?: boolean } = {}): string {
+  return `concat(${canonicalPieces(column, duckType, naiveIsUtc, opts).join(', ')})`;
 }
 
 export interface CanonicalColumn {
@@ -108,7 +114,7 @@ export interface CanonicalColumn {
 /** SQL text of the whole row's canonical bytes: fields in the given (sorted) column order. */
 export function canonicalRow(columns: CanonicalColumn[], naiveIsUtc: boolean, opts: { qualifier?: string; nfc?: boolean } = {}): string {
   if (columns.length === 0) return sqlString('');
-  return `concat(${columns.map((c) => canonicalField(c.name, c.type, naiveIsUtc, opts)).join(', ')})`;
+  return `concat(${columns.flatMap((c) => canonicalPieces(c.name, c.type, naiveIsUtc, opts)).join(', ')})`;
 }
 
 export type DigestMode = 'md5' | 'fast';
