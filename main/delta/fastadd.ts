@@ -62,19 +62,19 @@ export class LazyAddFile implements AddFile {
   deletionVector: DeletionVectorDescriptor | null = null;
   /** numRecords read from the raw stats text at parse time (null: no stats or no numRecords). */
   readonly numRecordsHint: number | null;
-  /** The path needs no canonicalisation (isPlainRelative), decided while scanning it. */
-  readonly plainPath: boolean;
   /** hashKey(path), computed while scanning it. */
   readonly pathHash: number;
-  /** The version of the commit it was read from. */
-  readonly version: number;
+  // Few fields: a 300k-file log keeps 300k of these alive, and the GC copies each while young.
+  /** version * 2 + (plain path ? 1 : 0). */
+  private readonly flags: number;
   private full: Full | undefined;
   /** The path is decoded on first use: a snapshot's per-partition counts never need it. */
   private pathText: string | undefined;
-  constructor(private readonly buf: Buffer, private readonly start: number, version: number,
-    private readonly pathAt: number, pathText: string | undefined, pathHash: number, pv: Record<string, string | null>,
+  /** `buf` is the whole commit file; `pathAt` the first byte of the path (its line is found from there). */
+  constructor(private readonly buf: Buffer, private readonly pathAt: number, version: number,
+    pathText: string | undefined, pathHash: number, pv: Record<string, string | null>,
     size: number, mtime: number, dataChange: boolean, numRecords: number | null, plainPath: boolean) {
-    this.version = version;
+    this.flags = version * 2 + (plainPath ? 1 : 0);
     this.pathHash = pathHash;
     this.pathText = pathText;
     this.partitionValues = pv;
@@ -82,7 +82,6 @@ export class LazyAddFile implements AddFile {
     this.modificationTime = mtime;
     this.dataChange = dataChange;
     this.numRecordsHint = numRecords;
-    this.plainPath = plainPath;
   }
   get path(): string {
     let p = this.pathText;
@@ -95,11 +94,19 @@ export class LazyAddFile implements AddFile {
     return p;
   }
   set path(v: string) { this.pathText = v; }
+  /** The version of the commit it was read from. */
+  get version(): number { return Math.floor(this.flags / 2); }
+  /** The path needs no canonicalisation (isPlainRelative), decided while scanning it. */
+  get plainPath(): boolean { return (this.flags & 1) === 1; }
   private parsed(): Full {
     if (!this.full) {
-      let end = this.buf.indexOf(10, this.start);
-      if (end < 0) end = this.buf.length;
-      this.full = (JSON.parse(this.buf.toString('utf8', this.start, end)) as { add: Full }).add;
+      // A JSON line holds no raw newline, so its bounds are the newlines around the path.
+      const buf = this.buf;
+      let start = this.pathAt;
+      while (start > 0 && buf[start - 1] !== 10) start--;
+      let end = buf.indexOf(10, this.pathAt);
+      if (end < 0) end = buf.length;
+      this.full = (JSON.parse(buf.toString('utf8', start, end)) as { add: Full }).add;
     }
     return this.full;
   }
@@ -322,7 +329,7 @@ export function scanAdd(buf: Buffer, start: number, end: number, version: number
     if (ch !== 13 && ch !== 32 && ch !== 9) return null;
   }
   if (pathAt < 0 || pv === null || size < 0 || mtime < 0 || dc < 0) return null;
-  return new LazyAddFile(buf, start, version, pathAt, pathText, pathHash, pv, size, mtime, dc === 1, numRecords, plain);
+  return new LazyAddFile(buf, pathAt, version, pathText, pathHash, pv, size, mtime, dc === 1, numRecords, plain);
 }
 
 /** The add of one commit line through the fast path, or null to use JSON.parse. */

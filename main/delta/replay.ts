@@ -229,6 +229,8 @@ interface SnapshotContext {
   mode: ColumnMappingMode;
   /** Physical to logical partition column names, under column mapping. */
   toLogical: Map<string, string> | null;
+  /** Logical partition values per physical object (those are shared between files). */
+  logicalPv: Map<Record<string, string | null>, Record<string, string | null>>;
 }
 
 /**
@@ -240,7 +242,6 @@ interface SnapshotContext {
  */
 class SnapshotFile implements ActiveFile {
   private parsed: FileStats | null | undefined = undefined;
-  private logicalPv: Record<string, string | null> | undefined = undefined;
   constructor(private readonly e: FileEntry, private readonly ctx: SnapshotContext) {}
   get path(): string { return this.e.key; }
   get absolutePath(): string { return entryAbsolute(this.e, this.ctx.root) ?? this.e.add.path; }
@@ -250,12 +251,13 @@ class SnapshotFile implements ActiveFile {
     const pv = this.e.add.partitionValues ?? EMPTY_PV;
     const toLogical = this.ctx.toLogical;
     if (!toLogical) return pv;
-    if (this.logicalPv === undefined) {
-      const m: Record<string, string | null> = {};
+    let m = this.ctx.logicalPv.get(pv);
+    if (m === undefined) {
+      m = {};
       for (const k in pv) m[toLogical.get(k) ?? k] = pv[k] ?? null;
-      this.logicalPv = m;
+      this.ctx.logicalPv.set(pv, m);
     }
-    return this.logicalPv;
+    return m;
   }
   get deletionVector(): DeletionVectorDescriptor | null { return this.e.add.deletionVector ?? null; }
   get numRecords(): number | null {
@@ -286,7 +288,7 @@ const EMPTY_PV: Record<string, string | null> = Object.freeze({}) as Record<stri
 
 /** The snapshot's file list, keyed partition values translated to logical names under column mapping. */
 export function activeFiles(state: ReplayState, schema: StructType, mode: ColumnMappingMode): ActiveFile[] {
-  const ctx: SnapshotContext = { root: state.root, schema, mode, toLogical: mode === 'none' ? null : physicalToLogical(schema, mode) };
+  const ctx: SnapshotContext = { root: state.root, schema, mode, toLogical: mode === 'none' ? null : physicalToLogical(schema, mode), logicalPv: new Map() };
   const entries = state.files.valuesArray();
   const out: ActiveFile[] = new Array<ActiveFile>(entries.length);
   for (let i = 0; i < entries.length; i++) out[i] = new SnapshotFile(entries[i], ctx);

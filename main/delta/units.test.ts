@@ -295,6 +295,16 @@ describe('fast add path', () => {
     expect(withStats('{"tightBounds":true,"numRecords":5}').numRecordsHint).toBe(5);
   });
 
+  test('in a commit file, each lazy add parses its own line', () => {
+    const c = parseCommitText(lines.join('\n') + '\n', 4, '4.json');
+    expect(c.adds.length).toBe(3);
+    c.adds.forEach((a, i) => {
+      expect(JSON.parse(JSON.stringify(a))).toEqual((JSON.parse(lines[i]) as { add: unknown }).add);
+      expect((a as unknown as { version: number }).version).toBe(4);
+    });
+    expect(c.adds[2].baseRowId).toBe(4);
+  });
+
   test('falls back to JSON.parse for DVs, escapes, and damaged lines', () => {
     expect(tryFastAdd('{"add":{"path":"a\\"b","partitionValues":{},"size":1,"modificationTime":1,"dataChange":true}}')).toBeNull();
     expect(tryFastAdd('{"add":{"path":"a","partitionValues":{},"size":1,"modificationTime":1,"dataChange":true,"deletionVector":null}}')).toBeNull();
