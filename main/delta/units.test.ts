@@ -7,7 +7,8 @@ import { z85Decode, z85Encode } from './z85';
 import { classifyLogFiles, parseLastCheckpoint, selectSegment } from './logfiles';
 import { canonicalisePath, decodeLogPath, isPlainRelative } from './paths';
 import { checkReaderProtocol } from './features';
-import { numRecordsFromStats, parseCommitText, ReplayState } from './replay';
+import { numRecordsFromStats, numRecordsOfAdd, parseCommitText, ReplayState } from './replay';
+import type { AddFile } from '../../shared/delta';
 import { deltaTypeToDuckDb, partitionValueExpr } from './schema';
 import { tryFastAdd } from './fastadd';
 import { FileTable, hashKey } from './filetable';
@@ -303,6 +304,43 @@ describe('fast add path', () => {
       expect((a as unknown as { version: number }).version).toBe(4);
     });
     expect(c.adds[2].baseRowId).toBe(4);
+  });
+
+  test('any add line: the same add, numRecords and replay key as through JSON.parse', () => {
+    let seed = 11;
+    const rnd = (n: number): number => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return (seed >>> 8) % n; };
+    const pick = <T,>(xs: T[]): T => xs[rnd(xs.length)];
+    const names = ['a.parquet', 'p=1/b.parquet', 'x%20y/c.parquet', 'é/ü.parquet', 'a"b.parquet', 'a\\b', './d', '/abs/e', 'file:/t/f', 'q/../g', 'h//i'];
+    const lines: string[] = [];
+    for (let i = 0; i < 400; i++) {
+      const add: Record<string, unknown> = {
+        path: `${pick(names)}-${rnd(50)}`,
+        partitionValues: pick([{}, { p: String(rnd(3)) }, { p: null, q: 'x}"y' }, { p: 'é' }]),
+        size: rnd(1e6), modificationTime: 1.7e12 + rnd(1e6), dataChange: rnd(2) === 0,
+      };
+      const stats = pick([undefined, null, `{"numRecords":${rnd(100)},"minValues":{"numRecords":1}}`, '{"minValues":{"a":"\\"numRecords\\":9"}}', `{"numRecords" : ${rnd(9)}}`]);
+      if (stats !== undefined) add.stats = stats;
+      if (rnd(4) === 0) add.tags = { k: 'v' };
+      if (rnd(5) === 0) add.baseRowId = rnd(100);
+      if (rnd(8) === 0) add.deletionVector = { storageType: 'i', pathOrInlineDv: 'wi5b=000010000siXQKl0rr91000f55c8Xg0@@D72lkbi5=-{L', offset: null, sizeInBytes: 40, cardinality: 2 };
+      const keys = Object.keys(add);
+      if (rnd(3) === 0) keys.reverse();
+      lines.push(JSON.stringify({ add: Object.fromEntries(keys.map((k) => [k, add[k]])) }));
+    }
+    const c = parseCommitText(lines.join('\n'), 1, '1.json');
+    const slow = { ...c, adds: lines.map((l) => (JSON.parse(l) as { add: AddFile }).add) };
+    expect(c.adds.length).toBe(lines.length);
+    c.adds.forEach((a, i) => {
+      const full = slow.adds[i];
+      expect(JSON.parse(JSON.stringify(a))).toEqual(full);
+      expect([a.path, a.partitionValues, a.size, a.modificationTime, a.dataChange]).toEqual([full.path, full.partitionValues, full.size, full.modificationTime, full.dataChange]);
+      expect(numRecordsOfAdd(a)).toBe(numRecordsFromStats(full.stats));
+    });
+    const fast = new ReplayState('/t');
+    fast.apply(c);
+    const ref = new ReplayState('/t');
+    ref.apply(slow);
+    expect([...fast.files.entries()].map(([k, e]) => [k, e.key, e.outside, e.version, e.add.path])).toEqual([...ref.files.entries()].map(([k, e]) => [k, e.key, e.outside, e.version, e.add.path]));
   });
 
   test('falls back to JSON.parse for DVs, escapes, and damaged lines', () => {
