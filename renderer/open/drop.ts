@@ -13,20 +13,27 @@ export interface DropData {
   types: readonly string[];
 }
 
-export function pathFromDrop(dt: DropData, client: ApiClient): DropResult {
+/** The path a drop names, if any: a dropped file's real path (Electron), a file:// URI, or a path as text. */
+export function droppedPath(dt: DropData, client: ApiClient): string | null {
   for (let i = 0; i < dt.files.length; i++) {
     const p = client.pathForDroppedFile(dt.files[i]);
-    if (p) return { path: p };
+    if (p) return p;
   }
   const uris = dt.types.includes('text/uri-list') ? dt.getData('text/uri-list') : '';
   for (const line of uris.split(/\r?\n/)) {
     const l = line.trim();
-    if (l && !l.startsWith('#') && l.startsWith('file://')) return { path: l };
+    if (l.startsWith('file://')) return l;
   }
   const text = dt.types.includes('text/plain') ? dt.getData('text/plain').trim() : '';
   if (text && !text.includes('\n') && (text.startsWith('/') || text.startsWith('~/') || text.startsWith('file://') || /^[A-Za-z]:[\\/]/.test(text))) {
-    return { path: text };
+    return text;
   }
+  return null;
+}
+
+export function pathFromDrop(dt: DropData, client: ApiClient): DropResult {
+  const path = droppedPath(dt, client);
+  if (path) return { path };
   if (dt.files.length > 0) {
     const name = dt.files[0].name;
     return {

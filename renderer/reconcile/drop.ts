@@ -3,24 +3,13 @@
 // uploads to the local engine.
 import type { ApiClient } from '../../shared/api';
 import type { LakerecErrorData } from '../../shared/errors';
-import type { DropData } from '../open/drop';
+import { droppedPath, type DropData } from '../open/drop';
 
 export type SourceDrop = { path: string } | { file: File } | { error: LakerecErrorData } | null;
 
 export function sourceFromDrop(dt: DropData, client: ApiClient): SourceDrop {
-  for (let i = 0; i < dt.files.length; i++) {
-    const p = client.pathForDroppedFile(dt.files[i]);
-    if (p) return { path: p };
-  }
-  const uris = dt.types.includes('text/uri-list') ? dt.getData('text/uri-list') : '';
-  for (const line of uris.split(/\r?\n/)) {
-    const l = line.trim();
-    if (l.startsWith('file://')) return { path: l };
-  }
-  const text = dt.types.includes('text/plain') ? dt.getData('text/plain').trim() : '';
-  if (text && !text.includes('\n') && (text.startsWith('/') || text.startsWith('~/') || text.startsWith('file://') || /^[A-Za-z]:[\\/]/.test(text))) {
-    return { path: text };
-  }
+  const path = droppedPath(dt, client);
+  if (path) return { path };
   if (dt.files.length > 1) return { error: { code: 'usage', message: 'Drop one source file at a time.' } };
   if (dt.files.length === 1) {
     const f = dt.files[0];
