@@ -6,11 +6,10 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { Browser, ElectronApplication, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumMissing, ensureArtifacts, launchChromium, startWebMode, type WebMode } from './helpers';
+import { chromiumSkip, ensureArtifacts, startChromiumSession, stopChromiumSession, type WebMode } from './helpers';
 import { electronSkipReason, ensureLakes, lake, launchElectron, openByPath } from './lakes';
 
-const missing = chromiumMissing();
-if (missing) process.stdout.write(`e2e bisect: SKIPPED: ${missing}\n`);
+const missing = chromiumSkip('bisect');
 
 describe.skipIf(missing !== null)('bisect in Chromium', () => {
   let dir: string;
@@ -36,18 +35,10 @@ describe.skipIf(missing !== null)('bisect in Chromium', () => {
   beforeAll(async () => {
     ensureLakes();
     dir = mkdtempSync(join(tmpdir(), 'lakerec-e2e-bisect-'));
-    server = await startWebMode([], join(dir, 'user-data'));
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(server.pageUrl);
+    ({ server, browser, page } = await startChromiumSession([], join(dir, 'user-data'), { page: { viewport: { width: 1440, height: 900 } }, errors, goto: true }));
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => stopChromiumSession(browser, server, dir));
 
   it('bisects the double load: cells colour in probe by probe, the culprit v7 is drawn and opens in the timeline', async () => {
     await runBisect(lake('double_load'), 'unique-keys', { keys: 'order_id' });

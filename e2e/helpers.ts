@@ -1,11 +1,11 @@
 // Shared by the e2e files: fixtures (real Delta tables, good and bad), the web-mode server as a
 // child process (started and always stopped), and Debian's Chromium through playwright-core.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { writeDemoTable } from '../main/app/demo-table';
 
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url)).replace(/[\\/]$/, '');
@@ -100,6 +100,54 @@ export function launchChromium(): Promise<Browser> {
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   });
+}
+
+/** chromiumMissing(), printing why the file named LABEL is skipped when Chromium is absent. */
+export function chromiumSkip(label: string): string | null {
+  const missing = chromiumMissing();
+  if (missing) process.stdout.write(`e2e ${label}: SKIPPED: ${missing}\n`);
+  return missing;
+}
+
+export interface ChromiumSession {
+  server: WebMode;
+  browser: Browser;
+  page: Page;
+}
+
+export interface ChromiumSessionOptions {
+  /** Passed to browser.newPage (viewport, acceptDownloads...). */
+  page: Parameters<Browser['newPage']>[0];
+  /** Uncaught page errors are pushed here (tests assert it stays empty). */
+  errors?: string[];
+  /** Navigate to the server's URL (with its token) before returning. */
+  goto?: boolean;
+  /** Extra environment for the server process. */
+  env?: Record<string, string>;
+}
+
+/** Web mode with ARGS, then Chromium with one page on it; if a step fails, what started is stopped. */
+export async function startChromiumSession(args: string[], userData: string, opts: ChromiumSessionOptions): Promise<ChromiumSession> {
+  const server = await startWebMode(args, userData, undefined, opts.env);
+  let browser: Browser | undefined;
+  try {
+    browser = await launchChromium();
+    const page = await browser.newPage(opts.page);
+    const errors = opts.errors;
+    if (errors) page.on('pageerror', (e) => errors.push(e.message));
+    if (opts.goto) await page.goto(server.pageUrl);
+    return { server, browser, page };
+  } catch (e) {
+    await stopChromiumSession(browser, server);
+    throw e;
+  }
+}
+
+/** Closes Chromium, stops the server and removes DIR; each part may be absent (a failed setup). */
+export async function stopChromiumSession(browser: Browser | undefined, server: WebMode | undefined, dir?: string): Promise<void> {
+  await browser?.close();
+  await server?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 }
 
 export function recentOnDisk(userData: string): string[] {

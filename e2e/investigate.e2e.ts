@@ -2,16 +2,15 @@
 // open a corrupted sample lake and find the suspicious commit in the timeline; step with the
 // keyboard; the per-partition change of a wipe; vacuumed history drawn; a 10,000-version log
 // stays responsive.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumMissing, ensureArtifacts, launchChromium, startWebMode, type WebMode } from './helpers';
+import { chromiumSkip, ensureArtifacts, startChromiumSession, stopChromiumSession, type WebMode } from './helpers';
 import { ensureLakes, lake, openByPath, writeLongLog } from './lakes';
 
-const missing = chromiumMissing();
-if (missing) process.stdout.write(`e2e investigate: SKIPPED: ${missing}\n`);
+const missing = chromiumSkip('investigate');
 
 describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => {
   let dir: string;
@@ -25,17 +24,10 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
   beforeAll(async () => {
     ensureLakes();
     dir = mkdtempSync(join(tmpdir(), 'lakerec-e2e-investigate-'));
-    server = await startWebMode([lake('double_load')], join(dir, 'user-data'));
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-    page.on('pageerror', (e) => errors.push(e.message));
+    ({ server, browser, page } = await startChromiumSession([lake('double_load')], join(dir, 'user-data'), { page: { viewport: { width: 1440, height: 900 } }, errors }));
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => stopChromiumSession(browser, server, dir));
 
   it('opens the double-load lake and finds the retried batch in the timeline', async () => {
     await page.goto(server.pageUrl);

@@ -1,14 +1,13 @@
 // The Proof page end to end, web mode in Chromium: pick two engines, watch the five steps arrive
 // with their fingerprints, see the twelve checks; Cancel stops a run; both runs are in Runs.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumMissing, ensureArtifacts, launchChromium, startWebMode, type WebMode } from './helpers';
+import { chromiumSkip, ensureArtifacts, startChromiumSession, stopChromiumSession, type WebMode } from './helpers';
 
-const missing = chromiumMissing();
-if (missing) process.stdout.write(`e2e proof: SKIPPED: ${missing}\n`);
+const missing = chromiumSkip('proof');
 
 describe.skipIf(missing !== null)('Proof page (web mode, Chromium)', () => {
   let dir: string;
@@ -21,20 +20,12 @@ describe.skipIf(missing !== null)('Proof page (web mode, Chromium)', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'lakerec-e2e-proof-'));
     // The lossy test doubles are offered only with this (as in the CLI): a proof that must fail.
-    process.env.LAKEREC_PROOF_TEST_ENGINES = '1';
-    server = await startWebMode([], join(dir, 'user-data'));
-    delete process.env.LAKEREC_PROOF_TEST_ENGINES;
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(server.pageUrl);
+    ({ server, browser, page } = await startChromiumSession([], join(dir, 'user-data'), {
+      page: { viewport: { width: 1360, height: 900 } }, errors, goto: true, env: { LAKEREC_PROOF_TEST_ENGINES: '1' },
+    }));
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => stopChromiumSession(browser, server, dir));
 
   it('needs no table: lists the engines and the checks before a run', async () => {
     await page.click('[data-testid=tab-proof]');

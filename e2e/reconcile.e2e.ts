@@ -3,16 +3,15 @@
 // route) and then given by path; both name double_load. The contract editor shows a problem on
 // its line; a bad source is an error in words; the run is listed in Runs. Nothing is ever
 // written into the table.
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumMissing, ensureArtifacts, launchChromium, startWebMode, type WebMode } from './helpers';
+import { chromiumSkip, ensureArtifacts, startChromiumSession, stopChromiumSession, type WebMode } from './helpers';
 import { dropFile, ensureDoubleLoad, treeState } from './screens-helpers';
 
-const missing = chromiumMissing();
-if (missing) process.stdout.write(`e2e reconcile: SKIPPED: ${missing}\n`);
+const missing = chromiumSkip('reconcile');
 
 describe.skipIf(missing !== null)('Reconcile screen (web mode, Chromium)', () => {
   let dir: string;
@@ -33,20 +32,12 @@ describe.skipIf(missing !== null)('Reconcile screen (web mode, Chromium)', () =>
     cpSync(lake, lakeCopy, { recursive: true });
     table = join(lakeCopy, 'table');
     before = treeState(table);
-    server = await startWebMode([table], join(dir, 'user-data'));
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(server.pageUrl);
+    ({ server, browser, page } = await startChromiumSession([table], join(dir, 'user-data'), { page: { viewport: { width: 1360, height: 900 } }, errors, goto: true }));
     await page.locator('[data-testid=tab-reconcile]').click();
     await page.locator('[data-testid=reconcile-view]').waitFor();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => stopChromiumSession(browser, server, dir));
 
   it('loads the lake\'s contract and checks it as it is edited, problems on their line', async () => {
     await page.locator('[data-testid=contract-ok]').waitFor();

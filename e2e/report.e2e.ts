@@ -5,17 +5,16 @@
 // when opened with the network off; no confidential value is in it. The CLI's --html over the
 // same inputs gives the same sections.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumMissing, ensureArtifacts, launchChromium, repoRoot, startWebMode, type WebMode } from './helpers';
+import { chromiumSkip, ensureArtifacts, repoRoot, startChromiumSession, stopChromiumSession, type WebMode } from './helpers';
 import { ensureDoubleLoad, treeState } from './screens-helpers';
 
-const missing = chromiumMissing();
-if (missing) process.stdout.write(`e2e report: SKIPPED: ${missing}\n`);
+const missing = chromiumSkip('report');
 
 /** Section titles (h2) of a report, in order. */
 function sections(html: string): string[] {
@@ -41,16 +40,10 @@ describe.skipIf(missing !== null)('incident report export (web mode, Chromium)',
     table = join(lake, 'table');
     before = treeState(table);
     contract = readFileSync(join(lake, 'contract.yaml'), 'utf8').replace('customer_id: { sensitivity: internal', 'customer_id: { sensitivity: confidential');
-    server = await startWebMode([table], join(dir, 'user-data'));
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1360, height: 900 }, acceptDownloads: true });
+    ({ server, browser, page } = await startChromiumSession([table], join(dir, 'user-data'), { page: { viewport: { width: 1360, height: 900 }, acceptDownloads: true } }));
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => stopChromiumSession(browser, server, dir));
 
   it('exports one HTML file from the result (a download in web mode)', async () => {
     await page.goto(server.pageUrl);

@@ -1,15 +1,13 @@
 // Web mode end to end: the real server (node dist/main/web.js) and the real renderer in Debian's
 // Chromium. Opens a table, sees its versions, hits every bad-input path, and checks the token.
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  chromiumMissing, ensureArtifacts, launchChromium, makeFixtures, recentOnDisk, startWebMode, type Fixtures, type WebMode,
+  chromiumSkip, ensureArtifacts, makeFixtures, recentOnDisk, startChromiumSession, stopChromiumSession, type Fixtures, type WebMode,
 } from './helpers';
 
-const missing = chromiumMissing();
-if (missing) process.stdout.write(`e2e web mode: SKIPPED: ${missing}\n`);
+const missing = chromiumSkip('web mode');
 
 describe.skipIf(missing !== null)('web mode in Chromium', () => {
   let fx: Fixtures;
@@ -21,17 +19,10 @@ describe.skipIf(missing !== null)('web mode in Chromium', () => {
 
   beforeAll(async () => {
     fx = await makeFixtures();
-    server = await startWebMode([fx.table], fx.userData);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
-    page.on('pageerror', (e) => errors.push(e.message));
+    ({ server, browser, page } = await startChromiumSession([fx.table], fx.userData, { page: { viewport: { width: 1280, height: 760 } }, errors }));
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (fx) rmSync(fx.dir, { recursive: true, force: true });
-  });
+  afterAll(() => stopChromiumSession(browser, server, fx?.dir));
 
   async function versions(): Promise<string[]> {
     // The timeline is the first tab; the plain versions list is the History tab.
