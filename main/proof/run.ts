@@ -169,27 +169,32 @@ export async function runProof(opts: ProofOptions): Promise<ProofResult> {
       s.fingerprintCheckBy = 'duckdb-sql';
       genFp = s.fingerprint;
     });
+    // Both halves of the round trip are checked alike: a table written is fingerprinted by DuckDB
+    // SQL; a read by TypeScript over the Arrow it returned, and the table read again by SQL.
+    const checkWrite = async (s: ProofStep, root: string, view: string): Promise<void> => {
+      const { fp } = await sqlFingerprintOfTable(verifier, root, view);
+      Object.assign(s, { rows: fp.rows, fingerprint: fp, fingerprintBy: 'duckdb-sql' });
+    };
+    const checkRead = async (s: ProofStep, read: EngineRead, root: string, view: string): Promise<void> => {
+      Object.assign(s, { rows: read.table.numRows, fingerprint: fingerprintArrow(read.table), fingerprintBy: 'typescript-arrow' });
+      const { fp } = await sqlFingerprintOfTable(verifier, root, view);
+      Object.assign(s, { fingerprintCheck: fp, fingerprintCheckBy: 'duckdb-sql' });
+    };
     await runStep('a_write', async (s) => {
       await ea.write(rootA, generated!.arrow, ctx);
-      const { fp } = await sqlFingerprintOfTable(verifier, rootA, 'proof_table_a');
-      Object.assign(s, { rows: fp.rows, fingerprint: fp, fingerprintBy: 'duckdb-sql' });
+      await checkWrite(s, rootA, 'proof_table_a');
     });
     await runStep('b_read', async (s) => {
       readA = await eb.read(rootA, ctx);
-      Object.assign(s, { rows: readA.table.numRows, fingerprint: fingerprintArrow(readA.table), fingerprintBy: 'typescript-arrow' });
-      const { fp } = await sqlFingerprintOfTable(verifier, rootA, 'proof_table_a');
-      Object.assign(s, { fingerprintCheck: fp, fingerprintCheckBy: 'duckdb-sql' });
+      await checkRead(s, readA, rootA, 'proof_table_a');
     });
     await runStep('b_write', async (s) => {
       await eb.write(rootB, readA!.table, ctx);
-      const { fp } = await sqlFingerprintOfTable(verifier, rootB, 'proof_table_b');
-      Object.assign(s, { rows: fp.rows, fingerprint: fp, fingerprintBy: 'duckdb-sql' });
+      await checkWrite(s, rootB, 'proof_table_b');
     });
     await runStep('a_read', async (s) => {
       readB = await ea.read(rootB, ctx);
-      Object.assign(s, { rows: readB.table.numRows, fingerprint: fingerprintArrow(readB.table), fingerprintBy: 'typescript-arrow' });
-      const { fp } = await sqlFingerprintOfTable(verifier, rootB, 'proof_table_b');
-      Object.assign(s, { fingerprintCheck: fp, fingerprintCheckBy: 'duckdb-sql' });
+      await checkRead(s, readB, rootB, 'proof_table_b');
     });
     for (const [root, label, engine] of [[rootA, 'a', ea], [rootB, 'b', eb]] as const) {
       if (existsSync(join(root, '_delta_log'))) {
