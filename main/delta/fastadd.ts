@@ -216,12 +216,12 @@ function scalarEnd(buf: Uint8Array, i: number, end: number): number {
 }
 
 /**
- * The add of the commit line buf[start..end) through the fast path, or null to use JSON.parse.
- * One pass over the members of the add object; any layout it does not fully understand returns
- * null, and so does a damaged line (it must still fail loudly in JSON.parse).
+ * Reads the add of the commit line buf[start..end) through the fast path into a batch, or returns
+ * false to use JSON.parse. One pass over the members of the add object; any layout it does not
+ * fully understand returns false, and so does a damaged line (it must still fail loudly in JSON.parse).
  */
-export function scanAdd(buf: Buffer, start: number, end: number, version: number): LazyAddFile | null {
-  if (!same(buf, start, PREFIX)) return null;
+export function scanAdd(buf: Buffer, start: number, end: number, into: AddBatch): boolean {
+  if (!same(buf, start, PREFIX)) return false;
   let pathAt = -1;
   let pathText: string | undefined;
   let pathHash = 0;
@@ -233,17 +233,17 @@ export function scanAdd(buf: Buffer, start: number, end: number, version: number
   let numRecords: number | null = null;
   let p = start + PREFIX.length;
   for (;;) {
-    if (buf[p] !== 34) return null;
+    if (buf[p] !== 34) return false;
     let ke = p + 1;
     while (ke < end && buf[ke] !== 34) ke++;
-    if (buf[ke + 1] !== 58 /* : */ || buf[ke - 1] === 92 || ke + 2 >= end) return null;
+    if (buf[ke + 1] !== 58 /* : */ || buf[ke - 1] === 92 || ke + 2 >= end) return false;
     const k = p + 1;
     const kl = ke - k;
     const v = ke + 2;
     const c = buf[v];
     let next: number;
     if (kl === 4 && same(buf, k, 'path')) {
-      if (c !== 34) return null;
+      if (c !== 34) return false;
       // Up to the closing quote; an escape (backslash) goes to JSON.parse. The same pass decides
       // isPlainRelative: no % or :, no empty, "." or ".." segment, not absolute.
       let segLen = 0;
@@ -255,7 +255,7 @@ export function scanAdd(buf: Buffer, start: number, end: number, version: number
       for (; i < end; i++) {
         const ch = buf[i];
         if (ch === 34) break;
-        if (ch === 92) return null;
+        if (ch === 92) return false;
         h = Math.imul(h ^ ch, 16777619);
         if (ch === 47 /* / */) {
           if (segLen === 0 || (segDots === segLen && segLen <= 2)) ok = false;
@@ -268,7 +268,7 @@ export function scanAdd(buf: Buffer, start: number, end: number, version: number
           else if (ch >= 128) ascii = false;
         }
       }
-      if (i >= end) return null;
+      if (i >= end) return false;
       if (segLen > 0 && segDots === segLen && segLen <= 2) ok = false;
       pathAt = v + 1;
       if (ascii) {
@@ -281,13 +281,13 @@ export function scanAdd(buf: Buffer, start: number, end: number, version: number
       plain = ok && i > v + 1;
       next = i + 1;
     } else if (kl === 15 && same(buf, k, 'partitionValues')) {
-      if (c !== 123) return null;
+      if (c !== 123) return false;
       const close = flatObjectEnd(buf, v, end);
-      if (close < 0) return null;
+      if (close < 0) return false;
       try {
         pv = partitionValuesAt(buf, v, close, objectHash) as Record<string, string | null>;
       } catch {
-        return null;
+        return false;
       }
       next = close + 1;
     } else if (kl === 4 && same(buf, k, 'size')) {
@@ -297,7 +297,7 @@ export function scanAdd(buf: Buffer, start: number, end: number, version: number
       next = numberEnd(buf, v, end);
       mtime = numberValue;
     } else if (kl === 10 && same(buf, k, 'dataChange')) {
-      if (same(buf, v, 'true')) { dc = 1; next = v + 4; } else if (same(buf, v, 'false')) { dc = 0; next = v + 5; } else return null;
+      if (same(buf, v, 'true')) { dc = 1; next = v + 4; } else if (same(buf, v, 'false')) { dc = 0; next = v + 5; } else return false;
     } else if (kl === 5 && same(buf, k, 'stats')) {
       if (c === 34) {
         const close = statsEnd(buf, v, end);
@@ -309,31 +309,130 @@ export function scanAdd(buf: Buffer, start: number, end: number, version: number
       }
     } else if (kl === 4 && same(buf, k, 'tags')) {
       next = c === 123 ? flatObjectEnd(buf, v, end) + 1 : scalarEnd(buf, v, end);
-      if (next === 0) return null;
+      if (next === 0) return false;
     } else if (kl === 14 && same(buf, k, 'deletionVector')) {
-      return null;
+      return false;
     } else {
       next = scalarEnd(buf, v, end);
     }
-    if (next < 0) return null;
+    if (next < 0) return false;
     const sepCh = buf[next];
     p = next + 1;
     if (sepCh === 44 /* , */) continue;
-    if (sepCh !== 125 /* } */) return null;
+    if (sepCh !== 125 /* } */) return false;
     break;
   }
   // The outer object closes, then only whitespace (a CR of a CRLF file).
-  if (buf[p] !== 125) return null;
+  if (buf[p] !== 125) return false;
   for (let i = p + 1; i < end; i++) {
     const ch = buf[i];
-    if (ch !== 13 && ch !== 32 && ch !== 9) return null;
+    if (ch !== 13 && ch !== 32 && ch !== 9) return false;
   }
-  if (pathAt < 0 || pv === null || size < 0 || mtime < 0 || dc < 0) return null;
-  return new LazyAddFile(buf, pathAt, version, pathText, pathHash, pv, size, mtime, dc === 1, numRecords, plain);
+  if (pathAt < 0 || pv === null || size < 0 || mtime < 0 || dc < 0) return false;
+  into.pushFast(pathAt, pathText, pathHash, pv, size, mtime, dc === 1, numRecords, plain);
+  return true;
+}
+
+type Add = AddFile & { stats_parsed?: Record<string, unknown> | null };
+
+/**
+ * The adds of one commit file in order, columnar: a fast-path add is a row of typed arrays (its
+ * LazyAddFile is made on first request), any other add is kept as the object JSON.parse gave.
+ * A 300k-add commit then costs no object per add until something asks for one, and the GC has
+ * nothing to copy.
+ */
+export class AddBatch {
+  n = 0;
+  private cap = 256;
+  pathAt = new Int32Array(this.cap);
+  pathHash = new Int32Array(this.cap);
+  size = new Float64Array(this.cap);
+  mtime = new Float64Array(this.cap);
+  /** numRecords from the stats text; NaN for none. */
+  numRecords = new Float64Array(this.cap);
+  /** bit 0: fast-path row; bit 1: plain path; bit 2: dataChange. */
+  flags = new Uint8Array(this.cap);
+  pv: (Record<string, string | null> | undefined)[] = [];
+  /** The add objects: made on request for fast rows, given for the others. */
+  objs: (Add | undefined)[] = [];
+  /** Decoded paths of fast rows (non-ASCII ones at scan time, others on request). */
+  private paths: (string | undefined)[] = [];
+  constructor(readonly buf: Buffer, readonly version: number) {}
+
+  private grow(): void {
+    this.cap *= 2;
+    const g = <T extends Int32Array | Float64Array | Uint8Array>(a: T, make: (n: number) => T): T => { const b = make(this.cap); b.set(a); return b; };
+    this.pathAt = g(this.pathAt, (c) => new Int32Array(c));
+    this.pathHash = g(this.pathHash, (c) => new Int32Array(c));
+    this.size = g(this.size, (c) => new Float64Array(c));
+    this.mtime = g(this.mtime, (c) => new Float64Array(c));
+    this.numRecords = g(this.numRecords, (c) => new Float64Array(c));
+    this.flags = g(this.flags, (c) => new Uint8Array(c));
+  }
+
+  pushFast(pathAt: number, pathText: string | undefined, pathHash: number, pv: Record<string, string | null>, size: number, mtime: number,
+    dataChange: boolean, numRecords: number | null, plain: boolean): void {
+    if (this.n === this.cap) this.grow();
+    const i = this.n++;
+    this.pathAt[i] = pathAt;
+    this.pathHash[i] = pathHash;
+    this.size[i] = size;
+    this.mtime[i] = mtime;
+    this.numRecords[i] = numRecords === null ? NaN : numRecords;
+    this.flags[i] = 1 | (plain ? 2 : 0) | (dataChange ? 4 : 0);
+    this.pv.push(pv);
+    this.objs.push(undefined);
+    this.paths.push(pathText);
+  }
+
+  pushObject(add: Add): void {
+    if (this.n === this.cap) this.grow();
+    const i = this.n++;
+    this.flags[i] = 0;
+    this.pv.push(undefined);
+    this.objs.push(add);
+    this.paths.push(undefined);
+  }
+
+  isFast(i: number): boolean { return (this.flags[i] & 1) === 1; }
+  isFastPlain(i: number): boolean { return (this.flags[i] & 3) === 3; }
+
+  /** The path of a fast row (decoded once). */
+  pathOf(i: number): string {
+    let p = this.paths[i];
+    if (p === undefined) {
+      const buf = this.buf;
+      const at = this.pathAt[i];
+      let e = at;
+      while (buf[e] !== 34) e++;
+      p = this.paths[i] = buf.toString('latin1', at, e);
+    }
+    return p;
+  }
+
+  /** The add of row i (made once for a fast row). */
+  addAt(i: number): Add {
+    let a = this.objs[i];
+    if (a === undefined) {
+      const f = this.flags[i];
+      const n = this.numRecords[i];
+      a = this.objs[i] = new LazyAddFile(this.buf, this.pathAt[i], this.version, this.paths[i], this.pathHash[i], this.pv[i] as Record<string, string | null>,
+        this.size[i], this.mtime[i], (f & 4) === 4, Number.isNaN(n) ? null : n, (f & 2) === 2);
+    }
+    return a;
+  }
+
+  /** Every add in order, as objects. */
+  all(): Add[] {
+    const out = new Array<Add>(this.n);
+    for (let i = 0; i < this.n; i++) out[i] = this.addAt(i);
+    return out;
+  }
 }
 
 /** The add of one commit line through the fast path, or null to use JSON.parse. */
 export function tryFastAdd(line: string, version = 0): LazyAddFile | null {
   const buf = Buffer.from(line, 'utf8');
-  return scanAdd(buf, 0, buf.length, version);
+  const batch = new AddBatch(buf, version);
+  return scanAdd(buf, 0, buf.length, batch) ? batch.addAt(0) as LazyAddFile : null;
 }

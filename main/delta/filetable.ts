@@ -10,29 +10,45 @@ export function hashKey(s: string): number {
   return h | 0;
 }
 
-/** A key, or an object holding it (a fast-path add whose path is decoded only when compared). */
-export type KeyRef = string | { readonly path: string };
-const keyText = (k: KeyRef): string => (typeof k === 'string' ? k : k.path);
+/**
+ * A key, or an object holding it (a fast-path add whose path is decoded only when compared), or
+ * a row number that the table's resolver turns into its key and value (no object per entry).
+ */
+export type KeyRef = string | { readonly path: string } | number;
+
+export interface RowResolver<V> {
+  keyOf(row: number): string;
+  valueOf(row: number): V;
+}
 
 const EMPTY = -1;
 const DELETED = -2;
 
-export class FileTable<V> {
+export class FileTable<V extends object> {
+  constructor(private resolver: RowResolver<V> | null = null) {}
   /** Slot -> index into the order arrays, EMPTY or DELETED. */
   private slots = new Int32Array(1024).fill(EMPTY);
   private used = 0; // slots not EMPTY (live + DELETED)
   private keys: (KeyRef | undefined)[] = [];
   private hashes: number[] = [];
-  private vals: (V | undefined)[] = [];
+  private vals: (V | number | undefined)[] = [];
   private live = 0;
 
   get size(): number {
     return this.live;
   }
 
+  private keyText(k: KeyRef): string {
+    return typeof k === 'string' ? k : typeof k === 'number' ? (this.resolver as RowResolver<V>).keyOf(k) : k.path;
+  }
+
+  private value(v: V | number | undefined): V | undefined {
+    return typeof v === 'number' ? (this.resolver as RowResolver<V>).valueOf(v) : v;
+  }
+
   private same(j: number, key: KeyRef): boolean {
     const k = this.keys[j] as KeyRef;
-    return k === key || keyText(k) === keyText(key);
+    return k === key || this.keyText(k) === this.keyText(key);
   }
 
   private find(key: KeyRef, h: number): number {
@@ -44,17 +60,18 @@ export class FileTable<V> {
     }
   }
 
-  get(key: KeyRef, h = hashKey(keyText(key))): V | undefined {
+  get(key: KeyRef, h = hashKey(this.keyText(key))): V | undefined {
     const s = this.find(key, h);
-    return s < 0 ? undefined : this.vals[this.slots[s]];
+    return s < 0 ? undefined : this.value(this.vals[this.slots[s]]);
   }
 
-  has(key: KeyRef, h = hashKey(keyText(key))): boolean {
+  has(key: KeyRef, h = hashKey(this.keyText(key))): boolean {
     return this.find(key, h) >= 0;
   }
 
-  /** Sets a key; an existing key keeps its place in the order (as Map.set does). */
-  set(key: KeyRef, v: V, h = hashKey(keyText(key))): void {
+  /** Sets a key; an existing key keeps its place in the order (as Map.set does). A row number as
+   *  the value stands for the resolver's value of that row. */
+  set(key: KeyRef, v: V | number, h = hashKey(this.keyText(key))): void {
     const mask = this.slots.length - 1;
     let free = -1;
     let s = h & mask;
@@ -73,7 +90,7 @@ export class FileTable<V> {
     if (this.used * 2 > this.slots.length) this.rebuild(this.slots.length * 2);
   }
 
-  delete(key: KeyRef, h = hashKey(keyText(key))): boolean {
+  delete(key: KeyRef, h = hashKey(this.keyText(key))): boolean {
     const s = this.find(key, h);
     if (s < 0) return false;
     const j = this.slots[s];
@@ -111,7 +128,7 @@ export class FileTable<V> {
     }
     const keys: (KeyRef | undefined)[] = [];
     const hashes: number[] = [];
-    const vals: (V | undefined)[] = [];
+    const vals: (V | number | undefined)[] = [];
     const slots = new Int32Array(cap).fill(EMPTY);
     const mask = cap - 1;
     for (let j = 0; j < this.keys.length; j++) {
@@ -132,8 +149,9 @@ export class FileTable<V> {
     this.used = keys.length;
   }
 
-  clone(): FileTable<V> {
-    const t = new FileTable<V>();
+  /** A copy; rows resolve through `resolver` (the copy's owner). */
+  clone(resolver: RowResolver<V> | null = this.resolver): FileTable<V> {
+    const t = new FileTable<V>(resolver);
     t.slots = this.slots.slice();
     t.used = this.used;
     t.keys = this.keys.slice();
@@ -143,22 +161,30 @@ export class FileTable<V> {
     return t;
   }
 
+  /** The live values in insertion order, as a new array; rows stay row numbers. */
+  rawValuesArray(): (V | number)[] {
+    const out = new Array<V | number>(this.live);
+    let i = 0;
+    for (let j = 0; j < this.vals.length; j++) if (this.keys[j] !== undefined) out[i++] = this.vals[j] as V | number;
+    return out;
+  }
+
   /** The live values in insertion order, as a new array. */
   valuesArray(): V[] {
     const out = new Array<V>(this.live);
     let i = 0;
-    for (let j = 0; j < this.vals.length; j++) if (this.keys[j] !== undefined) out[i++] = this.vals[j] as V;
+    for (let j = 0; j < this.vals.length; j++) if (this.keys[j] !== undefined) out[i++] = this.value(this.vals[j]) as V;
     return out;
   }
 
   *values(): IterableIterator<V> {
-    for (let j = 0; j < this.vals.length; j++) if (this.keys[j] !== undefined) yield this.vals[j] as V;
+    for (let j = 0; j < this.vals.length; j++) if (this.keys[j] !== undefined) yield this.value(this.vals[j]) as V;
   }
 
   *entries(): IterableIterator<[string, V]> {
     for (let j = 0; j < this.vals.length; j++) {
       const k = this.keys[j];
-      if (k !== undefined) yield [keyText(k), this.vals[j] as V];
+      if (k !== undefined) yield [this.keyText(k), this.value(this.vals[j]) as V];
     }
   }
 

@@ -10,8 +10,8 @@ import { sep } from 'node:path';
 import { canonicalisePath, isPlainRelative, type CanonicalPath } from './paths';
 import { dvUniqueId } from './dv';
 import { physicalToLogical, statsToLogical } from './schema';
-import { LazyAddFile, scanAdd } from './fastadd';
-import { FileTable } from './filetable';
+import { AddBatch, LazyAddFile, scanAdd } from './fastadd';
+import { FileTable, type RowResolver } from './filetable';
 
 /** A checkpoint add may carry typed `stats_parsed` instead of the JSON `stats` string. */
 export type LogAddFile = AddFile & { stats_parsed?: Record<string, unknown> | null };
@@ -48,7 +48,12 @@ export function addAction(c: ParsedCommit, a: Action): void {
 
 /** Parses a newline-delimited JSON commit (or JSON checkpoint / compaction file). */
 export function parseCommitText(text: string, version: number, fileName: string): ParsedCommit {
-  return parseCommitBytes(Buffer.from(text, 'utf8'), version, fileName);
+  // A plain object (adds as an array): callers copy it with Object.assign or spread.
+  const b = parseCommitBytes(Buffer.from(text, 'utf8'), version, fileName) as BatchedCommit;
+  return {
+    version, adds: b.adds, removes: b.removes, protocol: b.protocol, metaData: b.metaData, commitInfo: b.commitInfo,
+    txns: b.txns, domainMetadata: b.domainMetadata, sidecars: b.sidecars, hasCheckpointMetadata: b.hasCheckpointMetadata,
+  };
 }
 
 /**
@@ -56,7 +61,8 @@ export function parseCommitText(text: string, version: number, fileName: string)
  * take the fast path (fastadd.ts) and only the other lines are decoded and JSON-parsed.
  */
 export function parseCommitBytes(buf: Buffer, version: number, fileName: string): ParsedCommit {
-  const c = emptyCommit(version);
+  const c = new BatchedCommit(new AddBatch(buf, version));
+  const batch = c.batch;
   const n = buf.length;
   let start = 0;
   let lineNo = 0;
@@ -64,9 +70,7 @@ export function parseCommitBytes(buf: Buffer, version: number, fileName: string)
     let end = buf.indexOf(10, start);
     if (end < 0) end = n;
     lineNo++;
-    const fast = scanAdd(buf, start, end, version);
-    if (fast) {
-      c.adds.push(fast);
+    if (scanAdd(buf, start, end, batch)) {
       start = end + 1;
       continue;
     }
@@ -82,9 +86,39 @@ export function parseCommitBytes(buf: Buffer, version: number, fileName: string)
     if (a === null || typeof a !== 'object') {
       throw new LakerecError('log_corrupt', `${fileName} line ${lineNo} is not an action object`, { file: fileName, line: lineNo });
     }
-    addAction(c, a);
+    if (a.add) batch.pushObject(a.add as LogAddFile);
+    else addAction(c, a);
   }
   return c;
+}
+
+/**
+ * A commit read from JSON: its adds live in a columnar batch (fastadd.ts) and become objects only
+ * when `adds` is read (the timeline, forensics); replay reads the batch directly.
+ */
+class BatchedCommit implements ParsedCommit {
+  removes: RemoveFile[] = [];
+  protocol: Protocol | null = null;
+  metaData: Metadata | null = null;
+  commitInfo: CommitInfo | null = null;
+  txns: TransactionId[] = [];
+  domainMetadata: DomainMetadata[] = [];
+  sidecars: Sidecar[] = [];
+  hasCheckpointMetadata = false;
+  private list: LogAddFile[] | undefined;
+  readonly version: number;
+  constructor(readonly batch: AddBatch) {
+    this.version = batch.version;
+  }
+  get adds(): LogAddFile[] {
+    if (!this.list) this.list = this.batch.all();
+    return this.list;
+  }
+  set adds(v: LogAddFile[]) { this.list = v; }
+  /** The batch still says what `adds` says (nobody replaced or grew the list). */
+  get batchCurrent(): boolean {
+    return this.list === undefined || this.list.length === this.batch.n;
+  }
 }
 
 const numRecordsRe = /"numRecords"\s*:\s*(\d+)/;
@@ -132,20 +166,54 @@ function canonicalKey(path: string, root: string): { key: string; outside: boole
 }
 
 /** The state of the table as actions are applied in version order. */
-export class ReplayState {
+export class ReplayState implements RowResolver<FileEntry> {
   protocol: Protocol | null = null;
   metadata: Metadata | null = null;
-  /** key: canonical path + NUL + DV unique id */
-  files = new FileTable<FileEntry>();
+  /** key: canonical path + NUL + DV unique id. A plain fast-path add is held as a row number
+   *  (see rowOf): base of its batch + its index there. */
+  files = new FileTable<FileEntry>(this);
   readonly txns = new Map<string, TransactionId>();
   readonly domains = new Map<string, DomainMetadata>();
+  private batches: AddBatch[] = [];
+  private bases: number[] = [];
+  private nextRow = 0;
+  // The batch of the last row looked up (rows are mostly read in order).
+  private lastBatch = -1;
   constructor(readonly root: string) {}
+
+  /** The batch holding row r and r's index in it. */
+  rowOf(r: number): { batch: AddBatch; i: number } {
+    let b = this.lastBatch;
+    if (b < 0 || r < this.bases[b] || r >= this.bases[b] + this.batches[b].n) {
+      let lo = 0;
+      let hi = this.bases.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (this.bases[mid] <= r) lo = mid; else hi = mid - 1;
+      }
+      b = this.lastBatch = lo;
+    }
+    return { batch: this.batches[b], i: r - this.bases[b] };
+  }
+
+  keyOf(r: number): string {
+    const { batch, i } = this.rowOf(r);
+    return batch.pathOf(i);
+  }
+
+  valueOf(r: number): FileEntry {
+    const { batch, i } = this.rowOf(r);
+    return batch.addAt(i) as LazyAddFile;
+  }
 
   clone(): ReplayState {
     const s = new ReplayState(this.root);
     s.protocol = this.protocol;
     s.metadata = this.metadata;
-    s.files = this.files.clone();
+    s.files = this.files.clone(s);
+    s.batches = this.batches.slice();
+    s.bases = this.bases.slice();
+    s.nextRow = this.nextRow;
     for (const [k, v] of this.txns) s.txns.set(k, v);
     for (const [k, v] of this.domains) s.domains.set(k, v);
     return s;
@@ -175,6 +243,10 @@ export class ReplayState {
         hooks?.onRemove?.(e);
       }
     }
+    if (c instanceof BatchedCommit && c.batchCurrent && this.nextRow + c.batch.n < 2 ** 30) {
+      this.applyBatch(c.batch, hooks);
+      return;
+    }
     this.files.reserve(c.adds.length);
     for (const a of c.adds) {
       if (a instanceof LazyAddFile && a.plainPath && a.version === c.version) {
@@ -193,6 +265,43 @@ export class ReplayState {
       } else {
         const ck = canonicalKey(a.path, this.root);
         e = { add: a, version: c.version, key: ck.key, outside: ck.outside, absolute: ck.absolute };
+      }
+      const k = a.deletionVector ? ReplayState.key(e.key, dvUniqueId(a.deletionVector)) : e.key;
+      if (hooks) {
+        const prev = this.files.get(k);
+        if (prev) hooks.onRemove?.(prev);
+      }
+      this.files.set(k, e);
+      hooks?.onAdd?.(e);
+    }
+  }
+
+  /** The adds of a batch, in order: plain fast rows by row number, the rest as entries. */
+  private applyBatch(batch: AddBatch, hooks?: { onAdd?(e: FileEntry): void; onRemove?(e: FileEntry): void }): void {
+    const base = this.nextRow;
+    this.batches.push(batch);
+    this.bases.push(base);
+    this.nextRow += batch.n;
+    this.files.reserve(batch.n);
+    for (let i = 0; i < batch.n; i++) {
+      if (batch.isFastPlain(i)) {
+        const r = base + i;
+        const h = batch.pathHash[i];
+        if (hooks) {
+          const prev = this.files.get(r, h);
+          if (prev) hooks.onRemove?.(prev);
+        }
+        this.files.set(r, r, h);
+        if (hooks?.onAdd) hooks.onAdd(this.valueOf(r));
+        continue;
+      }
+      const a = batch.addAt(i);
+      let e: FileEntry;
+      if (isPlainRelative(a.path)) {
+        e = { add: a, version: batch.version, key: a.path, outside: false, absolute: undefined };
+      } else {
+        const ck = canonicalKey(a.path, this.root);
+        e = { add: a, version: batch.version, key: ck.key, outside: ck.outside, absolute: ck.absolute };
       }
       const k = a.deletionVector ? ReplayState.key(e.key, dvUniqueId(a.deletionVector)) : e.key;
       if (hooks) {
@@ -248,16 +357,7 @@ class SnapshotFile implements ActiveFile {
   get size(): number { return this.e.add.size; }
   get modificationTime(): number { return this.e.add.modificationTime; }
   get partitionValues(): Record<string, string | null> {
-    const pv = this.e.add.partitionValues ?? EMPTY_PV;
-    const toLogical = this.ctx.toLogical;
-    if (!toLogical) return pv;
-    let m = this.ctx.logicalPv.get(pv);
-    if (m === undefined) {
-      m = {};
-      for (const k in pv) m[toLogical.get(k) ?? k] = pv[k] ?? null;
-      this.ctx.logicalPv.set(pv, m);
-    }
-    return m;
+    return logicalPartitionValues(this.e.add.partitionValues ?? EMPTY_PV, this.ctx);
   }
   get deletionVector(): DeletionVectorDescriptor | null { return this.e.add.deletionVector ?? null; }
   get numRecords(): number | null {
@@ -286,11 +386,69 @@ class SnapshotFile implements ActiveFile {
 
 const EMPTY_PV: Record<string, string | null> = Object.freeze({}) as Record<string, string | null>;
 
+function logicalPartitionValues(pv: Record<string, string | null>, ctx: SnapshotContext): Record<string, string | null> {
+  const toLogical = ctx.toLogical;
+  if (!toLogical) return pv;
+  let m = ctx.logicalPv.get(pv);
+  if (m === undefined) {
+    m = {};
+    for (const k in pv) m[toLogical.get(k) ?? k] = pv[k] ?? null;
+    ctx.logicalPv.set(pv, m);
+  }
+  return m;
+}
+
+/**
+ * A snapshot file over a row of a commit's add batch (a plain fast-path add): the same fields as
+ * SnapshotFile, read from the batch's columns, so per-partition counts touch no add object.
+ */
+class BatchFile implements ActiveFile {
+  private parsed: FileStats | null | undefined = undefined;
+  constructor(private readonly batch: AddBatch, private readonly i: number, private readonly ctx: SnapshotContext) {}
+  get path(): string { return this.batch.pathOf(this.i); }
+  get absolutePath(): string { const r = this.ctx.root; return r.endsWith(sep) ? r + this.path : r + sep + this.path; }
+  get size(): number { return this.batch.size[this.i]; }
+  get modificationTime(): number { return this.batch.mtime[this.i]; }
+  get partitionValues(): Record<string, string | null> {
+    return logicalPartitionValues(this.batch.pv[this.i] ?? EMPTY_PV, this.ctx);
+  }
+  get deletionVector(): DeletionVectorDescriptor | null { return null; }
+  get numRecords(): number | null {
+    const n = this.batch.numRecords[this.i];
+    return Number.isNaN(n) ? null : n;
+  }
+  get addedInVersion(): number { return this.batch.version; }
+  get add(): AddFile { return this.batch.addAt(this.i); }
+  get outside(): boolean { return false; }
+  get stats(): FileStats | null {
+    if (this.parsed === undefined) this.parsed = parseStats(this.batch.addAt(this.i), this.ctx.schema, this.ctx.mode);
+    return this.parsed;
+  }
+  set stats(v: FileStats | null) {
+    this.parsed = v;
+  }
+  toJSON(): ActiveFile {
+    return {
+      path: this.path, absolutePath: this.absolutePath, size: this.size, modificationTime: this.modificationTime,
+      partitionValues: this.partitionValues, stats: this.stats, deletionVector: this.deletionVector,
+      numRecords: this.numRecords, addedInVersion: this.addedInVersion, add: this.add, outside: this.outside,
+    };
+  }
+}
+
 /** The snapshot's file list, keyed partition values translated to logical names under column mapping. */
 export function activeFiles(state: ReplayState, schema: StructType, mode: ColumnMappingMode): ActiveFile[] {
   const ctx: SnapshotContext = { root: state.root, schema, mode, toLogical: mode === 'none' ? null : physicalToLogical(schema, mode), logicalPv: new Map() };
-  const entries = state.files.valuesArray();
+  const entries = state.files.rawValuesArray();
   const out: ActiveFile[] = new Array<ActiveFile>(entries.length);
-  for (let i = 0; i < entries.length; i++) out[i] = new SnapshotFile(entries[i], ctx);
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i];
+    if (typeof e === 'number') {
+      const row = state.rowOf(e);
+      out[i] = new BatchFile(row.batch, row.i, ctx);
+    } else {
+      out[i] = new SnapshotFile(e, ctx);
+    }
+  }
   return out;
 }

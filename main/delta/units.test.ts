@@ -7,7 +7,7 @@ import { z85Decode, z85Encode } from './z85';
 import { classifyLogFiles, parseLastCheckpoint, selectSegment } from './logfiles';
 import { canonicalisePath, decodeLogPath, isPlainRelative } from './paths';
 import { checkReaderProtocol } from './features';
-import { numRecordsFromStats, numRecordsOfAdd, parseCommitText, ReplayState } from './replay';
+import { numRecordsFromStats, numRecordsOfAdd, parseCommitBytes, parseCommitText, ReplayState } from './replay';
 import type { AddFile } from '../../shared/delta';
 import { deltaTypeToDuckDb, partitionValueExpr } from './schema';
 import { tryFastAdd } from './fastadd';
@@ -327,8 +327,8 @@ describe('fast add path', () => {
       if (rnd(3) === 0) keys.reverse();
       lines.push(JSON.stringify({ add: Object.fromEntries(keys.map((k) => [k, add[k]])) }));
     }
-    const c = parseCommitText(lines.join('\n'), 1, '1.json');
-    const slow = { ...c, adds: lines.map((l) => (JSON.parse(l) as { add: AddFile }).add) };
+    const c = parseCommitBytes(Buffer.from(lines.join('\n')), 1, '1.json');
+    const slow = { ...parseCommitText('', 1, '1.json'), adds: lines.map((l) => (JSON.parse(l) as { add: AddFile }).add) };
     expect(c.adds.length).toBe(lines.length);
     c.adds.forEach((a, i) => {
       const full = slow.adds[i];
@@ -353,20 +353,20 @@ describe('fast add path', () => {
 
 describe('file table', () => {
   test('behaves as a Map for set/get/delete/order, through growth, holes and clones', () => {
-    const t = new FileTable<number>();
-    const m = new Map<string, number>();
+    const t = new FileTable<{ i: number }>();
+    const m = new Map<string, { i: number }>();
     let seed = 7;
     const rnd = (n: number): number => { seed = (Math.imul(seed, 1103515245) + 12345) >>> 0; return seed % n; };
     for (let i = 0; i < 20000; i++) {
       const k = `p=${rnd(50)}/f${rnd(3000)}.parquet`;
       const op = rnd(10);
-      if (op < 6) { t.set(k, i); m.set(k, i); } else if (op < 9) { expect(t.delete(k)).toBe(m.delete(k)); } else expect(t.get(k)).toBe(m.get(k));
+      if (op < 6) { const v = { i }; t.set(k, v); m.set(k, v); } else if (op < 9) { expect(t.delete(k)).toBe(m.delete(k)); } else expect(t.get(k)).toBe(m.get(k));
       if (i === 10000) t.reserve(5000);
     }
     expect(t.size).toBe(m.size);
     expect([...t.entries()]).toEqual([...m.entries()]);
     const c = t.clone();
-    c.set('new', 1);
+    c.set('new', { i: -1 });
     c.delete([...m.keys()][0]);
     expect([...t.values()]).toEqual([...m.values()]);
     expect(t.valuesArray()).toEqual([...m.values()]);
