@@ -58,6 +58,12 @@ interface PartitionSpec {
   type: string | null;
 }
 
+/** The partition expression without its text cast (to group by the typed value). */
+function uncast(partSql: string): string {
+  const m = /^CAST\((.*) AS VARCHAR\)$/s.exec(partSql);
+  return m ? m[1] : partSql;
+}
+
 function label(col: string | null, value: string | null): string {
   if (col === null) return '(table)';
   return `${col}=${value ?? NULL_LABEL}`;
@@ -194,7 +200,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     if (at >= levelIndex('counts')) {
       // ---- counts: source by reading it, target from the log's stats ----
       // At checksum and deeper the source's one pass happens here, and its counts come from it.
-      let countSql = `SELECT ${part.sourceSql} AS p, count(*) AS n FROM ${srcView} GROUP BY 1`;
+      let countSql = `SELECT CAST(p AS VARCHAR) AS p, n FROM (SELECT ${uncast(part.sourceSql)} AS p, count(*) AS n FROM ${srcView} GROUP BY 1)`;
       if (at >= levelIndex('checksum')) {
         report(ctx, { phase: 'hashing the source', done: 0, total: null });
         await materialise(conn, 'lk_s', srcView, part.sourceSql, contract, digestCols, floatCols, srcType, mode, at >= levelIndex('rows'), false, false, aggregateOnly);
@@ -612,7 +618,8 @@ async function materialise(
 ): Promise<void> {
   const cols = digestCols.map((c) => ({ name: c, type: types.get(c)! }));
   const dg = rowDigestHalves(cols, contract.naiveIsUtc, mode);
-  const sel: string[] = [`${partSql} AS p`];
+  // Aggregating: group by the typed partition value and turn only the few groups into text.
+  const sel: string[] = [`${aggregateOnly ? uncast(partSql) : partSql} AS p`];
   contract.keys.forEach((k, i) => sel.push(`${sqlIdent(k)} AS k${i}`));
   if (dg.inner) sel.push(`${dg.inner} AS _lk_d`);
   else sel.push(`${dg.h1} AS h1`, `${dg.h2} AS h2`);
@@ -625,7 +632,7 @@ async function materialise(
   let q = `SELECT ${sel.join(', ')} FROM ${sqlIdent(view)}`;
   // md5 once per row, split into halves outside.
   if (dg.inner) q = `SELECT * EXCLUDE (_lk_d), ${dg.h1} AS h1, ${dg.h2} AS h2 FROM (${q})`;
-  if (aggregateOnly) q = `SELECT p, count(*) AS n, sum(h1) AS hi, sum(h2) AS lo FROM (${q}) GROUP BY p`;
+  if (aggregateOnly) q = `SELECT CAST(p AS VARCHAR) AS p, n, hi, lo FROM (SELECT p, count(*) AS n, sum(h1) AS hi, sum(h2) AS lo FROM (${q}) GROUP BY p)`;
   try {
     await exec(conn, append ? `INSERT INTO ${table} BY NAME ${q}` : `CREATE OR REPLACE TEMP TABLE ${table} AS ${q}`);
   } catch (e) {
