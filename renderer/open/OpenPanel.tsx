@@ -1,5 +1,6 @@
 // Sidebar: open a table by path or dialog, recent tables, bundled sample lakes.
 import { useState, type FormEvent } from 'react';
+import { PathInput } from '../app/PathInput';
 import { NO_SAMPLES, useWorkbench } from '../state/context';
 
 export function OpenPanel() {
@@ -17,17 +18,7 @@ export function OpenPanel() {
     <section className="side-section">
       <h3 className="side-title">Open a table</h3>
       <form className="open-form" onSubmit={submit}>
-        <input
-          className="path-input"
-          data-testid="path-input"
-          type="text"
-          spellCheck={false}
-          autoComplete="off"
-          placeholder="/path/to/delta/table"
-          aria-label="Delta table folder path"
-          value={path}
-          onChange={(e) => setPath(e.target.value)}
-        />
+        <PathInput testId="path-input" placeholder="/path/to/delta/table" label="Delta table folder path" value={path} onChange={setPath} />
         <div className="open-buttons">
           <button type="submit" className="btn btn-primary" data-testid="open-button">Open</button>
           {info?.canPickFolder && (

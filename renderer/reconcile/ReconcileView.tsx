@@ -6,6 +6,7 @@ import { useEffect, useRef, useState, type ChangeEvent, type DragEvent, type For
 import { useStore } from 'zustand';
 import { LEVELS, type Level } from '../../shared/reconcile';
 import { ErrorPanel } from '../app/ErrorPanel';
+import { PathInput } from '../app/PathInput';
 import { useClient, useWorkbench } from '../state/context';
 import { sourceFromDrop } from './drop';
 import { ReconcileResultView } from './ResultView';
@@ -77,17 +78,7 @@ function SourcePanel() {
         </div>
       )}
       <form className="source-form" onSubmit={submit}>
-        <input
-          className="path-input"
-          data-testid="source-path"
-          type="text"
-          spellCheck={false}
-          autoComplete="off"
-          placeholder="/path/to/source.parquet or a Delta folder"
-          aria-label="Source path"
-          value={path}
-          onChange={(e) => setPath(e.target.value)}
-        />
+        <PathInput testId="source-path" placeholder="/path/to/source.parquet or a Delta folder" label="Source path" value={path} onChange={setPath} />
         <button type="submit" className="btn" data-testid="source-use-path">Use path</button>
         {web ? (
           <>
