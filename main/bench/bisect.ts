@@ -17,6 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
 import { openDuck, sqlString, type Duck } from '../engine/duck';
 import { bisect } from '../bisect/bisect';
+import { repoRoot } from '../receipts/repo';
 import { forensics } from '../forensics/forensics';
 import type { BisectResult, PredicateSpec } from '../../shared/bisect';
 
@@ -153,15 +154,6 @@ export function loadAverage(): number {
  * `workDir` keeps the generated tables; with `reuse`, tables already generated there (same sizes)
  * are used as they are, so a second run measures only the bisects.
  */
-function repoRoot(): string {
-  let dir = typeof __dirname === 'string' ? resolve(__dirname) : process.cwd();
-  for (let i = 0; i < 6; i++) {
-    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'main'))) return dir;
-    dir = resolve(dir, '..');
-  }
-  return process.cwd();
-}
-
 /** forensics (timeline + every heuristic) over the 300,000-add log, if ../shared/bench has it. */
 export async function benchLargeLog(input = resolve(repoRoot(), '..', 'shared', 'bench', '300k-add-files-100-col-partitioned.tar.zst')): Promise<LargeLogFigures> {
   const none = { addActions: 0, versions: 0, forensicsMs: 0, forensicsCpuMs: 0, heuristics: 0 };
