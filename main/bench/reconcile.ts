@@ -45,6 +45,7 @@ export interface ReconcileBenchFigures {
   runs: DigestRunFigures[];
   peakRssMb: number;
   setupMs: number;
+  bestOf: number;
 }
 
 const schema: StructType = {
@@ -65,8 +66,10 @@ function rowsSql(n: number): string {
     FROM range(${n}) r(i)`;
 }
 
-export async function benchReconcile(opts: { rows?: number; workDir?: string } = {}): Promise<ReconcileBenchFigures> {
+export async function benchReconcile(opts: { rows?: number; workDir?: string; runs?: number } = {}): Promise<ReconcileBenchFigures> {
   const n = opts.rows ?? 10_000_000;
+  // Best of `runs` for every timed checksum figure (ours and DuckDB's): the machine is shared.
+  const best = Math.max(1, opts.runs ?? 3);
   const dir = opts.workDir ?? mkdtempSync(join(tmpdir(), 'lakerec-bench-rec-'));
   const owns = !opts.workDir;
   try {
@@ -92,12 +95,16 @@ export async function benchReconcile(opts: { rows?: number; workDir?: string } =
     let duckSourceMs: number;
     let duckTargetMs: number;
     try {
-      let t = performance.now();
-      await d2.conn.runAndReadAll(`SELECT sum(hash(id, qty, amount, customer, dt, ts)::HUGEINT) FROM read_parquet(${sqlString(source)})`);
-      duckSourceMs = performance.now() - t;
-      t = performance.now();
-      await d2.conn.runAndReadAll(`SELECT sum(hash(id, qty, amount, customer, dt, ts)::HUGEINT) FROM read_parquet([${files.map(sqlString).join(', ')}], hive_partitioning = true)`);
-      duckTargetMs = performance.now() - t;
+      duckSourceMs = Infinity;
+      duckTargetMs = Infinity;
+      for (let i = 0; i < best; i++) {
+        let t = performance.now();
+        await d2.conn.runAndReadAll(`SELECT sum(hash(id, qty, amount, customer, dt, ts)::HUGEINT) FROM read_parquet(${sqlString(source)})`);
+        duckSourceMs = Math.min(duckSourceMs, performance.now() - t);
+        t = performance.now();
+        await d2.conn.runAndReadAll(`SELECT sum(hash(id, qty, amount, customer, dt, ts)::HUGEINT) FROM read_parquet([${files.map(sqlString).join(', ')}], hive_partitioning = true)`);
+        duckTargetMs = Math.min(duckTargetMs, performance.now() - t);
+      }
     } finally {
       d2.close();
     }
@@ -111,34 +118,39 @@ export async function benchReconcile(opts: { rows?: number; workDir?: string } =
       { digest: 'fast', level: 'keys', memoryLimit: '512MB' },
     ] as const;
     for (const { digest, level, memoryLimit } of plan) {
-      const marks: Record<string, number> = {};
       let peak = process.memoryUsage().rss;
       const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 50);
-      const start = performance.now();
-      let r;
+      let fig: { src: number; tgt: number; total: number; digest: string; verdict: string } | null = null;
       try {
-        r = await reconcile({
-          source, target: { root: table }, contract, level, digest, memoryLimit,
-          ctx: { progress: (p) => { if (marks[p.phase] === undefined) marks[p.phase] = performance.now(); } },
-        });
+        for (let i = 0; i < (level === 'checksum' ? best : 1); i++) {
+          const marks: Record<string, number> = {};
+          const start = performance.now();
+          const r = await reconcile({
+            source, target: { root: table }, contract, level, digest, memoryLimit,
+            ctx: { progress: (p) => { if (marks[p.phase] === undefined) marks[p.phase] = performance.now(); } },
+          });
+          const end = performance.now();
+          const srcStart = marks['hashing the source'] ?? start;
+          const tgtStart = marks['hashing the target'] ?? srcStart;
+          const cur = { src: tgtStart - srcStart, tgt: end - tgtStart, total: end - start, digest: r.digest, verdict: r.verdict };
+          if (!fig || cur.total < fig.total) fig = cur;
+        }
       } finally {
         clearInterval(sampler);
       }
-      const end = performance.now();
-      const srcStart = marks['hashing the source'] ?? start;
-      const tgtStart = marks['hashing the target'] ?? srcStart;
+      if (!fig) continue;
       runs.push({
-        digest: r.digest,
+        digest: fig.digest,
         level,
         memoryLimit,
         peakRssMb: Math.round(peak / 1048576),
-        oursSourceMs: Math.round(tgtStart - srcStart),
-        oursTargetMs: Math.round(end - tgtStart),
-        oursTotalMs: Math.round(end - start),
-        ratioSource: Math.round(((tgtStart - srcStart) / duckSourceMs) * 100) / 100,
-        ratioTarget: Math.round(((end - tgtStart) / duckTargetMs) * 100) / 100,
-        rowsPerSecond: Math.round((2 * n) / ((end - start) / 1000)),
-        verdict: r.verdict,
+        oursSourceMs: Math.round(fig.src),
+        oursTargetMs: Math.round(fig.tgt),
+        oursTotalMs: Math.round(fig.total),
+        ratioSource: Math.round((fig.src / duckSourceMs) * 100) / 100,
+        ratioTarget: Math.round((fig.tgt / duckTargetMs) * 100) / 100,
+        rowsPerSecond: Math.round((2 * n) / (fig.total / 1000)),
+        verdict: fig.verdict,
       });
     }
     return {
@@ -148,6 +160,7 @@ export async function benchReconcile(opts: { rows?: number; workDir?: string } =
       runs,
       peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
       setupMs: Math.round(setupMs),
+      bestOf: best,
     };
   } finally {
     if (owns) rmSync(dir, { recursive: true, force: true });
@@ -157,7 +170,7 @@ export async function benchReconcile(opts: { rows?: number; workDir?: string } =
 export function formatReconcileFigures(f: ReconcileBenchFigures): string {
   const lines = [
     `reconcile bench: ${f.rows.toLocaleString('en-US')}-row source Parquet vs ${f.rows.toLocaleString('en-US')}-row Delta table`,
-    `  DuckDB sum(hash(cols)): source ${f.duckSourceMs} ms, target ${f.duckTargetMs} ms`,
+    `  DuckDB sum(hash(cols)): source ${f.duckSourceMs} ms, target ${f.duckTargetMs} ms (checksum figures: best of ${f.bestOf} runs)`,
   ];
   for (const r of f.runs) {
     lines.push(`  ${r.level} ${r.digest} (verdict ${r.verdict}, memory limit ${r.memoryLimit}): source ${r.oursSourceMs} ms (${r.ratioSource}x), target ${r.oursTargetMs} ms (${r.ratioTarget}x)${r.level === 'checksum' ? ', goal <= 3x per side' : ''}; total ${r.oursTotalMs} ms, ${r.rowsPerSecond.toLocaleString('en-US')} rows/s; peak RSS ${r.peakRssMb} MB`);
