@@ -26,25 +26,42 @@ const pvByHash = new Map<number, PvEntry[]>();
 let pvCount = 0;
 const PV_CACHE_MAX = 200_000;
 
+// In front of the map: the last entry seen per hash slot (most logs have few distinct texts).
+const pvRecent: (PvEntry | undefined)[] = new Array<PvEntry | undefined>(1024).fill(undefined);
+
+function sameBytes(buf: Buffer, open: number, b: Uint8Array, len: number): boolean {
+  if (b.length !== len) return false;
+  let i = 0;
+  while (i < len && buf[open + i] === b[i]) i++;
+  return i === len;
+}
+
 function partitionValuesAt(buf: Buffer, open: number, close: number, hash: number): Readonly<Record<string, string | null>> {
   const len = close - open + 1;
+  const recent = pvRecent[hash & 1023];
+  if (recent !== undefined && sameBytes(buf, open, recent.bytes, len)) return recent.pv;
+  const found = partitionValuesSlow(buf, open, close, hash, len);
+  return found.pv;
+}
+
+function partitionValuesSlow(buf: Buffer, open: number, close: number, hash: number, len: number): PvEntry {
   const bucket = pvByHash.get(hash);
   if (bucket) {
     for (const e of bucket) {
-      const b = e.bytes;
-      if (b.length !== len) continue;
-      let i = 0;
-      while (i < len && buf[open + i] === b[i]) i++;
-      if (i === len) return e.pv;
+      if (sameBytes(buf, open, e.bytes, len)) {
+        pvRecent[hash & 1023] = e;
+        return e;
+      }
     }
   }
   const pv = Object.freeze(JSON.parse(buf.toString('utf8', open, close + 1)) as Record<string, string | null>);
+  const entry = { bytes: new Uint8Array(buf.subarray(open, close + 1)), pv };
   if (pvCount < PV_CACHE_MAX) {
     pvCount++;
-    const entry = { bytes: new Uint8Array(buf.subarray(open, close + 1)), pv };
     if (bucket) bucket.push(entry); else pvByHash.set(hash, [entry]);
+    pvRecent[hash & 1023] = entry;
   }
-  return pv;
+  return entry;
 }
 
 type Full = AddFile & { stats_parsed?: Record<string, unknown> | null };

@@ -402,9 +402,14 @@ function logicalPartitionValues(pv: Record<string, string | null>, ctx: Snapshot
  * A snapshot file over a row of a commit's add batch (a plain fast-path add): the same fields as
  * SnapshotFile, read from the batch's columns, so per-partition counts touch no add object.
  */
+interface BatchView { batch: AddBatch; ctx: SnapshotContext }
+
 class BatchFile implements ActiveFile {
   private parsed: FileStats | null | undefined = undefined;
-  constructor(private readonly batch: AddBatch, private readonly i: number, private readonly ctx: SnapshotContext) {}
+  // Two fields besides the stats cache: 300k of these are copied by the GC while young.
+  constructor(private readonly view: BatchView, private readonly i: number) {}
+  private get batch(): AddBatch { return this.view.batch; }
+  private get ctx(): SnapshotContext { return this.view.ctx; }
   get path(): string { return this.batch.pathOf(this.i); }
   get absolutePath(): string { const r = this.ctx.root; return r.endsWith(sep) ? r + this.path : r + sep + this.path; }
   get size(): number { return this.batch.size[this.i]; }
@@ -441,11 +446,13 @@ export function activeFiles(state: ReplayState, schema: StructType, mode: Column
   const ctx: SnapshotContext = { root: state.root, schema, mode, toLogical: mode === 'none' ? null : physicalToLogical(schema, mode), logicalPv: new Map() };
   const entries = state.files.rawValuesArray();
   const out: ActiveFile[] = new Array<ActiveFile>(entries.length);
+  let view = null as BatchView | null;
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i];
     if (typeof e === 'number') {
       const row = state.rowOf(e);
-      out[i] = new BatchFile(row.batch, row.i, ctx);
+      if (view?.batch !== row.batch) view = { batch: row.batch, ctx };
+      out[i] = new BatchFile(view, row.i);
     } else {
       out[i] = new SnapshotFile(e, ctx);
     }
