@@ -60,11 +60,12 @@ async function main(): Promise<void> {
       say(formatReconcileFigures(f));
       runs.push(f);
     }
-    // Median per digest (md5 of canonical bytes is the default; DuckDB hash() is `--digest fast`).
-    const digests = [...new Set(runs.flatMap((f) => f.runs.map((r) => r.digest)))];
-    const perDigest = Object.fromEntries(digests.map((d) => {
-      const rs = runs.flatMap((f) => f.runs.filter((r) => r.digest === d));
-      return [d, {
+    // Median per level and digest (md5 of canonical bytes is the default; DuckDB hash() is `--digest fast`).
+    const groupOf = (r: { level?: string; digest: string }): string => `${r.level ?? 'checksum'}.${r.digest}`;
+    const groups = [...new Set(runs.flatMap((f) => f.runs.map(groupOf)))];
+    const perDigest = Object.fromEntries(groups.map((g) => {
+      const rs = runs.flatMap((f) => f.runs.filter((r) => groupOf(r) === g));
+      return [g, {
         ratioSourceMedian: round(median(rs.map((r) => r.ratioSource))),
         ratioTargetMedian: round(median(rs.map((r) => r.ratioTarget))),
         rowsPerSecondMedian: Math.round(median(rs.map((r) => r.rowsPerSecond))),
