@@ -92,6 +92,11 @@ export function parseCommitBytes(buf: Buffer, version: number, fileName: string)
   return c;
 }
 
+/** How many adds a parsed commit holds (without making objects of a batch's adds). */
+export function addCount(c: ParsedCommit): number {
+  return c instanceof BatchedCommit ? c.batch.n : c.adds.length;
+}
+
 /**
  * A commit read from JSON: its adds live in a columnar batch (fastadd.ts) and become objects only
  * when `adds` is read (the timeline, forensics); replay reads the batch directly.
@@ -194,6 +199,11 @@ export class ReplayState implements RowResolver<FileEntry> {
       b = this.lastBatch = lo;
     }
     return { batch: this.batches[b], i: r - this.bases[b] };
+  }
+
+  /** Room for n more files (the adds of the commits about to be applied), to grow the table once. */
+  reserve(n: number): void {
+    this.files.reserve(n);
   }
 
   keyOf(r: number): string {

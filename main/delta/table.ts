@@ -7,7 +7,7 @@ import type { CommitInfo, Metadata } from '../../shared/delta';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import type { ActiveFile, Snapshot, VersionChange, VersionInfo } from './types';
 import { commitFileName, listLog, selectSegment, type CheckpointRef, type LogListing, type LogSegment } from './logfiles';
-import { activeFiles, entryAbsolute, parseCommitBytes, ReplayState, type FileEntry, type ParsedCommit } from './replay';
+import { activeFiles, addCount, entryAbsolute, parseCommitBytes, ReplayState, type FileEntry, type ParsedCommit } from './replay';
 import { readCheckpoint } from './checkpoint';
 import { checkReaderProtocol } from './features';
 import { columnMappingMode, parseSchemaString } from './schema';
@@ -207,6 +207,12 @@ export class DeltaTable {
           throw e;
         }
       }
+      // Size the file table once for every add ahead (parse errors surface below, in order).
+      let ahead = 0;
+      try {
+        for (const step of seg.steps) if ('commit' in step) ahead += addCount(this.commit(step.commit));
+      } catch { /* reported by the loop below */ }
+      state.reserve(ahead);
       let done = 0;
       for (const step of seg.steps) {
         throwIfCancelled(ctx);
