@@ -5,10 +5,11 @@
 // Run: npx vite build --ssr main/bench/log-replay.ts --outDir dist/bench-log-replay --emptyOutDir \
 //        && node dist/bench-log-replay/log-replay.js
 //
-// Measured 2026-11-29 on the shared 2-core machine (3 invocations x 3 runs, CPU time, medians):
-// ours 497 ms vs DuckDB ~225 ms, best-of ratio 2.46x (median of 3 runs incl. the cold first one:
-// 2.7x); the reader before (0fa4ba1) in the same session: 985 ms, 4.37x (4.41x). Peak RSS after
-// ours ~350 MB (was ~600-750 MB). Wall-time ratios swing with the others' load; compare CPU.
+// Measured 2026-11-29 on the shared 2-core machine, 3 invocations x 3 runs each, old and new reader
+// interleaved (CPU time; median over the invocations): ours ~500-640 ms vs DuckDB ~230-260 ms,
+// best-of ratio 2.2-2.5x (median of 3 runs incl. the cold first one: 2.2-2.7x); the reader before
+// (0fa4ba1): ~985-1300 ms, 4.4-5.0x. Peak RSS after ours ~330-380 MB (was ~600-750 MB). Wall-time
+// ratios swing with the others' load (DuckDB runs on both cores, ours on one); compare CPU.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
