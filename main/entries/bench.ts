@@ -4,23 +4,24 @@
 //
 //   npm run bench                 full sizes (10M rows, 10,000 versions)
 //   npm run bench -- --quick      the reconcile bench on 1M rows instead of 10M (ratios stay comparable)
-//   npm run bench -- --only log-replay,bisect
+//   npm run bench -- --only log-replay,bisect --merge   (re-measure some, keep the rest)
 //
 // The modules are imported dynamically so each stays its own chunk (each can also run alone).
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { repoRoot } from '../receipts/repo';
 
-interface Args { quick: boolean; only: Set<string> | null; runs: number; out: string }
+interface Args { quick: boolean; only: Set<string> | null; runs: number; out: string; merge: boolean }
 
 function parse(argv: string[]): Args {
-  const a: Args = { quick: false, only: null, runs: 3, out: join(repoRoot(), 'docs', 'experiments', 'bench.json') };
+  const a: Args = { quick: false, merge: false, only: null, runs: 3, out: join(repoRoot(), 'docs', 'experiments', 'bench.json') };
   for (let i = 0; i < argv.length; i++) {
     const f = argv[i];
     if (f === '--quick') a.quick = true;
+    else if (f === '--merge') a.merge = true;
     else if (f === '--only') a.only = new Set((argv[++i] ?? '').split(','));
     else if (f === '--runs') a.runs = Math.max(1, Number(argv[++i]));
     else if (f === '--out') a.out = argv[++i];
@@ -98,7 +99,9 @@ async function main(): Promise<void> {
     results.demo = { seconds: round(s, 2), runs: times.length, exit };
   }
 
-  const doc = { generatedAt: new Date().toISOString(), mode: args.quick ? 'quick' : 'full', cores: cpus().length, node: process.version, ...results };
+  // --merge keeps the sections of an earlier bench.json that this run did not re-measure.
+  const earlier = args.merge && existsSync(args.out) ? JSON.parse(readFileSync(args.out, 'utf8')) as Record<string, unknown> : {};
+  const doc = { ...earlier, generatedAt: new Date().toISOString(), mode: args.quick ? 'quick' : 'full', cores: cpus().length, node: process.version, ...results };
   mkdirSync(join(args.out, '..'), { recursive: true });
   writeFileSync(args.out, JSON.stringify(doc, null, 2) + '\n');
   say(`wrote ${args.out}`);

@@ -49,6 +49,7 @@ export function collectMetrics(root: string, opts: { benchPath?: string } = {}):
   const bench = readJson(opts.benchPath ?? join(root, 'docs', 'experiments', 'bench.json'));
   if (bench) {
     put('bench.log_replay.ratio', get(bench, 'logReplay', 'ratio'));
+    put('bench.log_replay.cpu_ratio', get(bench, 'logReplay', 'cpuRatioMedian'));
     put('bench.log_replay.add_actions', get(bench, 'logReplay', 'addActions'));
     put('bench.log_replay.peak_rss_mb', get(bench, 'logReplay', 'peakRssOursMb'));
     const perDigest = (get(bench, 'reconcile', 'perDigest') as Record<string, Json> | undefined) ?? {};
