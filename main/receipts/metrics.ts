@@ -53,10 +53,14 @@ export function collectMetrics(root: string, opts: { benchPath?: string } = {}):
     put('bench.log_replay.add_actions', get(bench, 'logReplay', 'addActions'));
     put('bench.log_replay.peak_rss_mb', get(bench, 'logReplay', 'peakRssOursMb'));
     const perDigest = (get(bench, 'reconcile', 'perDigest') as Record<string, Json> | undefined) ?? {};
-    for (const [digest, f] of Object.entries(perDigest)) {
-      put(`bench.reconcile.${digest}.ratio_source`, f.ratioSourceMedian);
-      put(`bench.reconcile.${digest}.ratio_target`, f.ratioTargetMedian);
-      put(`bench.reconcile.${digest}.rows_per_second`, f.rowsPerSecondMedian);
+    // Groups are "level.digest"; the digest's name carries its version, the metric a stable alias.
+    const alias = (d: string): string => (d.startsWith('md5') ? 'md5' : d.startsWith('duckdb-hash') ? 'fast' : d);
+    for (const [group, f] of Object.entries(perDigest)) {
+      const dot = group.indexOf('.');
+      const name = dot < 0 ? alias(group) : `${group.slice(0, dot)}.${alias(group.slice(dot + 1))}`;
+      put(`bench.reconcile.${name}.ratio_source`, f.ratioSourceMedian);
+      put(`bench.reconcile.${name}.ratio_target`, f.ratioTargetMedian);
+      put(`bench.reconcile.${name}.rows_per_second`, f.rowsPerSecondMedian);
     }
     put('bench.reconcile.rows', get(bench, 'reconcile', 'rows'));
     put('bench.demo.seconds', get(bench, 'demo', 'seconds'));
