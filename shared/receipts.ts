@@ -42,7 +42,8 @@ function phraseToRegex(phrase: string): { re: RegExp; kind: 'n' | 'x' | 'range' 
   const value = kind === 'range'
     ? String.raw`(${NUM})\s*(?:–|-|to)\s*(${NUM})\s*(?:x|×|%|\s?s)?`
     : kind === 'x' ? String.raw`(${NUM})\s*(?:x|×|%)?` : `(${NUM})`;
-  return { re: new RegExp(lit(before) + value + lit(after), 'g'), kind };
+  // Case-insensitive: a claim may open a sentence or sit inside one.
+  return { re: new RegExp(lit(before) + value + lit(after), 'gi'), kind };
 }
 
 function toNumber(s: string): number {
