@@ -10,7 +10,7 @@ const nodePatterns = ['node:*', ...nodeBuiltins, ...nodeBuiltins.map((m) => `${m
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'out/**', 'node_modules/**', 'e2e/artifacts/**', 'sample-lakes/built/**', 'coverage/**'],
+    ignores: ['dist/**', '.bench-dist/**', 'out/**', 'node_modules/**', 'e2e/artifacts/**', 'sample-lakes/built/**', 'coverage/**'],
   },
   ...tseslint.configs.recommended,
   {
