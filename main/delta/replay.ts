@@ -269,20 +269,7 @@ export class ReplayState implements RowResolver<FileEntry> {
         hooks?.onAdd?.(a);
         continue;
       }
-      let e: FileEntry;
-      if (isPlainRelative(a.path)) {
-        e = { add: a, version: c.version, key: a.path, outside: false, absolute: undefined };
-      } else {
-        const ck = canonicalKey(a.path, this.root);
-        e = { add: a, version: c.version, key: ck.key, outside: ck.outside, absolute: ck.absolute };
-      }
-      const k = a.deletionVector ? ReplayState.key(e.key, dvUniqueId(a.deletionVector)) : e.key;
-      if (hooks) {
-        const prev = this.files.get(k);
-        if (prev) hooks.onRemove?.(prev);
-      }
-      this.files.set(k, e);
-      hooks?.onAdd?.(e);
+      this.applyAdd(a, c.version, hooks);
     }
   }
 
@@ -305,22 +292,26 @@ export class ReplayState implements RowResolver<FileEntry> {
         if (hooks?.onAdd) hooks.onAdd(this.valueOf(r));
         continue;
       }
-      const a = batch.addAt(i);
-      let e: FileEntry;
-      if (isPlainRelative(a.path)) {
-        e = { add: a, version: batch.version, key: a.path, outside: false, absolute: undefined };
-      } else {
-        const ck = canonicalKey(a.path, this.root);
-        e = { add: a, version: batch.version, key: ck.key, outside: ck.outside, absolute: ck.absolute };
-      }
-      const k = a.deletionVector ? ReplayState.key(e.key, dvUniqueId(a.deletionVector)) : e.key;
-      if (hooks) {
-        const prev = this.files.get(k);
-        if (prev) hooks.onRemove?.(prev);
-      }
-      this.files.set(k, e);
-      hooks?.onAdd?.(e);
+      this.applyAdd(batch.addAt(i), batch.version, hooks);
     }
+  }
+
+  /** An add that is not a plain fast-path row: keyed by its canonical path (and DV id). */
+  private applyAdd(a: AddFile, version: number, hooks?: { onAdd?(e: FileEntry): void; onRemove?(e: FileEntry): void }): void {
+    let e: FileEntry;
+    if (isPlainRelative(a.path)) {
+      e = { add: a, version, key: a.path, outside: false, absolute: undefined };
+    } else {
+      const ck = canonicalKey(a.path, this.root);
+      e = { add: a, version, key: ck.key, outside: ck.outside, absolute: ck.absolute };
+    }
+    const k = a.deletionVector ? ReplayState.key(e.key, dvUniqueId(a.deletionVector)) : e.key;
+    if (hooks) {
+      const prev = this.files.get(k);
+      if (prev) hooks.onRemove?.(prev);
+    }
+    this.files.set(k, e);
+    hooks?.onAdd?.(e);
   }
 }
 
