@@ -377,12 +377,17 @@ class SnapshotFile implements ActiveFile {
     this.parsed = v;
   }
   toJSON(): ActiveFile {
-    return {
-      path: this.path, absolutePath: this.absolutePath, size: this.size, modificationTime: this.modificationTime,
-      partitionValues: this.partitionValues, stats: this.stats, deletionVector: this.deletionVector,
-      numRecords: this.numRecords, addedInVersion: this.addedInVersion, add: this.add, outside: this.outside,
-    };
+    return plainActiveFile(this);
   }
+}
+
+/** A getter-based snapshot file as a plain object (what JSON and a structured clone can carry). */
+function plainActiveFile(f: ActiveFile): ActiveFile {
+  return {
+    path: f.path, absolutePath: f.absolutePath, size: f.size, modificationTime: f.modificationTime,
+    partitionValues: f.partitionValues, stats: f.stats, deletionVector: f.deletionVector,
+    numRecords: f.numRecords, addedInVersion: f.addedInVersion, add: f.add, outside: f.outside,
+  };
 }
 
 const EMPTY_PV: Record<string, string | null> = Object.freeze({}) as Record<string, string | null>;
@@ -434,11 +439,7 @@ class BatchFile implements ActiveFile {
     this.parsed = v;
   }
   toJSON(): ActiveFile {
-    return {
-      path: this.path, absolutePath: this.absolutePath, size: this.size, modificationTime: this.modificationTime,
-      partitionValues: this.partitionValues, stats: this.stats, deletionVector: this.deletionVector,
-      numRecords: this.numRecords, addedInVersion: this.addedInVersion, add: this.add, outside: this.outside,
-    };
+    return plainActiveFile(this);
   }
 }
 
