@@ -91,6 +91,24 @@ describe('snapshots of tables written here', () => {
     expect(r[1]).toMatchObject({ id: '2', s: null, i: null, d: null, ts: null, ntz: null, b: null, dec: null, bin: null });
   });
 
+  test('snapshot files carry every field through JSON, fast-path and slow-path adds alike', async () => {
+    const root = newTable();
+    commit(root, 0, [info(1), protocol(), metaData([field('id', 'long'), field('p', 'string')], ['p']),
+      add('p=a/plain.parquet', 3, { partitionValues: { p: 'a' } }),
+      add('p=b/with%20space.parquet', 4, { partitionValues: { p: 'b' } }),
+    ]);
+    const snap = await (await DeltaTable.open(root)).snapshot();
+    expect(snap.files).toHaveLength(2);
+    for (const f of snap.files) {
+      const plain = JSON.parse(JSON.stringify(f)) as Record<string, unknown>;
+      for (const k of ['path', 'absolutePath', 'size', 'modificationTime', 'partitionValues', 'stats', 'deletionVector', 'numRecords', 'addedInVersion', 'add', 'outside']) {
+        expect(plain, k).toHaveProperty(k);
+        expect(plain[k]).toEqual(JSON.parse(JSON.stringify((f as unknown as Record<string, unknown>)[k] ?? null)));
+      }
+    }
+    expect(snap.files.map((f) => [f.path, f.numRecords, f.partitionValues.p]).sort()).toEqual([['p=a/plain.parquet', 3, 'a'], ['p=b/with space.parquet', 4, 'b']]);
+  });
+
   test('timestamps stored as millis, micros (UTC-adjusted) and naive micros (ntz) read as the same instants', async () => {
     const root = newTable();
     await parquet(root, 'a.parquet', `SELECT TIMESTAMP_MS '2020-02-03 04:05:06.789' AS ms, TIMESTAMPTZ '2020-02-03 04:05:06.789123+00' AS us, TIMESTAMP '2020-02-03 04:05:06.789123' AS ntz`);
