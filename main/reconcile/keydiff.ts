@@ -1,0 +1,238 @@
+// The key diff: the two per-row digest tables joined on the key inside DuckDB, each key classified
+// (missing, extra, duplicate, moved, changed), then the few example rows fetched back by key.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { CellText, ColumnDiffCount, ReconcileResult, RowDiff } from '../../shared/reconcile';
+import { sqlIdent, sqlString } from '../engine/duck';
+import { canonicalRow, compareFamily } from './canonical';
+import type { Contract } from './contract';
+import type { KeyDiffEvidence } from './classify';
+import { dayOf, exec, label, NULL_LABEL, num, rows, text, type PartitionSpec } from './sql';
+
+export interface KeyDiffResult {
+  evidence: KeyDiffEvidence;
+  totals: NonNullable<ReconcileResult['keyDiff']>;
+  columnDiffs: ColumnDiffCount[];
+  rowDiffs: RowDiff[];
+}
+
+/** The key diff: a FULL OUTER JOIN of the two digest tables on the key, inside DuckDB. */
+export async function diffKeys(
+  conn: DuckDBConnection, contract: Contract, part: PartitionSpec, digestCols: string[], floatCols: string[],
+  srcType: Map<string, string>, tgtType: Map<string, string>, skipPartitions: string[], limit: number, perColumn: boolean,
+  reads: ReconcileResult['reads'],
+): Promise<KeyDiffResult> {
+  const K = contract.keys.map((_, i) => `k${i}`);
+  const keyCols = contract.keys;
+  const keyNull = K.map((k) => `${k} IS NULL`).join(' OR ');
+  const skipVals = skipPartitions.map((l) => l.slice(l.indexOf('=') + 1));
+  const skip = skipVals.length ? ` AND coalesce(p, ${sqlString(NULL_LABEL)}) NOT IN (${skipVals.map(sqlString).join(', ')})` : '';
+  // Keys are unique on both sides almost always: those rows are joined as they are (one hash
+  // join, no aggregation). Keys that repeat on either side are few; they are aggregated per key
+  // first and then joined. Both land in lk_kd, which keeps only keys that are not equal.
+  const notNull = `NOT (${keyNull})${skip}`;
+  const Kl = K.join(', ');
+  await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_sdup AS SELECT ${Kl} FROM lk_s WHERE ${notNull} GROUP BY ${Kl} HAVING count(*) > 1`);
+  await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_dupk AS SELECT ${Kl} FROM lk_t WHERE ${notNull} GROUP BY ${Kl} HAVING count(*) > 1 UNION SELECT ${Kl} FROM lk_sdup`);
+  const on = (a: string, b: string) => K.map((k) => `${a}.${k} = ${b}.${k}`).join(' AND ');
+  const floatDiff = floatCols.map((c, i) => {
+    const rule = contract.floats[c];
+    if (rule === 'exclude') return null;
+    return `(s.f${i} IS DISTINCT FROM t.f${i} AND NOT coalesce(abs(s.f${i} - t.f${i}) <= ${rule.tolerance}, false))`;
+  }).filter((x): x is string => x !== null);
+  const changedCond = ['(s.h1 <> t.h1 OR s.h2 <> t.h2)', ...floatDiff].join(' OR ');
+  const kdSelect = (sn: string, tn: string, tsame: string, from: string) => `SELECT * FROM (
+    SELECT ${K.map((k) => `coalesce(s.${k}, t.${k}) AS ${k}`).join(', ')},
+      ${sn} AS sn, ${tn} AS tn, s.p AS sp, t.p AS tp, (s.h1 = t.h1 AND s.h2 = t.h2) AS same_d, ${tsame} AS tsame, s.o AS so, t.o AS tgo, t.file AS file, t.rowno AS rowno,
+      ${perColumn && digestCols.length ? digestCols.map((_, i) => `s.h_${i} IS DISTINCT FROM t.h_${i} AS c${i}`).join(', ') + ',' : ''}
+      CASE WHEN ${sn} IS NULL THEN 'extra' WHEN ${tn} IS NULL THEN 'missing'
+           WHEN ${tn} > ${sn} THEN 'duplicate'
+           WHEN s.p IS DISTINCT FROM t.p THEN 'moved'
+           WHEN ${changedCond} THEN 'changed' ELSE 'same' END AS kind
+    FROM ${from}
+  ) WHERE kind <> 'same'`;
+  const uniq = (tb: string) => `(SELECT * FROM ${tb} x WHERE ${notNull.replace(/\bk(\d+)\b/g, 'x.k$1')} AND NOT EXISTS (SELECT 1 FROM lk_dupk d WHERE ${on('d', 'x')}))`;
+  await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_kd AS ${kdSelect(
+    `CASE WHEN s.${K[0]} IS NULL THEN NULL ELSE 1 END`, `CASE WHEN t.${K[0]} IS NULL THEN NULL ELSE 1 END`, 'true',
+    `${uniq('lk_s')} s FULL OUTER JOIN ${uniq('lk_t')} t ON ${on('s', 't')}`)}`);
+  const fAgg = floatCols.map((_, i) => `any_value(f${i}) AS f${i}`);
+  const hAgg = perColumn ? digestCols.map((_, i) => `min(h_${i}) AS h_${i}`) : [];
+  const agg = (tb: string) => `(SELECT ${K.map((k) => `x.${k}`).join(', ')}, count(*) AS n, any_value(p) AS p, min(h1) AS h1, min(h2) AS h2, (min(h1) = max(h1) AND min(h2) = max(h2)) AS same_copies, max(o) AS o, any_value(file) AS file, any_value(rowno) AS rowno${[...fAgg, ...hAgg].map((x) => ', ' + x).join('')} FROM ${tb} x SEMI JOIN lk_dupk d ON ${on('d', 'x')} GROUP BY ${K.map((k) => `x.${k}`).join(', ')})`;
+  await exec(conn, `INSERT INTO lk_kd BY NAME ${kdSelect('s.n', 't.n', 't.same_copies', `${agg('lk_s')} s FULL OUTER JOIN ${agg('lk_t')} t ON ${on('s', 't')}`)}`);
+
+  // Totals per partition and kind.
+  const byPartition: KeyDiffEvidence['byPartition'] = new Map();
+  const entry = (l: string) => {
+    let e = byPartition.get(l);
+    if (!e) { e = { missing: 0, extra: 0, dupKeys: 0, dupRows: 0, dupDiffKeys: 0, changed: 0, moved: 0, nullKeyRows: 0 }; byPartition.set(l, e); }
+    return e;
+  };
+  const ev: KeyDiffEvidence = {
+    byPartition, missing: 0, extra: 0, dupKeys: 0, dupRows: 0, dupDiffKeys: 0, sourceDupKeys: 0, changed: 0, moved: 0,
+    nullKeyRowsTarget: 0, nullKeyRowsSource: 0, movedAdjacent: 0, movedDirection: { later: 0, earlier: 0 }, movedExprMismatch: null, staleRows: 0,
+    unicodeExamined: 0, unicodeOnly: 0,
+    examples: { missing: [], extra: [], duplicate: [], changed: [], moved: [], null_key: [], stale: [], unicode: [] },
+    exampleKeys: { missing: [], extra: [], duplicate: [], changed: [], moved: [], null_key: [], stale: [], unicode: [] },
+  };
+  const q = `SELECT kind, coalesce(tp, sp) AS p, count(*) AS keys, sum(coalesce(tn, 0) - coalesce(sn, 0)) AS surplus,
+      count(*) FILTER (WHERE kind = 'duplicate' AND NOT (tsame AND same_d)) AS dupdiff
+    FROM lk_kd GROUP BY ALL`;
+  for (const r of await rows(conn, q)) {
+    const e = entry(label(part.column, text(r.p)));
+    const n = num(r.keys);
+    switch (r.kind) {
+      case 'missing': e.missing += n; ev.missing += n; break;
+      case 'extra': e.extra += n; ev.extra += n; break;
+      case 'duplicate': e.dupKeys += n; e.dupRows += num(r.surplus); e.dupDiffKeys += num(r.dupdiff); ev.dupKeys += n; ev.dupRows += num(r.surplus); ev.dupDiffKeys += num(r.dupdiff); break;
+      case 'moved': e.moved += n; ev.moved += n; break;
+      case 'changed': e.changed += n; ev.changed += n; break;
+    }
+  }
+  ev.sourceDupKeys = num((await rows(conn, 'SELECT count(*) AS n FROM lk_sdup'))[0].n);
+  for (const r of await rows(conn, `SELECT p, count(*) AS n FROM lk_t WHERE ${keyNull} GROUP BY p`)) {
+    entry(label(part.column, text(r.p))).nullKeyRows += num(r.n);
+    ev.nullKeyRowsTarget += num(r.n);
+  }
+  ev.nullKeyRowsSource = num((await rows(conn, `SELECT count(*) AS n FROM lk_s WHERE ${keyNull}`))[0].n);
+
+  // Moved keys: how far, in days, when the partition is a date.
+  if (ev.moved > 0) {
+    for (const r of await rows(conn, `SELECT sp, tp, count(*) AS n FROM lk_kd WHERE kind = 'moved' GROUP BY ALL`)) {
+      const a = dayOf(text(r.sp));
+      const b = dayOf(text(r.tp));
+      if (a !== null && b !== null && Math.abs(b - a) === 1) {
+        ev.movedAdjacent += num(r.n);
+        if (b > a) ev.movedDirection.later += num(r.n); else ev.movedDirection.earlier += num(r.n);
+      }
+    }
+  }
+  // Moved rows: does the target's partition value disagree with the contract's own derivation of
+  // it from the same row? Then the partition was derived differently (a zone, a clock), not moved.
+  if (ev.moved > 0 && contract.partitioning?.expression && part.column) {
+    try {
+      const jk = keyCols.map((kc, i) => `t.${sqlIdent(kc)} = k.${K[i]}`).join(' AND ');
+      const r = (await rows(conn, `SELECT count(*) AS n FROM lk_kd k JOIN lk_tgt_all t ON ${jk}
+        WHERE k.kind = 'moved' AND CAST((${contract.partitioning.expression}) AS VARCHAR) IS DISTINCT FROM CAST(t.${sqlIdent(part.column)} AS VARCHAR)`))[0];
+      ev.movedExprMismatch = num(r.n);
+    } catch {
+      ev.movedExprMismatch = null;
+    }
+  }
+  if (ev.changed > 0 && contract.ordering) {
+    ev.staleRows = num((await rows(conn, `SELECT count(*) AS n FROM lk_kd WHERE kind = 'changed' AND tgo < so`))[0].n);
+  }
+
+  // Rows level: per column, how many changed rows differ there (from per-column hashes).
+  const columnDiffs: ColumnDiffCount[] = [];
+  if (perColumn && digestCols.length && ev.changed > 0) {
+    const r = (await rows(conn, `SELECT ${digestCols.map((_, i) => `count(*) FILTER (WHERE c${i}) AS c${i}`).join(', ')} FROM lk_kd WHERE kind IN ('changed', 'moved')`))[0];
+    digestCols.forEach((c, i) => { if (num(r[`c${i}`]) > 0) columnDiffs.push({ column: c, rows: num(r[`c${i}`]) }); });
+    columnDiffs.sort((a, b) => b.rows - a.rows);
+  }
+
+  // Examples: a few keys per kind, then their full rows fetched back by key from both sides.
+  const exampleSql = (where: string, n: number) => `SELECT ${K.join(', ')}, kind, sp, tp, file, rowno FROM lk_kd WHERE ${where} ORDER BY ${K.join(', ')} LIMIT ${n}`;
+  const staleWhere = contract.ordering ? `kind = 'changed' AND tgo < so` : 'false';
+  const unicodeN = limit * 4;
+  const picks: { kind: keyof KeyDiffEvidence['examples']; where: string; n: number }[] = [
+    { kind: 'missing', where: `kind = 'missing'`, n: limit },
+    { kind: 'extra', where: `kind = 'extra'`, n: limit },
+    { kind: 'duplicate', where: `kind = 'duplicate'`, n: limit },
+    { kind: 'moved', where: `kind = 'moved'`, n: limit },
+    { kind: 'stale', where: staleWhere, n: limit },
+    { kind: 'changed', where: `kind = 'changed'${contract.ordering ? ' AND NOT coalesce(tgo < so, false)' : ''}`, n: unicodeN },
+  ];
+  await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_ex (${K.map((k, i) => `${k} ${srcType.get(keyCols[i])}`).join(', ')}, kind VARCHAR, sp VARCHAR, tp VARCHAR, file VARCHAR, rowno BIGINT)`);
+  for (const pk of picks) await exec(conn, `INSERT INTO lk_ex SELECT *  REPLACE (CASE WHEN ${pk.kind === 'stale' ? 'true' : 'false'} THEN 'stale' ELSE kind END AS kind) FROM (${exampleSql(pk.where, pk.n)})`);
+  const exRows = await rows(conn, `SELECT ${K.map((k) => `CAST(${k} AS VARCHAR) AS ${k}`).join(', ')}, kind, sp, tp, file, rowno FROM lk_ex`);
+  const keyText = (r: Record<string, unknown>) => JSON.stringify(K.map((k) => text(r[k])));
+  const keyLabel = (r: Record<string, unknown>) => keyCols.map((k, i) => `${k}=${text(r[K[i]]) ?? 'null'}`).join(', ');
+
+  // Full rows, fetched back by key (a targeted read, counted apart from the one pass).
+  const showCols = [...new Set([...digestCols, ...floatCols])].sort();
+  const fetch = async (view: string, types: Map<string, string>) => {
+    const m = new Map<string, Record<string, CellText>[]>();
+    if (exRows.length === 0) return m;
+    const cols = showCols.filter((c) => types.has(c));
+    const sel = [...keyCols.map((k, i) => `CAST(v.${sqlIdent(k)} AS VARCHAR) AS ${K[i]}`), ...cols.map((c) => `CAST(v.${sqlIdent(c)} AS VARCHAR) AS ${sqlIdent('c_' + c)}`)];
+    const join = keyCols.map((k, i) => `v.${sqlIdent(k)} = e.${K[i]}`).join(' AND ');
+    for (const r of await rows(conn, `SELECT ${sel.join(', ')} FROM ${sqlIdent(view)} v SEMI JOIN (SELECT DISTINCT ${K.join(', ')} FROM lk_ex) e ON ${join}`)) {
+      const rec: Record<string, CellText> = {};
+      for (const c of cols) rec[c] = text(r['c_' + c]);
+      const k = keyText(r);
+      const list = m.get(k) ?? [];
+      list.push(rec);
+      m.set(k, list);
+      reads.exampleRowsFetched++;
+    }
+    return m;
+  };
+  const sRows = await fetch('lk_src', srcType);
+  const tRows = await fetch('lk_tgt_all', tgtType);
+
+  const pv = (v: unknown) => (v === null || v === undefined ? null : label(part.column, text(v)));
+  const stringCols = new Set(showCols.filter((c) => compareFamily(tgtType.get(c) ?? srcType.get(c) ?? '', false) === 'string'));
+  for (const r of exRows) {
+    const k = keyText(r);
+    const s = sRows.get(k)?.[0] ?? null;
+    const t = tRows.get(k)?.[0] ?? null;
+    const kind = String(r.kind) as keyof KeyDiffEvidence['examples'];
+    const diffCols = s && t ? showCols.filter((c) => s[c] !== t[c]) : [];
+    const key: Record<string, CellText> = {};
+    keyCols.forEach((kc, i) => { key[kc] = text(r[K[i]]); });
+    const rd: RowDiff = {
+      key,
+      sourcePartition: pv(r.sp),
+      targetPartition: pv(r.tp),
+      kind: kind === 'stale' || kind === 'unicode' ? 'changed' : kind === 'null_key' ? 'null_key' : kind,
+      columns: diffCols,
+      source: s,
+      target: t,
+      targetFile: text(r.file),
+      targetRow: r.rowno === null || r.rowno === undefined ? null : Number(r.rowno),
+    };
+    if (kind === 'changed') {
+      const unicodeOnly = diffCols.length > 0 && diffCols.every((c) => stringCols.has(c) && s![c] !== null && t![c] !== null && s![c]!.normalize('NFC') === t![c]!.normalize('NFC'));
+      if (unicodeOnly) {
+        if (ev.examples.unicode.length < limit) { ev.examples.unicode.push(rd); ev.exampleKeys.unicode.push(keyLabel(r)); }
+        continue;
+      }
+      if (ev.examples.changed.length >= limit) continue;
+    }
+    ev.examples[kind].push(rd);
+    ev.exampleKeys[kind].push(keyLabel(r));
+  }
+  // Unicode: every changed row (not just the examples) re-compared with strings NFC-normalised,
+  // fetched back by key from both sides (a targeted read, counted with the example rows).
+  const staleCond = contract.ordering ? ' AND NOT coalesce(k.tgo < k.so, false)' : '';
+  const hasStrings = digestCols.some((c) => compareFamily(tgtType.get(c)!, false) === 'string');
+  if (ev.changed > 0 && hasStrings) {
+    const sc = digestCols.map((c) => ({ name: c, type: srcType.get(c)! }));
+    const tc = digestCols.map((c) => ({ name: c, type: tgtType.get(c)! }));
+    const jk = (a: string) => keyCols.map((kc, i) => `${a}.${sqlIdent(kc)} = k.${K[i]}`).join(' AND ');
+    const u = (await rows(conn, `SELECT count(*) AS n, count(*) FILTER (WHERE md5(${canonicalRow(sc, contract.naiveIsUtc, { qualifier: 's', nfc: true })}) = md5(${canonicalRow(tc, contract.naiveIsUtc, { qualifier: 't', nfc: true })})) AS u
+      FROM lk_kd k JOIN lk_src s ON ${jk('s')} JOIN lk_tgt_all t ON ${jk('t')} WHERE k.kind = 'changed' AND NOT k.same_d${staleCond}`))[0];
+    ev.unicodeExamined = num(u.n);
+    ev.unicodeOnly = num(u.u);
+    reads.exampleRowsFetched += 2 * num(u.n);
+  }
+  // Null-key rows have no key to fetch by: show them from their file position.
+  if (ev.nullKeyRowsTarget > 0) {
+    for (const r of await rows(conn, `SELECT p, file, rowno FROM lk_t WHERE ${keyNull} ORDER BY file, rowno LIMIT ${limit}`)) {
+      const key: Record<string, CellText> = {};
+      keyCols.forEach((kc) => { key[kc] = null; });
+      ev.examples.null_key.push({ key, sourcePartition: null, targetPartition: pv(r.p), kind: 'null_key', columns: [], source: null, target: null, targetFile: text(r.file), targetRow: r.rowno === null ? null : Number(r.rowno) });
+      ev.exampleKeys.null_key.push(`${text(r.file) ?? '?'}#${text(r.rowno) ?? '?'}`);
+    }
+  }
+  // Rows level shows every example kind.
+  const rowDiffs = [...ev.examples.duplicate, ...ev.examples.missing, ...ev.examples.extra, ...ev.examples.moved, ...ev.examples.stale, ...ev.examples.unicode, ...ev.examples.changed, ...ev.examples.null_key];
+  return {
+    evidence: ev,
+    totals: {
+      missing: ev.missing, extra: ev.extra, duplicatedInTarget: ev.dupKeys, duplicatedInSource: ev.sourceDupKeys,
+      changed: ev.changed, moved: ev.moved, nullKeysTarget: ev.nullKeyRowsTarget, nullKeysSource: ev.nullKeyRowsSource,
+    },
+    columnDiffs,
+    rowDiffs,
+  };
+}

@@ -1,0 +1,109 @@
+// The one pass over a side: each row becomes (partition, keys, digest, ...) in a DuckDB temp
+// table, read once; the float columns' exact per-partition sums come from those tables.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { LakerecError } from '../../shared/errors';
+import type { FloatColumnResult } from '../../shared/reconcile';
+import { sqlIdent } from '../engine/duck';
+import { canonicalField, rowDigestHalves, type DigestMode } from './canonical';
+import { addGroup, emptyExactSum, exactSumToNumber, floatPartsSql, type ExactSum } from './checksum';
+import type { Contract } from './contract';
+import type { InheritedPartition, StoredFloatSum } from './baseline';
+import { exec, label, num, orderingSql, rows, text, uncast, type PartitionSpec } from './sql';
+
+/**
+ * The one pass over a side: (partition, keys, 128-bit digest, ordering, float values,
+ * [per-column hashes], [provenance]) into a temp table. The md5 is computed once per row.
+ */
+export async function materialise(
+  conn: DuckDBConnection, table: string, view: string, partSql: string, contract: Contract,
+  digestCols: string[], floatCols: string[], types: Map<string, string>, mode: DigestMode, perColumn: boolean, provenance: boolean, append = false,
+  aggregateOnly = false,
+): Promise<void> {
+  const cols = digestCols.map((c) => ({ name: c, type: types.get(c)! }));
+  const dg = rowDigestHalves(cols, contract.naiveIsUtc, mode);
+  // Aggregating: group by the typed partition value and turn only the few groups into text.
+  const sel: string[] = [`${aggregateOnly ? uncast(partSql) : partSql} AS p`];
+  contract.keys.forEach((k, i) => sel.push(`${sqlIdent(k)} AS k${i}`));
+  if (dg.inner) sel.push(`${dg.inner} AS _lk_d`);
+  else sel.push(`${dg.h1} AS h1`, `${dg.h2} AS h2`);
+  if (contract.ordering) sel.push(`${orderingSql(contract.ordering, types.get(contract.ordering)!)} AS o`);
+  else sel.push('NULL::BIGINT AS o');
+  floatCols.forEach((f, i) => sel.push(`CAST(${sqlIdent(f)} AS DOUBLE) AS f${i}`));
+  if (perColumn) digestCols.forEach((c, i) => sel.push(`hash(${canonicalField(c, types.get(c)!, contract.naiveIsUtc)}) AS h_${i}`));
+  if (provenance) sel.push('_lakerec_file AS file', '_lakerec_row AS rowno');
+  else sel.push('NULL::VARCHAR AS file', 'NULL::BIGINT AS rowno');
+  let q = `SELECT ${sel.join(', ')} FROM ${sqlIdent(view)}`;
+  // md5 once per row, split into halves outside.
+  if (dg.inner) q = `SELECT * EXCLUDE (_lk_d), ${dg.h1} AS h1, ${dg.h2} AS h2 FROM (${q})`;
+  if (aggregateOnly) q = `SELECT CAST(p AS VARCHAR) AS p, n, hi, lo FROM (SELECT p, count(*) AS n, sum(h1) AS hi, sum(h2) AS lo FROM (${q}) GROUP BY p)`;
+  try {
+    await exec(conn, append ? `INSERT INTO ${table} BY NAME ${q}` : `CREATE OR REPLACE TEMP TABLE ${table} AS ${q}`);
+  } catch (e) {
+    const msg = (e as Error).message.split('\n')[0];
+    if (table === 'lk_s') throw new LakerecError('source_unreadable', `cannot read the source: ${msg}`);
+    throw new LakerecError('io_error', `cannot read the target's data: ${msg}`);
+  }
+}
+
+export function toStored(v: { s: ExactSum; n: number }): StoredFloatSum {
+  return { n: v.n, groups: Object.fromEntries([...v.s.groups].map(([e, m]) => [String(e), m.toString()])), nan: v.s.nan, posInf: v.s.posInf, negInf: v.s.negInf };
+}
+
+export function fromStored(f: StoredFloatSum): { s: ExactSum; n: number } {
+  const s = emptyExactSum();
+  for (const [e, m] of Object.entries(f.groups)) addGroup(s, Number(e), BigInt(m));
+  s.nan = f.nan;
+  s.posInf = f.posInf;
+  s.negInf = f.negInf;
+  return { s, n: f.n };
+}
+
+/**
+ * Exact per-partition sums of each float column on both sides (inherited target partitions take
+ * their sums from the baseline). Also returns the target's sums in stored form, for a baseline.
+ */
+export async function floatSums(
+  conn: DuckDBConnection, floatCols: string[], contract: Contract, part: PartitionSpec, inherited: Map<string, InheritedPartition>,
+): Promise<{ results: FloatColumnResult[]; target: Map<string, Record<string, StoredFloatSum>> }> {
+  const out: FloatColumnResult[] = [];
+  const stored = new Map<string, Record<string, StoredFloatSum>>();
+  for (let i = 0; i < floatCols.length; i++) {
+    const col = floatCols[i];
+    const rule = contract.floats[col];
+    const fp = floatPartsSql(`f${i}`);
+    const side = async (table: string) => {
+      const m = new Map<string, { s: ExactSum; n: number }>();
+      const q = `SELECT p, e, special, sum(CAST(m AS HUGEINT)) AS ms, count(*) AS n FROM (SELECT p, ${fp.e} AS e, ${fp.m} AS m, ${fp.special} AS special FROM ${table}) GROUP BY ALL`;
+      for (const r of await rows(conn, q)) {
+        const l = label(part.column, text(r.p));
+        const cur = m.get(l) ?? { s: emptyExactSum(), n: 0 };
+        cur.n += num(r.n);
+        if (r.special === 'nan') cur.s.nan += num(r.n);
+        else if (r.special === '+inf') cur.s.posInf += num(r.n);
+        else if (r.special === '-inf') cur.s.negInf += num(r.n);
+        else if (r.e !== null) addGroup(cur.s, Number(r.e), BigInt(String(r.ms)));
+        m.set(l, cur);
+      }
+      return m;
+    };
+    const s = await side('lk_s');
+    const t = await side('lk_t');
+    for (const [l, inh] of inherited) if (inh.floats[col]) t.set(l, fromStored(inh.floats[col]));
+    for (const [l, v] of t) stored.set(l, { ...(stored.get(l) ?? {}), [col]: toStored(v) });
+    const labels = [...new Set([...s.keys(), ...t.keys()])].sort();
+    const tol = rule === 'exclude' ? 0 : rule.tolerance;
+    out.push({
+      column: col,
+      rule: rule === 'exclude' ? 'exclude' : 'tolerance',
+      tolerance: rule === 'exclude' ? null : rule.tolerance,
+      partitions: labels.map((l) => {
+        const a = exactSumToNumber(s.get(l)?.s ?? emptyExactSum());
+        const b = exactSumToNumber(t.get(l)?.s ?? emptyExactSum());
+        const n = Math.max(s.get(l)?.n ?? 0, t.get(l)?.n ?? 0);
+        const agree = Object.is(a, b) || (Number.isNaN(a) && Number.isNaN(b)) || Math.abs(a - b) <= tol * n;
+        return { partition: l, source: String(a), target: String(b), agree };
+      }),
+    });
+  }
+  return { results: out, target: stored };
+}

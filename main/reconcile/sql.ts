@@ -1,0 +1,77 @@
+// SQL helpers of the reconcile engine: running a query (profiled with LAKEREC_PROFILE=1), reading
+// values back, partition labels. Identifiers and literals go through sqlIdent/sqlString only.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { CellText } from '../../shared/reconcile';
+import { sqlIdent } from '../engine/duck';
+import { compareFamily } from './canonical';
+
+export const NULL_LABEL = '(null)';
+
+export interface PartitionSpec {
+  column: string | null;
+  /** SQL for the partition value as text, per side (over that side's view). */
+  sourceSql: string;
+  targetSql: string;
+  /** The target's Delta partition column is the contract's: file sets map to partitions. */
+  targetIsDeltaPartition: boolean;
+  /** DuckDB type of the partition column in the target. */
+  type: string | null;
+}
+
+/** The partition expression without its text cast (to group by the typed value). */
+export function uncast(partSql: string): string {
+  const m = /^CAST\((.*) AS VARCHAR\)$/s.exec(partSql);
+  return m ? m[1] : partSql;
+}
+
+export function label(col: string | null, value: string | null): string {
+  if (col === null) return '(table)';
+  return `${col}=${value ?? NULL_LABEL}`;
+}
+
+// LAKEREC_PROFILE=1 prints each query's time to stderr (for the benchmark's slow spots).
+export const profile = typeof process !== 'undefined' && !!process.env.LAKEREC_PROFILE;
+export function profiled(sql: string, t0: number): void {
+  if (profile) process.stderr.write(`[lakerec] ${(performance.now() - t0).toFixed(0)} ms  ${sql.replace(/\s+/g, ' ').slice(0, 160)}\n`);
+}
+
+export async function rows(conn: DuckDBConnection, sql: string): Promise<Record<string, unknown>[]> {
+  const t0 = performance.now();
+  const r = await conn.runAndReadAll(sql);
+  profiled(sql, t0);
+  return r.getRowObjectsJS() as Record<string, unknown>[];
+}
+
+export async function exec(conn: DuckDBConnection, sql: string): Promise<void> {
+  const t0 = performance.now();
+  await conn.run(sql);
+  profiled(sql, t0);
+}
+
+export function text(v: unknown): CellText {
+  if (v === null || v === undefined) return null;
+  return String(v);
+}
+
+export const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
+
+/** Day number of a 'YYYY-MM-DD' value (null when not a date). */
+export function dayOf(v: string | null): number | null {
+  if (v === null || !/^\d{4}-\d{2}-\d{2}$/.test(v)) return null;
+  const t = Date.parse(v + 'T00:00:00Z');
+  return Number.isNaN(t) ? null : Math.round(t / 86_400_000);
+}
+
+/** The ordering column as a comparable value (timestamps as UTC micros). */
+export function orderingSql(col: string, type: string): string {
+  const f = compareFamily(type, true);
+  if (f === 'timestamp') return `epoch_us(${sqlIdent(col)})`;
+  if (f === 'date') return `CAST(${sqlIdent(col)} AS DATE) - DATE '1970-01-01'`;
+  if (f === 'integer' || f === 'decimal' || f === 'float') return `CAST(${sqlIdent(col)} AS DOUBLE)`;
+  return `CAST(${sqlIdent(col)} AS VARCHAR)`;
+}
+
+export async function duckVersion(conn: DuckDBConnection): Promise<string> {
+  const r = await rows(conn, 'SELECT version() AS v');
+  return String(r[0].v);
+}
