@@ -94,6 +94,11 @@ export function baselineFor(
   const inherited = new Map<string, InheritedPartition>();
   if (!b) return { inherited, refused: 'no baseline file yet (this run reads everything and can write one)' };
   if (b.table.metadataId !== o.target.snapshot.metadata.id) return { inherited, refused: 'the baseline is of another table (metadata id differs)' };
+  // A checksum is only comparable under the digest identity it was computed with (algorithm and,
+  // for DuckDB's hash(), the DuckDB version): under another, every partition is read again.
+  if (b.canonical !== o.canonical) {
+    return { inherited, refused: `the baseline was written under digest ${b.canonical} and this run uses ${o.canonical}: its checksums are not comparable, so every partition is re-read` };
+  }
   if (b.signature !== signature(o)) return { inherited, refused: 'the contract, schema or digest changed since the baseline was written' };
   if (!o.part.targetIsDeltaPartition && o.part.column !== null) return { inherited, refused: `the contract's partition column ${o.part.column} is not the table's partition column` };
   for (const [l, files] of fileSets(o.target, o.part)) {

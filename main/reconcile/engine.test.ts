@@ -1,7 +1,7 @@
 // The engine on small real tables: every source format, renames/ignore, partition expressions,
 // lateness, floats, naive timestamps, the baseline, and schema/counts that never open a data file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StructType } from '../../shared/delta';
@@ -197,9 +197,26 @@ describe('baseline', () => {
       expect(keys.findings.map((f) => f.mode)).toEqual(['double_load']);
       expect(keys.baseline?.inherited).toEqual(['dt=2026-08-10']);
       // another contract (another digest signature) inherits nothing, and says why
-      const other = await reconcile({ source: source2, target: { root }, contract: c, level: 'checksum', baseline: bpath, digest: 'fast' });
+      const other = await reconcile({ source: source2, target: { root }, contract: { ...c, naiveIsUtc: !c.naiveIsUtc }, level: 'checksum', baseline: bpath });
       expect(other.baseline?.refused).toMatch(/changed since the baseline/);
       expect(other.reads.targetRowsAvoided).toBe(0);
+      // another digest identity (md5, or DuckDB's hash() of another DuckDB version) inherits nothing, says why, re-reads
+      const md5 = await reconcile({ source: source2, target: { root }, contract: c, level: 'checksum', baseline: bpath, digest: 'md5' });
+      expect(first.digest).toMatch(/^duckdb-hash-v2@v\d/);
+      expect(md5.baseline?.refused).toBe(`the baseline was written under digest ${first.digest} and this run uses md5-canonical-v1: its checksums are not comparable, so every partition is re-read`);
+      expect(md5.notes.join('\n')).toContain(`baseline not used: the baseline was written under digest ${first.digest}`);
+      expect(md5.reads.targetRowsAvoided).toBe(0);
+      expect(md5.reads.targetRowsRead).toBe(md5.target.rows);
+      expect(md5.partitions.every((p) => !p.inherited)).toBe(true);
+      const stored = JSON.parse(readFileSync(bpath, 'utf8')) as { canonical: string; signature: string };
+      const olderDuck = 'duckdb-hash-v2@v1.4.0';
+      writeFileSync(bpath, JSON.stringify({ ...stored, canonical: olderDuck, signature: stored.signature.replace(first.digest, olderDuck) }));
+      const upgraded = await reconcile({ source: source2, target: { root }, contract: c, level: 'checksum', baseline: bpath });
+      expect(upgraded.baseline?.refused).toBe(`the baseline was written under digest ${olderDuck} and this run uses ${first.digest}: its checksums are not comparable, so every partition is re-read`);
+      expect(upgraded.baseline?.inherited).toEqual([]);
+      expect(upgraded.reads.targetRowsAvoided).toBe(0);
+      const coldNow = await reconcile({ source: source2, target: { root }, contract: c, level: 'checksum' });
+      expect(upgraded.partitions.map((p) => p.targetChecksum)).toEqual(coldNow.partitions.map((p) => p.targetChecksum));
     } finally {
       w.close();
     }

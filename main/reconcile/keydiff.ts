@@ -15,25 +15,43 @@ export interface KeyDiffResult {
   rowDiffs: RowDiff[];
 }
 
-/** The key diff: a FULL OUTER JOIN of the two digest tables on the key, inside DuckDB. */
+/**
+ * The key diff: a FULL OUTER JOIN of the two digest tables on the key, inside DuckDB.
+ * `onlyPartitions` (labels; null for all) limits the join to the partitions whose checksums
+ * disagree, plus every row elsewhere whose key occurs there on either side (a key whose copies
+ * sit in an agreeing and a disagreeing partition is still seen as one key). In a partition whose
+ * checksum and count agree the two sides hold the same rows, so it holds no difference to find.
+ */
 export async function diffKeys(
   conn: DuckDBConnection, contract: Contract, part: PartitionSpec, digestCols: string[], floatCols: string[],
   srcType: Map<string, string>, tgtType: Map<string, string>, skipPartitions: string[], limit: number, perColumn: boolean,
-  reads: ReconcileResult['reads'],
+  reads: ReconcileResult['reads'], onlyPartitions: string[] | null = null,
 ): Promise<KeyDiffResult> {
   const K = contract.keys.map((_, i) => `k${i}`);
   const keyCols = contract.keys;
   const keyNull = K.map((k) => `${k} IS NULL`).join(' OR ');
-  const skipVals = skipPartitions.map((l) => l.slice(l.indexOf('=') + 1));
-  const skip = skipVals.length ? ` AND coalesce(p, ${sqlString(NULL_LABEL)}) NOT IN (${skipVals.map(sqlString).join(', ')})` : '';
+  const pIn = (labels: string[]) => `coalesce(p, ${sqlString(NULL_LABEL)}) IN (${labels.map((l) => sqlString(l.slice(l.indexOf('=') + 1))).join(', ')})`;
+  const skip = skipPartitions.length ? ` AND NOT ${pIn(skipPartitions)}` : '';
   // Keys are unique on both sides almost always: those rows are joined as they are (one hash
   // join, no aggregation). Keys that repeat on either side are few; they are aggregated per key
   // first and then joined. Both land in lk_kd, which keeps only keys that are not equal.
   const notNull = `NOT (${keyNull})${skip}`;
   const Kl = K.join(', ');
-  await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_sdup AS SELECT ${Kl} FROM lk_s WHERE ${notNull} GROUP BY ${Kl} HAVING count(*) > 1`);
-  await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_dupk AS SELECT ${Kl} FROM lk_t WHERE ${notNull} GROUP BY ${Kl} HAVING count(*) > 1 UNION SELECT ${Kl} FROM lk_sdup`);
   const on = (a: string, b: string) => K.map((k) => `${a}.${k} = ${b}.${k}`).join(' AND ');
+  // A key not unique in the source is a finding of its own, so the source is checked in full.
+  await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_sdup AS SELECT ${Kl} FROM lk_s WHERE ${notNull} GROUP BY ${Kl} HAVING count(*) > 1`);
+  let sIn = 'lk_s';
+  let tIn = 'lk_t';
+  if (onlyPartitions !== null) {
+    const inD = onlyPartitions.length ? pIn(onlyPartitions) : 'false';
+    await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_dk AS SELECT ${Kl} FROM lk_s WHERE ${notNull} AND ${inD} UNION SELECT ${Kl} FROM lk_t WHERE ${notNull} AND ${inD}`);
+    await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_s_d AS SELECT x.* FROM lk_s x SEMI JOIN lk_dk d ON ${on('d', 'x')}`);
+    await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_t_d AS SELECT x.* FROM lk_t x SEMI JOIN lk_dk d ON ${on('d', 'x')}`);
+    sIn = 'lk_s_d';
+    tIn = 'lk_t_d';
+  }
+  await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_dupk AS SELECT ${Kl} FROM ${tIn} WHERE ${notNull} GROUP BY ${Kl} HAVING count(*) > 1 UNION SELECT d.* FROM lk_sdup d${onlyPartitions !== null ? ` SEMI JOIN lk_dk x ON ${on('d', 'x')}` : ''}`);
+  const anyDup = num((await rows(conn, 'SELECT count(*) AS n FROM lk_dupk'))[0].n) > 0;
   const floatDiff = floatCols.map((c, i) => {
     const rule = contract.floats[c];
     if (rule === 'exclude') return null;
@@ -42,7 +60,7 @@ export async function diffKeys(
   const changedCond = ['(s.h1 <> t.h1 OR s.h2 <> t.h2)', ...floatDiff].join(' OR ');
   const kdSelect = (sn: string, tn: string, tsame: string, from: string) => `SELECT * FROM (
     SELECT ${K.map((k) => `coalesce(s.${k}, t.${k}) AS ${k}`).join(', ')},
-      ${sn} AS sn, ${tn} AS tn, s.p AS sp, t.p AS tp, (s.h1 = t.h1 AND s.h2 = t.h2) AS same_d, ${tsame} AS tsame, s.o AS so, t.o AS tgo, t.file AS file, t.rowno AS rowno,
+      ${sn} AS sn, ${tn} AS tn, s.p AS sp, t.p AS tp, (s.h1 = t.h1 AND s.h2 = t.h2) AS same_d, ${tsame} AS tsame, s.o AS so, t.o AS tgo,
       ${perColumn && digestCols.length ? digestCols.map((_, i) => `s.h_${i} IS DISTINCT FROM t.h_${i} AS c${i}`).join(', ') + ',' : ''}
       CASE WHEN ${sn} IS NULL THEN 'extra' WHEN ${tn} IS NULL THEN 'missing'
            WHEN ${tn} > ${sn} THEN 'duplicate'
@@ -50,14 +68,16 @@ export async function diffKeys(
            WHEN ${changedCond} THEN 'changed' ELSE 'same' END AS kind
     FROM ${from}
   ) WHERE kind <> 'same'`;
-  const uniq = (tb: string) => `(SELECT * FROM ${tb} x WHERE ${notNull.replace(/\bk(\d+)\b/g, 'x.k$1')} AND NOT EXISTS (SELECT 1 FROM lk_dupk d WHERE ${on('d', 'x')}))`;
+  const uniq = (tb: string) => `(SELECT * FROM ${tb} x WHERE ${notNull.replace(/\bk(\d+)\b/g, 'x.k$1')}${anyDup ? ` AND NOT EXISTS (SELECT 1 FROM lk_dupk d WHERE ${on('d', 'x')})` : ''})`;
   await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_kd AS ${kdSelect(
     `CASE WHEN s.${K[0]} IS NULL THEN NULL ELSE 1 END`, `CASE WHEN t.${K[0]} IS NULL THEN NULL ELSE 1 END`, 'true',
-    `${uniq('lk_s')} s FULL OUTER JOIN ${uniq('lk_t')} t ON ${on('s', 't')}`)}`);
-  const fAgg = floatCols.map((_, i) => `any_value(f${i}) AS f${i}`);
-  const hAgg = perColumn ? digestCols.map((_, i) => `min(h_${i}) AS h_${i}`) : [];
-  const agg = (tb: string) => `(SELECT ${K.map((k) => `x.${k}`).join(', ')}, count(*) AS n, any_value(p) AS p, min(h1) AS h1, min(h2) AS h2, (min(h1) = max(h1) AND min(h2) = max(h2)) AS same_copies, max(o) AS o, any_value(file) AS file, any_value(rowno) AS rowno${[...fAgg, ...hAgg].map((x) => ', ' + x).join('')} FROM ${tb} x SEMI JOIN lk_dupk d ON ${on('d', 'x')} GROUP BY ${K.map((k) => `x.${k}`).join(', ')})`;
-  await exec(conn, `INSERT INTO lk_kd BY NAME ${kdSelect('s.n', 't.n', 't.same_copies', `${agg('lk_s')} s FULL OUTER JOIN ${agg('lk_t')} t ON ${on('s', 't')}`)}`);
+    `${uniq(sIn)} s FULL OUTER JOIN ${uniq(tIn)} t ON ${on('s', 't')}`)}`);
+  if (anyDup) {
+    const fAgg = floatCols.map((_, i) => `any_value(f${i}) AS f${i}`);
+    const hAgg = perColumn ? digestCols.map((_, i) => `min(h_${i}) AS h_${i}`) : [];
+    const agg = (tb: string) => `(SELECT ${K.map((k) => `x.${k}`).join(', ')}, count(*) AS n, any_value(p) AS p, min(h1) AS h1, min(h2) AS h2, (min(h1) = max(h1) AND min(h2) = max(h2)) AS same_copies, max(o) AS o${[...fAgg, ...hAgg].map((x) => ', ' + x).join('')} FROM ${tb} x SEMI JOIN lk_dupk d ON ${on('d', 'x')} GROUP BY ${K.map((k) => `x.${k}`).join(', ')})`;
+    await exec(conn, `INSERT INTO lk_kd BY NAME ${kdSelect('s.n', 't.n', 't.same_copies', `${agg(sIn)} s FULL OUTER JOIN ${agg(tIn)} t ON ${on('s', 't')}`)}`);
+  }
 
   // Totals per partition and kind.
   const byPartition: KeyDiffEvidence['byPartition'] = new Map();
@@ -130,7 +150,7 @@ export async function diffKeys(
   }
 
   // Examples: a few keys per kind, then their full rows fetched back by key from both sides.
-  const exampleSql = (where: string, n: number) => `SELECT ${K.join(', ')}, kind, sp, tp, file, rowno FROM lk_kd WHERE ${where} ORDER BY ${K.join(', ')} LIMIT ${n}`;
+  const exampleSql = (where: string, n: number) => `SELECT ${K.join(', ')}, kind, sp, tp FROM lk_kd WHERE ${where} ORDER BY ${K.join(', ')} LIMIT ${n}`;
   const staleWhere = contract.ordering ? `kind = 'changed' AND tgo < so` : 'false';
   const unicodeN = limit * 4;
   const picks: { kind: keyof KeyDiffEvidence['examples']; where: string; n: number }[] = [
@@ -141,33 +161,39 @@ export async function diffKeys(
     { kind: 'stale', where: staleWhere, n: limit },
     { kind: 'changed', where: `kind = 'changed'${contract.ordering ? ' AND NOT coalesce(tgo < so, false)' : ''}`, n: unicodeN },
   ];
-  await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_ex (${K.map((k, i) => `${k} ${srcType.get(keyCols[i])}`).join(', ')}, kind VARCHAR, sp VARCHAR, tp VARCHAR, file VARCHAR, rowno BIGINT)`);
+  await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_ex (${K.map((k, i) => `${k} ${srcType.get(keyCols[i])}`).join(', ')}, kind VARCHAR, sp VARCHAR, tp VARCHAR)`);
   for (const pk of picks) await exec(conn, `INSERT INTO lk_ex SELECT *  REPLACE (CASE WHEN ${pk.kind === 'stale' ? 'true' : 'false'} THEN 'stale' ELSE kind END AS kind) FROM (${exampleSql(pk.where, pk.n)})`);
-  const exRows = await rows(conn, `SELECT ${K.map((k) => `CAST(${k} AS VARCHAR) AS ${k}`).join(', ')}, kind, sp, tp, file, rowno FROM lk_ex`);
+  const exRows = await rows(conn, `SELECT ${K.map((k) => `CAST(${k} AS VARCHAR) AS ${k}`).join(', ')}, kind, sp, tp FROM lk_ex`);
   const keyText = (r: Record<string, unknown>) => JSON.stringify(K.map((k) => text(r[k])));
   const keyLabel = (r: Record<string, unknown>) => keyCols.map((k, i) => `${k}=${text(r[K[i]]) ?? 'null'}`).join(', ');
 
-  // Full rows, fetched back by key (a targeted read, counted apart from the one pass).
+  // Full rows, fetched back by key (a targeted read, counted apart from the one pass; DuckDB
+  // pushes the join's keys down into the scan). The target's rows come with their data file and
+  // row index (`_lakerec_file`, `_lakerec_row`), first by file and row when a key has copies.
   const showCols = [...new Set([...digestCols, ...floatCols])].sort();
-  const fetch = async (view: string, types: Map<string, string>) => {
+  const where = new Map<string, { file: CellText; row: number | null }>();
+  const fetch = async (view: string, types: Map<string, string>, provenance: boolean) => {
     const m = new Map<string, Record<string, CellText>[]>();
     if (exRows.length === 0) return m;
     const cols = showCols.filter((c) => types.has(c));
     const sel = [...keyCols.map((k, i) => `CAST(v.${sqlIdent(k)} AS VARCHAR) AS ${K[i]}`), ...cols.map((c) => `CAST(v.${sqlIdent(c)} AS VARCHAR) AS ${sqlIdent('c_' + c)}`)];
+    if (provenance) sel.push('v._lakerec_file AS _lk_file', 'v._lakerec_row AS _lk_row');
     const join = keyCols.map((k, i) => `v.${sqlIdent(k)} = e.${K[i]}`).join(' AND ');
-    for (const r of await rows(conn, `SELECT ${sel.join(', ')} FROM ${sqlIdent(view)} v SEMI JOIN (SELECT DISTINCT ${K.join(', ')} FROM lk_ex) e ON ${join}`)) {
+    const order = provenance ? ' ORDER BY _lk_file, _lk_row' : '';
+    for (const r of await rows(conn, `SELECT ${sel.join(', ')} FROM ${sqlIdent(view)} v SEMI JOIN (SELECT DISTINCT ${K.join(', ')} FROM lk_ex) e ON ${join}${order}`)) {
       const rec: Record<string, CellText> = {};
       for (const c of cols) rec[c] = text(r['c_' + c]);
       const k = keyText(r);
       const list = m.get(k) ?? [];
       list.push(rec);
       m.set(k, list);
+      if (provenance && !where.has(k)) where.set(k, { file: text(r._lk_file), row: r._lk_row === null || r._lk_row === undefined ? null : Number(r._lk_row) });
       reads.exampleRowsFetched++;
     }
     return m;
   };
-  const sRows = await fetch('lk_src', srcType);
-  const tRows = await fetch('lk_tgt_all', tgtType);
+  const sRows = await fetch('lk_src', srcType, false);
+  const tRows = await fetch('lk_tgt_all', tgtType, true);
 
   const pv = (v: unknown) => (v === null || v === undefined ? null : label(part.column, text(v)));
   const stringCols = new Set(showCols.filter((c) => compareFamily(tgtType.get(c) ?? srcType.get(c) ?? '', false) === 'string'));
@@ -187,8 +213,8 @@ export async function diffKeys(
       columns: diffCols,
       source: s,
       target: t,
-      targetFile: text(r.file),
-      targetRow: r.rowno === null || r.rowno === undefined ? null : Number(r.rowno),
+      targetFile: t ? where.get(k)?.file ?? null : null,
+      targetRow: t ? where.get(k)?.row ?? null : null,
     };
     if (kind === 'changed') {
       const unicodeOnly = diffCols.length > 0 && diffCols.every((c) => stringCols.has(c) && s![c] !== null && t![c] !== null && s![c]!.normalize('NFC') === t![c]!.normalize('NFC'));
@@ -217,7 +243,8 @@ export async function diffKeys(
   }
   // Null-key rows have no key to fetch by: show them from their file position.
   if (ev.nullKeyRowsTarget > 0) {
-    for (const r of await rows(conn, `SELECT p, file, rowno FROM lk_t WHERE ${keyNull} ORDER BY file, rowno LIMIT ${limit}`)) {
+    const tNull = keyCols.map((k) => `${sqlIdent(k)} IS NULL`).join(' OR ');
+    for (const r of await rows(conn, `SELECT ${part.targetSql} AS p, _lakerec_file AS file, _lakerec_row AS rowno FROM lk_tgt_all WHERE ${tNull} ORDER BY file, rowno LIMIT ${limit}`)) {
       const key: Record<string, CellText> = {};
       keyCols.forEach((kc) => { key[kc] = null; });
       ev.examples.null_key.push({ key, sourcePartition: null, targetPartition: pv(r.p), kind: 'null_key', columns: [], source: null, target: null, targetFile: text(r.file), targetRow: r.rowno === null ? null : Number(r.rowno) });

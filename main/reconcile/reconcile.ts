@@ -10,13 +10,13 @@ import {
 } from '../../shared/reconcile';
 import { openDuck } from '../engine/duck';
 import type { ActiveFile } from '../delta/types';
-import { compareFamily, digestName, typesComparable, type DigestMode } from './canonical';
+import { compareFamily, DEFAULT_DIGEST, digestName, typesComparable, type DigestMode } from './canonical';
 import { combineHalves, toHex128 } from './checksum';
 import { contractError, contractSummary, loadContract, type Contract } from './contract';
 import { classify, type Evidence, type KeyDiffEvidence, type PartitionRemoval, type StatsDuplicate } from './classify';
 import { openSource, openTarget, registerTargetView } from './sides';
 import { baselineFor, readBaseline, writeBaselineFile, type Baseline, type InheritedPartition, type StoredFloatSum } from './baseline';
-import { duckVersion, label, num, rows, text, uncast } from './sql';
+import { duckVersion, label, num, rows, sideProgress, sourceRowTotal, text, uncast } from './sql';
 import {
   compareSchema, countsFromStats, duplicateFilesFromStats, latePartitions, nullKeysFromStats, partitionSpec, removalsFromLog,
 } from './log-levels';
@@ -61,7 +61,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
   if (opts.writeBaseline && at < levelIndex('checksum')) throw new LakerecError('usage', '--write-baseline needs level checksum or deeper (a baseline stores checksums)');
   const baselineIn: Baseline | null = opts.baseline ? readBaseline(opts.baseline) : null;
 
-  const mode: DigestMode = opts.digest ?? 'md5';
+  const mode: DigestMode = opts.digest ?? DEFAULT_DIGEST;
   if (mode !== 'md5' && mode !== 'fast') throw new LakerecError('usage', `unknown digest "${String(mode)}"; md5 or fast`);
   throwIfCancelled(ctx);
   const duck = await openDuck(opts.memoryLimit ? { memoryLimit: opts.memoryLimit } : {});
@@ -149,8 +149,9 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
       // At checksum and deeper the source's one pass happens here, and its counts come from it.
       let countSql = `SELECT CAST(p AS VARCHAR) AS p, n FROM (SELECT ${uncast(part.sourceSql)} AS p, count(*) AS n FROM ${srcView} GROUP BY 1)`;
       if (at >= levelIndex('checksum')) {
-        report(ctx, { phase: 'hashing the source', done: 0, total: null });
-        await materialise(conn, 'lk_s', srcView, part.sourceSql, contract, digestCols, floatCols, srcType, mode, at >= levelIndex('rows'), false, false, aggregateOnly);
+        const total = await sourceRowTotal(conn, source);
+        const onProgress = sideProgress(ctx, 'hashing the source', total);
+        await materialise(conn, 'lk_s', srcView, part.sourceSql, contract, digestCols, floatCols, srcType, mode, at >= levelIndex('rows'), false, aggregateOnly, onProgress);
         countSql = aggregateOnly ? 'SELECT p, n FROM lk_s' : 'SELECT p, count(*) AS n FROM lk_s GROUP BY 1';
       } else {
         report(ctx, { phase: 'counting source rows', done: 0, total: null });
@@ -203,9 +204,10 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
         }
       }
 
-      report(ctx, { phase: 'hashing the target', done: 0, total: null });
-      await registerTargetView(conn, target, 'lk_tgt_read', readFiles, at >= levelIndex('keys'));
-      await materialise(conn, 'lk_t', 'lk_tgt_read', part.targetSql, contract, digestCols, floatCols, tgtType, mode, at >= levelIndex('rows'), at >= levelIndex('keys'), false, aggregateOnly);
+      const tgtTotal = readFiles.every((f) => f.numRecords !== null) ? readFiles.reduce((a, f) => a + (f.numRecords ?? 0), 0) : null;
+      const onProgress = sideProgress(ctx, 'hashing the target', tgtTotal);
+      await registerTargetView(conn, target, 'lk_tgt_read', readFiles, false);
+      await materialise(conn, 'lk_t', 'lk_tgt_read', part.targetSql, contract, digestCols, floatCols, tgtType, mode, at >= levelIndex('rows'), false, aggregateOnly, onProgress);
       reads.targetFilesRead = readFiles.length;
       throwIfCancelled(ctx);
 
@@ -251,8 +253,8 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
         const reread = [...inherited.keys()].filter((l) => partitions.get(l)!.sourceChecksum !== partitions.get(l)!.targetChecksum || floatDisagrees(l));
         if (reread.length) {
           const files = target.snapshot.files.filter((f) => reread.includes(label(part.column, f.partitionValues[part.column!] ?? null)));
-          await registerTargetView(conn, target, 'lk_tgt_reread', files);
-          await materialise(conn, 'lk_t', 'lk_tgt_reread', part.targetSql, contract, digestCols, floatCols, tgtType, mode, at >= levelIndex('rows'), true, true);
+          await registerTargetView(conn, target, 'lk_tgt_reread', files, false);
+          await materialise(conn, 'lk_t', 'lk_tgt_reread', part.targetSql, contract, digestCols, floatCols, tgtType, mode, at >= levelIndex('rows'), true);
           reads.targetFilesRead += files.length;
           for (const l of reread) {
             const p = partitions.get(l)!;
@@ -281,7 +283,10 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
         report(ctx, { phase: 'diffing keys', done: 0, total: null });
         const skip = [...inherited.keys()].filter((l) => partitions.get(l)!.sourceChecksum === partitions.get(l)!.targetChecksum && !floatDisagrees(l));
         await registerTargetView(conn, target, 'lk_tgt_all');
-        const kdr = await diffKeys(conn, contract, part, digestCols, floatCols, srcType, tgtType, skip, exampleLimit, at >= levelIndex('rows'), reads);
+        // Only partitions that disagree can hold a difference (ADR 0005).
+        const disagree = [...partitions.values()].filter((p) => p.sourceRows !== p.targetRows || p.sourceChecksum !== p.targetChecksum || floatDisagrees(p.partition)).map((p) => p.partition);
+        const only = part.column === null || disagree.length === partitions.size ? null : disagree;
+        const kdr = await diffKeys(conn, contract, part, digestCols, floatCols, srcType, tgtType, skip, exampleLimit, at >= levelIndex('rows'), reads, only);
         keyDiff = kdr.evidence;
         keyTotals = kdr.totals;
         columnDiffs = kdr.columnDiffs;

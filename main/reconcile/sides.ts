@@ -91,6 +91,8 @@ export interface SourceSide {
   /** Columns as the source names them, before renames (for the schema report). */
   rawColumns: SchemaColumn[];
   snapshot: Snapshot | null;
+  /** The Parquet files read, when the source is Parquet (their footers hold row counts). */
+  parquetFiles: string[] | null;
 }
 
 interface ParsedSourceSpec { path: string; version: number | undefined }
@@ -143,6 +145,7 @@ export async function openSource(
   const description = version === undefined ? spec : `${path}@${version}`;
   const raw = `${view}_raw`;
   let snapshot: Snapshot | null = null;
+  let parquetFiles: string[] | null = null;
   try {
     if (kind === 'delta') {
       const table = await DeltaTable.open(path);
@@ -151,6 +154,7 @@ export async function openSource(
     } else if (kind === 'parquet') {
       const files = statSync(path).isDirectory() ? parquetFilesUnder(path) : [path];
       if (files.length === 0) throw new LakerecError('source_unreadable', `source folder ${spec} holds no .parquet file`, { path: spec });
+      parquetFiles = files;
       // A folder written hive-style (dt=2026-08-10/...) carries a column in its paths.
       const hive = statSync(path).isDirectory() && files.some((f) => /[\\/][^\\/=]+=[^\\/]*[\\/]/.test(f.slice(path.length)));
       await conn.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdent(raw)} AS SELECT * FROM read_parquet([${files.map(sqlString).join(', ')}], union_by_name = true, hive_partitioning = ${hive})`);
@@ -189,7 +193,7 @@ export async function openSource(
   } catch (e) {
     throw unreadable(spec, e);
   }
-  return { kind, description, version: snapshot ? snapshot.version : null, view, columns, rawColumns, snapshot };
+  return { kind, description, version: snapshot ? snapshot.version : null, view, columns, rawColumns, snapshot, parquetFiles };
 }
 
 /** A cast of untyped text (or JSON-guessed type) to the target's type. */

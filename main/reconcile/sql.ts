@@ -2,7 +2,8 @@
 // values back, partition labels. Identifiers and literals go through sqlIdent/sqlString only.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CellText } from '../../shared/reconcile';
-import { sqlIdent } from '../engine/duck';
+import { report, type JobContext } from '../../shared/jobs';
+import { sqlIdent, sqlString } from '../engine/duck';
 import { compareFamily } from './canonical';
 
 export const NULL_LABEL = '(null)';
@@ -74,4 +75,48 @@ export function orderingSql(col: string, type: string): string {
 export async function duckVersion(conn: DuckDBConnection): Promise<string> {
   const r = await rows(conn, 'SELECT version() AS v');
   return String(r[0].v);
+}
+
+/**
+ * Runs a statement and, while it runs, polls DuckDB's query progress (every 200 ms) so a long scan
+ * can report rows done. The fraction is DuckDB's estimate of the work done, 0..1.
+ */
+export async function execWithProgress(conn: DuckDBConnection, sql: string, onProgress?: (fraction: number) => void): Promise<void> {
+  if (!onProgress) return exec(conn, sql);
+  const timer = setInterval(() => {
+    try {
+      const p = conn.progress;
+      if (p && p.percentage >= 0) onProgress(Math.min(1, p.percentage / 100));
+    } catch { /* no query running */ }
+  }, 200);
+  try {
+    await exec(conn, sql);
+  } finally {
+    clearInterval(timer);
+  }
+  onProgress(1);
+}
+
+/**
+ * A side's progress in rows: DuckDB's fraction of the scan times the side's row count when it is
+ * known (from the log's stats or the Parquet footers), else percent of the scan.
+ */
+export function sideProgress(ctx: JobContext | undefined, phase: string, totalRows: number | null): (fraction: number) => void {
+  report(ctx, { phase, done: 0, total: totalRows ?? 100, ...(totalRows === null ? { message: 'percent of the scan' } : {}) });
+  return (f) => {
+    if (totalRows === null) report(ctx, { phase, done: Math.round(f * 100), total: 100, message: 'percent of the scan' });
+    else report(ctx, { phase, done: Math.round(f * totalRows), total: totalRows });
+  };
+}
+
+/** The source's row count from its metadata when it has some (Parquet footers, a Delta log), else null. */
+export async function sourceRowTotal(conn: DuckDBConnection, source: { parquetFiles: string[] | null; snapshot: { files: { numRecords: number | null }[] } | null }): Promise<number | null> {
+  if (source.snapshot) return source.snapshot.files.every((f) => f.numRecords !== null) ? source.snapshot.files.reduce((a, f) => a + (f.numRecords ?? 0), 0) : null;
+  if (!source.parquetFiles || source.parquetFiles.length === 0) return null;
+  try {
+    const r = await rows(conn, `SELECT sum(num_rows) AS n FROM parquet_file_metadata([${source.parquetFiles.map(sqlString).join(', ')}])`);
+    return r[0]?.n === null || r[0]?.n === undefined ? null : Number(r[0].n);
+  } catch {
+    return null;
+  }
 }
