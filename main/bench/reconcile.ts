@@ -12,7 +12,7 @@
 //
 // Run alone: npx vite build --ssr main/bench/reconcile.ts --outDir dist/bench-reconcile --emptyOutDir \
 //              && node dist/bench-reconcile/reconcile.js [ROWS]
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -212,7 +212,10 @@ export function formatReconcileFigures(f: ReconcileBenchFigures): string {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const rows = process.argv[2] ? Number(process.argv[2]) : undefined;
   const runs = process.argv[3] ? Number(process.argv[3]) : undefined;
-  benchReconcile({ rows, runs }).then((f) => { process.stdout.write(formatReconcileFigures(f) + '\n'); }, (e: unknown) => {
+  // LAKEREC_BENCH_DIR keeps the generated source and table (to profile a run with LAKEREC_PROFILE=1).
+  const workDir = process.env.LAKEREC_BENCH_DIR;
+  if (workDir) mkdirSync(workDir, { recursive: true });
+  benchReconcile({ rows, runs, ...(workDir ? { workDir } : {}) }).then((f) => { process.stdout.write(formatReconcileFigures(f) + '\n'); }, (e: unknown) => {
     process.stderr.write(`bench failed: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(3);
   });

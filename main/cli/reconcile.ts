@@ -9,9 +9,10 @@ import { bool, int, parseArgs, requirePositional, str } from './args';
 import type { CliIO } from './io';
 import { LAKEREC_VERSION, reconcile } from '../reconcile/reconcile';
 import { renderJson, renderMarkdown, renderTerminal } from '../reconcile/report';
+import { DEFAULT_DIGEST } from '../reconcile/canonical';
 import { composeIncident, maskReconcileResult, renderIncidentHtml, schemaSensitivity, sensitivityOf } from '../app/report';
 
-const USAGE = 'lakerec reconcile SOURCE TABLE --contract FILE [--level schema|counts|checksum|keys|rows] [--version N] [--digest md5|fast] [--baseline F] [--write-baseline F] [--markdown F] [--html F] [--json]';
+const USAGE = 'lakerec reconcile SOURCE TABLE --contract FILE [--level schema|counts|checksum|keys|rows] [--version N] [--digest fast|md5] [--baseline F] [--write-baseline F] [--markdown F] [--html F] [--json]';
 
 function writeReport(path: string, text: string, io: CliIO, append: boolean): void {
   try {
@@ -35,7 +36,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const levelArg = str(p, 'level') ?? 'rows';
   if (!(LEVELS as readonly string[]).includes(levelArg)) throw new LakerecError('usage', `--level must be one of ${LEVELS.join(', ')}, got "${levelArg}"`);
   const version = int(p, 'version');
-  const digest = str(p, 'digest') ?? 'md5';
+  const digest = str(p, 'digest') ?? DEFAULT_DIGEST;
   if (digest !== 'md5' && digest !== 'fast') throw new LakerecError('usage', `--digest must be md5 or fast, got "${digest}"`);
   const at = (f: string | undefined) => (f === undefined ? undefined : resolve(io.cwd, f));
   const result = await reconcile({

@@ -109,6 +109,8 @@ export function canonicalField(column: string, duckType: string, naiveIsUtc: boo
 export interface CanonicalColumn {
   name: string;
   type: string;
+  /** Same type on both sides of the run: the fast digest may hash the value as stored. */
+  raw?: boolean;
 }
 
 /** SQL text of the whole row's canonical bytes: fields in the given (sorted) column order. */
@@ -154,23 +156,27 @@ export function rowDigestHalves(columns: CanonicalColumn[], naiveIsUtc: boolean,
       h2: 'CAST(_lk_d & 18446744073709551615::UHUGEINT AS UBIGINT)',
     };
   }
-  const hashes = columns.map((c) => columnHashSql(c.name, c.type, naiveIsUtc));
+  const hashes = columns.map((c) => columnHashSql(c.name, c.type, naiveIsUtc, c.raw === true));
   if (hashes.length === 0) hashes.push("hash('')");
   return { inner: `hash(${hashes.join(', ')})`, h1: '_lk_d', h2: 'hash(_lk_d)' };
 }
 
 /**
  * One column's 64-bit hash (DuckDB hash() of the canonically typed value). The fast row digest is
- * hash() over these in column order, so the rows level, which keeps them per column to say which
- * columns differ, derives the row digest from them instead of hashing the row twice.
+ * hash() over these in column order; the rows level compares them per column on the changed rows
+ * to say which columns differ (keydiff.ts).
  */
-export function columnHashSql(column: string, duckType: string, naiveIsUtc: boolean): string {
-  return `hash(${typedValue(column, duckType, naiveIsUtc)})`;
+export function columnHashSql(column: string, duckType: string, naiveIsUtc: boolean, raw = false, qualifier?: string): string {
+  const x = (qualifier ? qualifier + '.' : '') + sqlIdent(column);
+  // A column of one type on both sides hashes as stored (a cast per value is the pass's largest
+  // cost after the hash); a baseline records which columns were hashed so (baseline.ts).
+  const f = compareFamily(duckType, naiveIsUtc);
+  if (raw && f !== 'nested' && f !== 'other') return `hash(${x})`;
+  return `hash(${typedValue(x, duckType, naiveIsUtc)})`;
 }
 
 /** A value cast to one type per family, so equal values hash equally whatever width they were stored in. */
-function typedValue(column: string, duckType: string, naiveIsUtc: boolean): string {
-  const x = sqlIdent(column);
+function typedValue(x: string, duckType: string, naiveIsUtc: boolean): string {
   switch (compareFamily(duckType, naiveIsUtc)) {
     case 'integer': return /^(HUGEINT|UHUGEINT|UBIGINT)$/i.test(duckType.trim()) ? `CAST(${x} AS HUGEINT)` : `CAST(${x} AS BIGINT)`;
     case 'decimal': return `CAST(${x} AS DECIMAL(38,${decimalScale(duckType) ?? 0}))`;

@@ -3,7 +3,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CellText, ColumnDiffCount, ReconcileResult, RowDiff } from '../../shared/reconcile';
 import { sqlIdent, sqlString } from '../engine/duck';
-import { canonicalRow, compareFamily } from './canonical';
+import { canonicalRow, columnHashSql, compareFamily } from './canonical';
 import type { Contract } from './contract';
 import type { KeyDiffEvidence } from './classify';
 import { dayOf, exec, label, NULL_LABEL, num, rows, text, type PartitionSpec } from './sql';
@@ -25,7 +25,7 @@ export interface KeyDiffResult {
 export async function diffKeys(
   conn: DuckDBConnection, contract: Contract, part: PartitionSpec, digestCols: string[], floatCols: string[],
   srcType: Map<string, string>, tgtType: Map<string, string>, skipPartitions: string[], limit: number, perColumn: boolean,
-  reads: ReconcileResult['reads'], onlyPartitions: string[] | null = null,
+  reads: ReconcileResult['reads'], onlyPartitions: string[] | null = null, rawHash: Set<string> = new Set(),
 ): Promise<KeyDiffResult> {
   const K = contract.keys.map((_, i) => `k${i}`);
   const keyCols = contract.keys;
@@ -61,7 +61,6 @@ export async function diffKeys(
   const kdSelect = (sn: string, tn: string, tsame: string, from: string) => `SELECT * FROM (
     SELECT ${K.map((k) => `coalesce(s.${k}, t.${k}) AS ${k}`).join(', ')},
       ${sn} AS sn, ${tn} AS tn, s.p AS sp, t.p AS tp, (s.h1 = t.h1 AND s.h2 = t.h2) AS same_d, ${tsame} AS tsame, s.o AS so, t.o AS tgo,
-      ${perColumn && digestCols.length ? digestCols.map((_, i) => `s.h_${i} IS DISTINCT FROM t.h_${i} AS c${i}`).join(', ') + ',' : ''}
       CASE WHEN ${sn} IS NULL THEN 'extra' WHEN ${tn} IS NULL THEN 'missing'
            WHEN ${tn} > ${sn} THEN 'duplicate'
            WHEN s.p IS DISTINCT FROM t.p THEN 'moved'
@@ -74,8 +73,7 @@ export async function diffKeys(
     `${uniq(sIn)} s FULL OUTER JOIN ${uniq(tIn)} t ON ${on('s', 't')}`)}`);
   if (anyDup) {
     const fAgg = floatCols.map((_, i) => `any_value(f${i}) AS f${i}`);
-    const hAgg = perColumn ? digestCols.map((_, i) => `min(h_${i}) AS h_${i}`) : [];
-    const agg = (tb: string) => `(SELECT ${K.map((k) => `x.${k}`).join(', ')}, count(*) AS n, any_value(p) AS p, min(h1) AS h1, min(h2) AS h2, (min(h1) = max(h1) AND min(h2) = max(h2)) AS same_copies, max(o) AS o${[...fAgg, ...hAgg].map((x) => ', ' + x).join('')} FROM ${tb} x SEMI JOIN lk_dupk d ON ${on('d', 'x')} GROUP BY ${K.map((k) => `x.${k}`).join(', ')})`;
+    const agg = (tb: string) => `(SELECT ${K.map((k) => `x.${k}`).join(', ')}, count(*) AS n, any_value(p) AS p, min(h1) AS h1, min(h2) AS h2, (min(h1) = max(h1) AND min(h2) = max(h2)) AS same_copies, max(o) AS o${fAgg.map((x) => ', ' + x).join('')} FROM ${tb} x SEMI JOIN lk_dupk d ON ${on('d', 'x')} GROUP BY ${K.map((k) => `x.${k}`).join(', ')})`;
     await exec(conn, `INSERT INTO lk_kd BY NAME ${kdSelect('s.n', 't.n', 't.same_copies', `${agg(sIn)} s FULL OUTER JOIN ${agg(tIn)} t ON ${on('s', 't')}`)}`);
   }
 
@@ -141,10 +139,17 @@ export async function diffKeys(
     ev.staleRows = num((await rows(conn, `SELECT count(*) AS n FROM lk_kd WHERE kind = 'changed' AND tgo < so`))[0].n);
   }
 
-  // Rows level: per column, how many changed rows differ there (from per-column hashes).
+  // Rows level: per column, how many changed (or moved) rows differ there. The changed rows are
+  // fetched back by key from both sides (a targeted read; DuckDB pushes the keys into the scan)
+  // and their per-column hashes compared: the same hashes the fast digest is made of.
   const columnDiffs: ColumnDiffCount[] = [];
   if (perColumn && digestCols.length && ev.changed > 0) {
-    const r = (await rows(conn, `SELECT ${digestCols.map((_, i) => `count(*) FILTER (WHERE c${i}) AS c${i}`).join(', ')} FROM lk_kd WHERE kind IN ('changed', 'moved')`))[0];
+    const hashes = (types: Map<string, string>) => digestCols.map((c, i) => `min(${columnHashSql(c, types.get(c)!, contract.naiveIsUtc, rawHash.has(c), 'v')}) AS h_${i}`).join(', ');
+    const vk = keyCols.map((kc, i) => `v.${sqlIdent(kc)} AS ${K[i]}`).join(', ');
+    const semi = `SEMI JOIN (SELECT ${Kl} FROM lk_kd WHERE kind IN ('changed', 'moved')) k ON ${keyCols.map((kc, i) => `v.${sqlIdent(kc)} = k.${K[i]}`).join(' AND ')}`;
+    const side = (view: string, types: Map<string, string>) => `(SELECT ${vk}, ${hashes(types)} FROM ${view} v ${semi} GROUP BY ALL)`;
+    const r = (await rows(conn, `SELECT ${digestCols.map((_, i) => `count(*) FILTER (WHERE s.h_${i} IS DISTINCT FROM t.h_${i}) AS c${i}`).join(', ')}
+      FROM ${side('lk_src', srcType)} s JOIN ${side('lk_tgt_all', tgtType)} t ON ${on('s', 't')}`))[0];
     digestCols.forEach((c, i) => { if (num(r[`c${i}`]) > 0) columnDiffs.push({ column: c, rows: num(r[`c${i}`]) }); });
     columnDiffs.sort((a, b) => b.rows - a.rows);
   }

@@ -4,51 +4,52 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { LakerecError } from '../../shared/errors';
 import type { FloatColumnResult } from '../../shared/reconcile';
 import { sqlIdent } from '../engine/duck';
-import { columnHashSql, rowDigestHalves, type DigestMode } from './canonical';
+import { rowDigestHalves, type DigestMode } from './canonical';
 import { addGroup, emptyExactSum, exactSumToNumber, floatPartsSql, type ExactSum } from './checksum';
 import type { Contract } from './contract';
 import type { InheritedPartition, StoredFloatSum } from './baseline';
 import { execWithProgress, label, num, orderingSql, rows, text, uncast, type PartitionSpec } from './sql';
 
+/** What the one pass computes, the same for both sides of a run. */
+export interface PassSpec {
+  contract: Contract;
+  /** Columns in the row digest, sorted (floats are compared by exact sums instead). */
+  digestCols: string[];
+  floatCols: string[];
+  mode: DigestMode;
+  /** Columns of the same type on both sides: the fast digest hashes them as stored, no cast. */
+  rawHash: Set<string>;
+}
+
 /**
- * The one pass over a side: (partition, keys, 128-bit digest halves, ordering, float values,
- * [per-column hashes]) into a temp table, or, at checksum level without floats, straight into
- * per-partition sums. The digest is computed once per row; at rows level the per-column hashes
- * are computed once and the fast row digest is derived from them. No provenance is kept per row:
- * the few example rows are fetched back by key with their file and row index.
+ * The one pass over a side: (partition, keys, 128-bit digest halves, ordering, float values) into
+ * a temp table, or, at checksum level without floats, straight into per-partition sums. The
+ * digest is computed once per row. No provenance and no per-column data is kept per row: the few
+ * example rows and the changed rows are fetched back by key afterwards (keydiff.ts).
  * `onProgress` gets the fraction of the scan done (DuckDB's query progress).
  */
 export async function materialise(
-  conn: DuckDBConnection, table: string, view: string, partSql: string, contract: Contract,
-  digestCols: string[], floatCols: string[], types: Map<string, string>, mode: DigestMode, perColumn: boolean, append = false,
-  aggregateOnly = false, onProgress?: (fraction: number) => void,
+  conn: DuckDBConnection, side: { table: string; view: string; partSql: string; types: Map<string, string> }, spec: PassSpec,
+  opts: { append?: boolean; aggregateOnly?: boolean; onProgress?: (fraction: number) => void } = {},
 ): Promise<void> {
-  const cols = digestCols.map((c) => ({ name: c, type: types.get(c)! }));
-  const dg = rowDigestHalves(cols, contract.naiveIsUtc, mode);
-  const colHashes = digestCols.map((c) => columnHashSql(c, types.get(c)!, contract.naiveIsUtc));
+  const { contract } = spec;
+  const cols = spec.digestCols.map((c) => ({ name: c, type: side.types.get(c)!, raw: spec.rawHash.has(c) }));
+  const dg = rowDigestHalves(cols, contract.naiveIsUtc, spec.mode);
   // Aggregating: group by the typed partition value and turn only the few groups into text.
-  const sel: string[] = [`${aggregateOnly ? uncast(partSql) : partSql} AS p`];
+  const sel: string[] = [`${opts.aggregateOnly ? uncast(side.partSql) : side.partSql} AS p`];
   contract.keys.forEach((k, i) => sel.push(`${sqlIdent(k)} AS k${i}`));
-  // Fast digest at rows level: the column hashes once (in a subquery), the row digest over them
-  // outside; the same value as dg.inner.
-  const fromColumns = perColumn && mode === 'fast' && colHashes.length > 0;
-  if (perColumn) colHashes.forEach((h, i) => sel.push(`${h} AS _lk_h${i}`));
-  if (!fromColumns) sel.push(`${dg.inner} AS _lk_d`);
-  if (contract.ordering) sel.push(`${orderingSql(contract.ordering, types.get(contract.ordering)!)} AS o`);
+  sel.push(`${dg.inner} AS _lk_d`);
+  if (contract.ordering) sel.push(`${orderingSql(contract.ordering, side.types.get(contract.ordering)!)} AS o`);
   else sel.push('NULL::BIGINT AS o');
-  floatCols.forEach((f, i) => sel.push(`CAST(${sqlIdent(f)} AS DOUBLE) AS f${i}`));
-  let inner = `SELECT ${sel.join(', ')} FROM ${sqlIdent(view)}`;
-  if (fromColumns) inner = `SELECT *, hash(${colHashes.map((_, i) => `_lk_h${i}`).join(', ')}) AS _lk_d FROM (${inner})`;
-  // Per-column hashes are kept as their upper 32 bits: they only say which columns differ.
-  const keepCols = perColumn ? colHashes.map((_, i) => `, CAST(_lk_h${i} >> 32 AS UINTEGER) AS h_${i}`).join('') : '';
-  const drop = ['_lk_d', ...(perColumn ? colHashes.map((_, i) => `_lk_h${i}`) : [])].join(', ');
-  let q = `SELECT * EXCLUDE (${drop}), ${dg.h1} AS h1, ${dg.h2} AS h2${keepCols} FROM (${inner})`;
-  if (aggregateOnly) q = `SELECT CAST(p AS VARCHAR) AS p, n, hi, lo FROM (SELECT p, count(*) AS n, sum(h1) AS hi, sum(h2) AS lo FROM (${q}) GROUP BY p)`;
+  spec.floatCols.forEach((f, i) => sel.push(`CAST(${sqlIdent(f)} AS DOUBLE) AS f${i}`));
+  // The digest once per row in the inner select, split into halves outside.
+  let q = `SELECT * EXCLUDE (_lk_d), ${dg.h1} AS h1, ${dg.h2} AS h2 FROM (SELECT ${sel.join(', ')} FROM ${sqlIdent(side.view)})`;
+  if (opts.aggregateOnly) q = `SELECT CAST(p AS VARCHAR) AS p, n, hi, lo FROM (SELECT p, count(*) AS n, sum(h1) AS hi, sum(h2) AS lo FROM (${q}) GROUP BY p)`;
   try {
-    await execWithProgress(conn, append ? `INSERT INTO ${table} BY NAME ${q}` : `CREATE OR REPLACE TEMP TABLE ${table} AS ${q}`, onProgress);
+    await execWithProgress(conn, opts.append ? `INSERT INTO ${side.table} BY NAME ${q}` : `CREATE OR REPLACE TEMP TABLE ${side.table} AS ${q}`, opts.onProgress);
   } catch (e) {
     const msg = (e as Error).message.split('\n')[0];
-    if (table === 'lk_s') throw new LakerecError('source_unreadable', `cannot read the source: ${msg}`);
+    if (side.table === 'lk_s') throw new LakerecError('source_unreadable', `cannot read the source: ${msg}`);
     throw new LakerecError('io_error', `cannot read the target's data: ${msg}`);
   }
 }

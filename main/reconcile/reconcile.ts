@@ -14,13 +14,13 @@ import { compareFamily, DEFAULT_DIGEST, digestName, typesComparable, type Digest
 import { combineHalves, toHex128 } from './checksum';
 import { contractError, contractSummary, loadContract, type Contract } from './contract';
 import { classify, type Evidence, type KeyDiffEvidence, type PartitionRemoval, type StatsDuplicate } from './classify';
-import { openSource, openTarget, registerTargetView } from './sides';
+import { normaliseType, openSource, openTarget, registerTargetView } from './sides';
 import { baselineFor, readBaseline, writeBaselineFile, type Baseline, type InheritedPartition, type StoredFloatSum } from './baseline';
 import { duckVersion, label, num, rows, sideProgress, sourceRowTotal, text, uncast } from './sql';
 import {
   compareSchema, countsFromStats, duplicateFilesFromStats, latePartitions, nullKeysFromStats, partitionSpec, removalsFromLog,
 } from './log-levels';
-import { floatSums, materialise } from './pass';
+import { floatSums, materialise, type PassSpec } from './pass';
 import { diffKeys } from './keydiff';
 
 export const LAKEREC_VERSION = '0.1.0';
@@ -129,6 +129,10 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     // The checksum level alone needs only per-partition sums: aggregate while reading, keep no
     // per-row table (floats need their values for exact sums, so they keep the rows).
     const aggregateOnly = level === 'checksum' && floatCols.length === 0;
+    const rawHash = new Set(digestCols.filter((c) => normaliseType(srcType.get(c)!) === normaliseType(tgtType.get(c)!)));
+    const pass: PassSpec = { contract, digestCols, floatCols, mode, rawHash };
+    // What decides a stored checksum besides the contract and the digest identity (baseline.ts).
+    const hashForms = mode === 'fast' ? digestCols.map((c) => `${c}:${rawHash.has(c) ? 'raw' : 'typed'}`) : [];
 
     if (opts.baseline && at < levelIndex('checksum')) notes.push(`baseline not used: level ${level} reads no data, so there is nothing to inherit`);
 
@@ -151,7 +155,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
       if (at >= levelIndex('checksum')) {
         const total = await sourceRowTotal(conn, source);
         const onProgress = sideProgress(ctx, 'hashing the source', total);
-        await materialise(conn, 'lk_s', srcView, part.sourceSql, contract, digestCols, floatCols, srcType, mode, at >= levelIndex('rows'), false, aggregateOnly, onProgress);
+        await materialise(conn, { table: 'lk_s', view: srcView, partSql: part.sourceSql, types: srcType }, pass, { aggregateOnly, onProgress });
         countSql = aggregateOnly ? 'SELECT p, n FROM lk_s' : 'SELECT p, count(*) AS n FROM lk_s GROUP BY 1';
       } else {
         report(ctx, { phase: 'counting source rows', done: 0, total: null });
@@ -194,7 +198,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
       let readFiles: ActiveFile[] = target.snapshot.files;
       let inherited = new Map<string, InheritedPartition>();
       if (opts.baseline) {
-        const b = baselineFor(baselineIn, { contract, target, part, digestCols, floatCols, canonical: digest });
+        const b = baselineFor(baselineIn, { contract, target, part, digestCols, floatCols, canonical: digest, hashForms });
         baselineUse = { path: opts.baseline!, inherited: [], reread: [], refused: b.refused };
         if (!b.refused) {
           inherited = b.inherited;
@@ -207,7 +211,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
       const tgtTotal = readFiles.every((f) => f.numRecords !== null) ? readFiles.reduce((a, f) => a + (f.numRecords ?? 0), 0) : null;
       const onProgress = sideProgress(ctx, 'hashing the target', tgtTotal);
       await registerTargetView(conn, target, 'lk_tgt_read', readFiles, false);
-      await materialise(conn, 'lk_t', 'lk_tgt_read', part.targetSql, contract, digestCols, floatCols, tgtType, mode, at >= levelIndex('rows'), false, aggregateOnly, onProgress);
+      await materialise(conn, { table: 'lk_t', view: 'lk_tgt_read', partSql: part.targetSql, types: tgtType }, pass, { aggregateOnly, onProgress });
       reads.targetFilesRead = readFiles.length;
       throwIfCancelled(ctx);
 
@@ -254,7 +258,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
         if (reread.length) {
           const files = target.snapshot.files.filter((f) => reread.includes(label(part.column, f.partitionValues[part.column!] ?? null)));
           await registerTargetView(conn, target, 'lk_tgt_reread', files, false);
-          await materialise(conn, 'lk_t', 'lk_tgt_reread', part.targetSql, contract, digestCols, floatCols, tgtType, mode, at >= levelIndex('rows'), true);
+          await materialise(conn, { table: 'lk_t', view: 'lk_tgt_reread', partSql: part.targetSql, types: tgtType }, pass, { append: true });
           reads.targetFilesRead += files.length;
           for (const l of reread) {
             const p = partitions.get(l)!;
@@ -286,7 +290,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
         // Only partitions that disagree can hold a difference (ADR 0005).
         const disagree = [...partitions.values()].filter((p) => p.sourceRows !== p.targetRows || p.sourceChecksum !== p.targetChecksum || floatDisagrees(p.partition)).map((p) => p.partition);
         const only = part.column === null || disagree.length === partitions.size ? null : disagree;
-        const kdr = await diffKeys(conn, contract, part, digestCols, floatCols, srcType, tgtType, skip, exampleLimit, at >= levelIndex('rows'), reads, only);
+        const kdr = await diffKeys(conn, contract, part, digestCols, floatCols, srcType, tgtType, skip, exampleLimit, at >= levelIndex('rows'), reads, only, rawHash);
         keyDiff = kdr.evidence;
         keyTotals = kdr.totals;
         columnDiffs = kdr.columnDiffs;
@@ -357,7 +361,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
       if (!part.targetIsDeltaPartition && part.column !== null) {
         throw new LakerecError('usage', `--write-baseline needs the contract's partition column (${part.column}) to be the table's partition column, so file sets map to partitions`);
       }
-      writeBaselineFile(opts.writeBaseline, { result, target, part, contract, digestCols, floatCols, targetFloats });
+      writeBaselineFile(opts.writeBaseline, { result, target, part, contract, digestCols, floatCols, targetFloats, hashForms });
     }
     return result;
   } catch (e) {

@@ -10,6 +10,7 @@ import type { SchemaColumn } from '../../shared/reconcile';
 import { sqlIdent, sqlString } from '../engine/duck';
 import { DeltaTable } from '../delta/table';
 import { registerSnapshotView } from '../delta/scan';
+import { partitionValueExpr } from '../delta/schema';
 import type { Snapshot, VersionChange } from '../delta/types';
 import { compareFamily } from './canonical';
 import type { Contract } from './contract';
@@ -70,9 +71,51 @@ export async function openTarget(root: string, version?: number): Promise<Target
   return { root: resolve(root), table, snapshot, columns: schemaColumns(snapshot.schema), view: null };
 }
 
-/** Registers the target's logical rows (optionally only some files) as a view, with provenance. */
+// Up to this many distinct partition values, the one pass reads each partition's files on their
+// own with the partition value as a literal, instead of joining every row to the file list.
+const MAX_LITERAL_PARTITIONS = 64;
+
+/**
+ * Registers the target's logical rows (optionally only some files) as a view, with provenance.
+ * Without provenance and with few partitions, the view is a UNION ALL of one scan per partition
+ * with the partition values as constants: the same rows, without a per-row join on the file name
+ * (the one pass's largest cost on the target side after the hashing itself).
+ */
 export async function registerTargetView(conn: DuckDBConnection, t: TargetSide, view: string, files?: Snapshot['files'], provenance = true): Promise<void> {
-  await registerSnapshotView(conn, t.snapshot, view, { provenance, ...(files ? { files } : {}) });
+  const snap = t.snapshot;
+  const list = files ?? snap.files;
+  const partCols = snap.partitionColumns;
+  const groups = new Map<string, Snapshot['files']>();
+  if (!provenance && partCols.length > 0) {
+    for (const f of list) {
+      const k = JSON.stringify(partCols.map((c) => f.partitionValues[c] ?? null));
+      const g = groups.get(k) ?? [];
+      g.push(f);
+      groups.set(k, g);
+    }
+  }
+  if (provenance || partCols.length === 0 || groups.size === 0 || groups.size > MAX_LITERAL_PARTITIONS) {
+    await registerSnapshotView(conn, snap, view, { provenance, ...(files ? { files } : {}) });
+    t.view = view;
+    return;
+  }
+  const dataFields = snap.schema.fields.filter((f) => !partCols.includes(f.name));
+  const dataOnly: Snapshot = { ...snap, partitionColumns: [], schema: { ...snap.schema, fields: dataFields } };
+  const selects: string[] = [];
+  let i = 0;
+  for (const [k, g] of groups) {
+    const values = JSON.parse(k) as (string | null)[];
+    const part = `${view}__p${i++}`;
+    await registerSnapshotView(conn, dataOnly, part, { files: g });
+    const cols = snap.schema.fields.map((f) => {
+      const pi = partCols.indexOf(f.name);
+      if (pi < 0) return sqlIdent(f.name);
+      const v = values[pi];
+      return `${partitionValueExpr(v === null ? 'NULL::VARCHAR' : sqlString(v), f.type)} AS ${sqlIdent(f.name)}`;
+    });
+    selects.push(`SELECT ${cols.join(', ')} FROM ${sqlIdent(part)}`);
+  }
+  await conn.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdent(view)} AS ${selects.join('\nUNION ALL\n')}`);
   t.view = view;
 }
 

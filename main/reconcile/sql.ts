@@ -33,7 +33,9 @@ export function label(col: string | null, value: string | null): string {
 // LAKEREC_PROFILE=1 prints each query's time to stderr (for the benchmark's slow spots).
 export const profile = typeof process !== 'undefined' && !!process.env.LAKEREC_PROFILE;
 export function profiled(sql: string, t0: number): void {
-  if (profile) process.stderr.write(`[lakerec] ${(performance.now() - t0).toFixed(0)} ms  ${sql.replace(/\s+/g, ' ').slice(0, 160)}\n`);
+  // LAKEREC_PROFILE=full prints each statement whole.
+  const shown = process.env.LAKEREC_PROFILE === 'full' ? sql : sql.replace(/\s+/g, ' ').slice(0, 160);
+  if (profile) process.stderr.write(`[lakerec] ${(performance.now() - t0).toFixed(0)} ms  ${shown}\n`);
 }
 
 export async function rows(conn: DuckDBConnection, sql: string): Promise<Record<string, unknown>[]> {
