@@ -163,8 +163,8 @@ export function rowDigestHalves(columns: CanonicalColumn[], naiveIsUtc: boolean,
 
 /**
  * One column's 64-bit hash (DuckDB hash() of the canonically typed value). The fast row digest is
- * hash() over these in column order; the rows level compares them per column on the changed rows
- * to say which columns differ (keydiff.ts).
+ * hash() over these in column order; the rows level keeps them per row (32 bits each) to say
+ * which columns of a changed row differ.
  */
 export function columnHashSql(column: string, duckType: string, naiveIsUtc: boolean, raw = false, qualifier?: string): string {
   const x = (qualifier ? qualifier + '.' : '') + sqlIdent(column);

@@ -164,6 +164,25 @@ describe('levels', () => {
   });
 });
 
+describe('the key diff reads only disagreeing partitions', () => {
+  it('still sees a key whose copies sit in an agreeing and a disagreeing partition as one duplicated key', async () => {
+    // id 4 (dt=2026-08-11, unchanged there) is loaded again into dt=2026-08-12; id 5's name changes in dt=2026-08-12.
+    const root = await makeTable('cross', async (w) => {
+      await w.append({ sql: `SELECT * REPLACE (CASE WHEN id = 5 THEN 'renamed' ELSE name END AS name) FROM (${rowsSql()})` });
+      await w.append({ sql: `SELECT * REPLACE (DATE '2026-08-12' AS dt) FROM (${rowsSql()}) WHERE id = 4` });
+    });
+    const r = await reconcile({ source, target: { root }, contract: parseContract(contractText()), level: 'rows' });
+    expect(r.partitions.filter((p) => p.state !== 'match').map((p) => p.partition)).toEqual(['dt=2026-08-12']);
+    expect(r.keyDiff).toMatchObject({ duplicatedInTarget: 1, extra: 0, missing: 0, changed: 1, moved: 0 });
+    const dup = r.rowDiffs.find((d) => d.kind === 'duplicate')!;
+    expect(dup.key).toEqual({ id: '4' });
+    expect(r.rowDiffs.find((d) => d.kind === 'changed')?.columns).toEqual(['name']);
+    // the example row still says where the target row lives
+    expect(r.rowDiffs.find((d) => d.kind === 'changed')?.targetFile).toMatch(/^dt=2026-08-12\/.*\.parquet$/);
+    expect(r.rowDiffs.find((d) => d.kind === 'changed')?.targetRow).toBe(1);
+  });
+});
+
 describe('baseline', () => {
   it('inherits unchanged partitions, reads only the changed one, and agrees with a cold run', async () => {
     const root = join(dir, 'based');

@@ -43,14 +43,22 @@ export async function diffKeys(
   let sIn = 'lk_s';
   let tIn = 'lk_t';
   if (onlyPartitions !== null) {
+    // The rows of the disagreeing partitions, and the few elsewhere whose key also occurs there
+    // (found from the key columns alone; normally none).
     const inD = onlyPartitions.length ? pIn(onlyPartitions) : 'false';
     await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_dk AS SELECT ${Kl} FROM lk_s WHERE ${notNull} AND ${inD} UNION SELECT ${Kl} FROM lk_t WHERE ${notNull} AND ${inD}`);
-    await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_s_d AS SELECT x.* FROM lk_s x SEMI JOIN lk_dk d ON ${on('d', 'x')}`);
-    await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_t_d AS SELECT x.* FROM lk_t x SEMI JOIN lk_dk d ON ${on('d', 'x')}`);
-    sIn = 'lk_s_d';
-    tIn = 'lk_t_d';
+    // Conditions are applied inside a derived table, unqualified: literals are never rewritten.
+    const outside = (tb: string) => `SELECT x.${K.join(', x.')} FROM (SELECT ${Kl} FROM ${tb} WHERE ${notNull} AND NOT (${inD})) x SEMI JOIN lk_dk d ON ${on('d', 'x')}`;
+    await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_xk AS ${outside('lk_s')} UNION ${outside('lk_t')}`);
+    const cross = num((await rows(conn, 'SELECT count(*) AS n FROM lk_xk'))[0].n) > 0;
+    const input = (tb: string) => cross
+      ? `(SELECT * FROM ${tb} WHERE ${inD} UNION ALL SELECT x.* FROM (SELECT * FROM ${tb} WHERE NOT (${inD})) x SEMI JOIN lk_xk d ON ${on('d', 'x')})`
+      : `(SELECT * FROM ${tb} WHERE ${inD})`;
+    sIn = input('lk_s');
+    tIn = input('lk_t');
   }
-  await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_dupk AS SELECT ${Kl} FROM ${tIn} WHERE ${notNull} GROUP BY ${Kl} HAVING count(*) > 1 UNION SELECT d.* FROM lk_sdup d${onlyPartitions !== null ? ` SEMI JOIN lk_dk x ON ${on('d', 'x')}` : ''}`);
+  // Keys repeated in the source anywhere, or in the target within the diff's rows.
+  await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_dupk AS SELECT ${Kl} FROM ${tIn} WHERE ${notNull} GROUP BY ${Kl} HAVING count(*) > 1 UNION SELECT ${Kl} FROM lk_sdup`);
   const anyDup = num((await rows(conn, 'SELECT count(*) AS n FROM lk_dupk'))[0].n) > 0;
   const floatDiff = floatCols.map((c, i) => {
     const rule = contract.floats[c];
@@ -61,19 +69,23 @@ export async function diffKeys(
   const kdSelect = (sn: string, tn: string, tsame: string, from: string) => `SELECT * FROM (
     SELECT ${K.map((k) => `coalesce(s.${k}, t.${k}) AS ${k}`).join(', ')},
       ${sn} AS sn, ${tn} AS tn, s.p AS sp, t.p AS tp, (s.h1 = t.h1 AND s.h2 = t.h2) AS same_d, ${tsame} AS tsame, s.o AS so, t.o AS tgo,
+      ${perColumn && digestCols.length ? digestCols.map((_, i) => `s.h_${i} IS DISTINCT FROM t.h_${i} AS c${i}`).join(', ') + ',' : ''}
       CASE WHEN ${sn} IS NULL THEN 'extra' WHEN ${tn} IS NULL THEN 'missing'
            WHEN ${tn} > ${sn} THEN 'duplicate'
            WHEN s.p IS DISTINCT FROM t.p THEN 'moved'
            WHEN ${changedCond} THEN 'changed' ELSE 'same' END AS kind
     FROM ${from}
   ) WHERE kind <> 'same'`;
-  const uniq = (tb: string) => `(SELECT * FROM ${tb} x WHERE ${notNull.replace(/\bk(\d+)\b/g, 'x.k$1')}${anyDup ? ` AND NOT EXISTS (SELECT 1 FROM lk_dupk d WHERE ${on('d', 'x')})` : ''})`;
+  const uniq = (tb: string) => anyDup
+    ? `(SELECT * FROM (SELECT * FROM ${tb} WHERE ${notNull}) x WHERE NOT EXISTS (SELECT 1 FROM lk_dupk d WHERE ${on('d', 'x')}))`
+    : `(SELECT * FROM ${tb} WHERE ${notNull})`;
   await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_kd AS ${kdSelect(
     `CASE WHEN s.${K[0]} IS NULL THEN NULL ELSE 1 END`, `CASE WHEN t.${K[0]} IS NULL THEN NULL ELSE 1 END`, 'true',
     `${uniq(sIn)} s FULL OUTER JOIN ${uniq(tIn)} t ON ${on('s', 't')}`)}`);
   if (anyDup) {
     const fAgg = floatCols.map((_, i) => `any_value(f${i}) AS f${i}`);
-    const agg = (tb: string) => `(SELECT ${K.map((k) => `x.${k}`).join(', ')}, count(*) AS n, any_value(p) AS p, min(h1) AS h1, min(h2) AS h2, (min(h1) = max(h1) AND min(h2) = max(h2)) AS same_copies, max(o) AS o${fAgg.map((x) => ', ' + x).join('')} FROM ${tb} x SEMI JOIN lk_dupk d ON ${on('d', 'x')} GROUP BY ${K.map((k) => `x.${k}`).join(', ')})`;
+    const hAgg = perColumn ? digestCols.map((_, i) => `min(h_${i}) AS h_${i}`) : [];
+    const agg = (tb: string) => `(SELECT ${K.map((k) => `x.${k}`).join(', ')}, count(*) AS n, any_value(p) AS p, min(h1) AS h1, min(h2) AS h2, (min(h1) = max(h1) AND min(h2) = max(h2)) AS same_copies, max(o) AS o${[...fAgg, ...hAgg].map((x) => ', ' + x).join('')} FROM ${tb} x SEMI JOIN lk_dupk d ON ${on('d', 'x')} GROUP BY ${K.map((k) => `x.${k}`).join(', ')})`;
     await exec(conn, `INSERT INTO lk_kd BY NAME ${kdSelect('s.n', 't.n', 't.same_copies', `${agg(sIn)} s FULL OUTER JOIN ${agg(tIn)} t ON ${on('s', 't')}`)}`);
   }
 
@@ -139,17 +151,10 @@ export async function diffKeys(
     ev.staleRows = num((await rows(conn, `SELECT count(*) AS n FROM lk_kd WHERE kind = 'changed' AND tgo < so`))[0].n);
   }
 
-  // Rows level: per column, how many changed (or moved) rows differ there. The changed rows are
-  // fetched back by key from both sides (a targeted read; DuckDB pushes the keys into the scan)
-  // and their per-column hashes compared: the same hashes the fast digest is made of.
+  // Rows level: per column, how many changed rows differ there (from the per-column hashes kept in the pass).
   const columnDiffs: ColumnDiffCount[] = [];
   if (perColumn && digestCols.length && ev.changed > 0) {
-    const hashes = (types: Map<string, string>) => digestCols.map((c, i) => `min(${columnHashSql(c, types.get(c)!, contract.naiveIsUtc, rawHash.has(c), 'v')}) AS h_${i}`).join(', ');
-    const vk = keyCols.map((kc, i) => `v.${sqlIdent(kc)} AS ${K[i]}`).join(', ');
-    const semi = `SEMI JOIN (SELECT ${Kl} FROM lk_kd WHERE kind IN ('changed', 'moved')) k ON ${keyCols.map((kc, i) => `v.${sqlIdent(kc)} = k.${K[i]}`).join(' AND ')}`;
-    const side = (view: string, types: Map<string, string>) => `(SELECT ${vk}, ${hashes(types)} FROM ${view} v ${semi} GROUP BY ALL)`;
-    const r = (await rows(conn, `SELECT ${digestCols.map((_, i) => `count(*) FILTER (WHERE s.h_${i} IS DISTINCT FROM t.h_${i}) AS c${i}`).join(', ')}
-      FROM ${side('lk_src', srcType)} s JOIN ${side('lk_tgt_all', tgtType)} t ON ${on('s', 't')}`))[0];
+    const r = (await rows(conn, `SELECT ${digestCols.map((_, i) => `count(*) FILTER (WHERE c${i}) AS c${i}`).join(', ')} FROM lk_kd WHERE kind IN ('changed', 'moved')`))[0];
     digestCols.forEach((c, i) => { if (num(r[`c${i}`]) > 0) columnDiffs.push({ column: c, rows: num(r[`c${i}`]) }); });
     columnDiffs.sort((a, b) => b.rows - a.rows);
   }

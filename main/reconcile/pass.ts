@@ -4,7 +4,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { LakerecError } from '../../shared/errors';
 import type { FloatColumnResult } from '../../shared/reconcile';
 import { sqlIdent } from '../engine/duck';
-import { rowDigestHalves, type DigestMode } from './canonical';
+import { columnHashSql, rowDigestHalves, type DigestMode } from './canonical';
 import { addGroup, emptyExactSum, exactSumToNumber, floatPartsSql, type ExactSum } from './checksum';
 import type { Contract } from './contract';
 import type { InheritedPartition, StoredFloatSum } from './baseline';
@@ -22,28 +22,40 @@ export interface PassSpec {
 }
 
 /**
- * The one pass over a side: (partition, keys, 128-bit digest halves, ordering, float values) into
- * a temp table, or, at checksum level without floats, straight into per-partition sums. The
- * digest is computed once per row. No provenance and no per-column data is kept per row: the few
- * example rows and the changed rows are fetched back by key afterwards (keydiff.ts).
+ * The one pass over a side: (partition, keys, 128-bit digest halves, ordering, float values,
+ * [per-column hashes]) into a temp table, or, at checksum level without floats, straight into
+ * per-partition sums. The digest is computed once per row. At rows level the per-column hashes
+ * (the ones the fast digest is made of, computed once) are kept as 32 bits each: they only say
+ * which columns of a changed row differ. No provenance is kept per row: the few example rows are
+ * fetched back by key with their file and row index (keydiff.ts).
  * `onProgress` gets the fraction of the scan done (DuckDB's query progress).
  */
 export async function materialise(
   conn: DuckDBConnection, side: { table: string; view: string; partSql: string; types: Map<string, string> }, spec: PassSpec,
-  opts: { append?: boolean; aggregateOnly?: boolean; onProgress?: (fraction: number) => void } = {},
+  opts: { append?: boolean; aggregateOnly?: boolean; perColumn?: boolean; onProgress?: (fraction: number) => void } = {},
 ): Promise<void> {
   const { contract } = spec;
+  const perColumn = opts.perColumn === true && spec.digestCols.length > 0;
   const cols = spec.digestCols.map((c) => ({ name: c, type: side.types.get(c)!, raw: spec.rawHash.has(c) }));
   const dg = rowDigestHalves(cols, contract.naiveIsUtc, spec.mode);
+  const colHashes = cols.map((c) => columnHashSql(c.name, c.type, contract.naiveIsUtc, c.raw));
   // Aggregating: group by the typed partition value and turn only the few groups into text.
   const sel: string[] = [`${opts.aggregateOnly ? uncast(side.partSql) : side.partSql} AS p`];
   contract.keys.forEach((k, i) => sel.push(`${sqlIdent(k)} AS k${i}`));
-  sel.push(`${dg.inner} AS _lk_d`);
+  // The fast digest at rows level: column hashes in the inner select, the row digest over them
+  // outside (the same value as dg.inner, without hashing each column twice).
+  const fromColumns = perColumn && spec.mode === 'fast';
+  if (perColumn) colHashes.forEach((h, i) => sel.push(`${h} AS _lk_h${i}`));
+  if (!fromColumns) sel.push(`${dg.inner} AS _lk_d`);
   if (contract.ordering) sel.push(`${orderingSql(contract.ordering, side.types.get(contract.ordering)!)} AS o`);
   else sel.push('NULL::BIGINT AS o');
   spec.floatCols.forEach((f, i) => sel.push(`CAST(${sqlIdent(f)} AS DOUBLE) AS f${i}`));
+  let inner = `SELECT ${sel.join(', ')} FROM ${sqlIdent(side.view)}`;
+  if (fromColumns) inner = `SELECT *, hash(${colHashes.map((_, i) => `_lk_h${i}`).join(', ')}) AS _lk_d FROM (${inner})`;
+  const keep = perColumn ? colHashes.map((_, i) => `, CAST(_lk_h${i} >> 32 AS UINTEGER) AS h_${i}`).join('') : '';
+  const drop = ['_lk_d', ...(perColumn ? colHashes.map((_, i) => `_lk_h${i}`) : [])].join(', ');
   // The digest once per row in the inner select, split into halves outside.
-  let q = `SELECT * EXCLUDE (_lk_d), ${dg.h1} AS h1, ${dg.h2} AS h2 FROM (SELECT ${sel.join(', ')} FROM ${sqlIdent(side.view)})`;
+  let q = `SELECT * EXCLUDE (${drop}), ${dg.h1} AS h1, ${dg.h2} AS h2${keep} FROM (${inner})`;
   if (opts.aggregateOnly) q = `SELECT CAST(p AS VARCHAR) AS p, n, hi, lo FROM (SELECT p, count(*) AS n, sum(h1) AS hi, sum(h2) AS lo FROM (${q}) GROUP BY p)`;
   try {
     await execWithProgress(conn, opts.append ? `INSERT INTO ${side.table} BY NAME ${q}` : `CREATE OR REPLACE TEMP TABLE ${side.table} AS ${q}`, opts.onProgress);

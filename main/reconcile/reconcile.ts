@@ -120,6 +120,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     let statsDuplicates: StatsDuplicate[] = [];
     let statsNullKeys: number | null = null;
     let late: Evidence['late'] = null;
+    let sourceSumRows: Record<string, unknown>[] | null = null;
     const srcView = 'lk_src';
     const tgtView = 'lk_tgt';
 
@@ -155,8 +156,9 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
       if (at >= levelIndex('checksum')) {
         const total = await sourceRowTotal(conn, source);
         const onProgress = sideProgress(ctx, 'hashing the source', total);
-        await materialise(conn, { table: 'lk_s', view: srcView, partSql: part.sourceSql, types: srcType }, pass, { aggregateOnly, onProgress });
-        countSql = aggregateOnly ? 'SELECT p, n FROM lk_s' : 'SELECT p, count(*) AS n FROM lk_s GROUP BY 1';
+        await materialise(conn, { table: 'lk_s', view: srcView, partSql: part.sourceSql, types: srcType }, pass, { aggregateOnly, onProgress, perColumn: at >= levelIndex('rows') });
+        // The same query gives the source's checksums (read once, below).
+        countSql = aggregateOnly ? 'SELECT p, n, hi, lo FROM lk_s' : 'SELECT p, count(*) AS n, sum(h1) AS hi, sum(h2) AS lo FROM lk_s GROUP BY p';
       } else {
         report(ctx, { phase: 'counting source rows', done: 0, total: null });
       }
@@ -166,6 +168,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
       } catch (e) {
         throw new LakerecError('source_unreadable', `cannot read the source: ${(e as Error).message.split('\n')[0]}`);
       }
+      if (at >= levelIndex('checksum')) sourceSumRows = counted;
       for (const r of counted) {
         const p = getP(text(r.p));
         p.sourceRows = num(r.n);
@@ -211,20 +214,20 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
       const tgtTotal = readFiles.every((f) => f.numRecords !== null) ? readFiles.reduce((a, f) => a + (f.numRecords ?? 0), 0) : null;
       const onProgress = sideProgress(ctx, 'hashing the target', tgtTotal);
       await registerTargetView(conn, target, 'lk_tgt_read', readFiles, false);
-      await materialise(conn, { table: 'lk_t', view: 'lk_tgt_read', partSql: part.targetSql, types: tgtType }, pass, { aggregateOnly, onProgress });
+      await materialise(conn, { table: 'lk_t', view: 'lk_tgt_read', partSql: part.targetSql, types: tgtType }, pass, { aggregateOnly, onProgress, perColumn: at >= levelIndex('rows') });
       reads.targetFilesRead = readFiles.length;
       throwIfCancelled(ctx);
 
-      const sums = async (table: string) => {
+      const sums = async (table: string, known: Record<string, unknown>[] | null) => {
         const out = new Map<string, { n: number; sum: bigint }>();
         const q = aggregateOnly ? `SELECT p, n, hi, lo FROM ${table}` : `SELECT p, count(*) AS n, sum(h1) AS hi, sum(h2) AS lo FROM ${table} GROUP BY p`;
-        for (const r of await rows(conn, q)) {
+        for (const r of known ?? await rows(conn, q)) {
           out.set(label(part.column, text(r.p)), { n: num(r.n), sum: combineHalves(r.hi as bigint | null, r.lo as bigint | null) });
         }
         return out;
       };
-      const sSums = await sums('lk_s');
-      const tSums = await sums('lk_t');
+      const sSums = await sums('lk_s', sourceSumRows);
+      const tSums = await sums('lk_t', null);
       for (const [l, v] of sSums) {
         const p = partitions.get(l) ?? getP(l.slice(l.indexOf('=') + 1));
         p.sourceRows = v.n;
@@ -258,7 +261,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
         if (reread.length) {
           const files = target.snapshot.files.filter((f) => reread.includes(label(part.column, f.partitionValues[part.column!] ?? null)));
           await registerTargetView(conn, target, 'lk_tgt_reread', files, false);
-          await materialise(conn, { table: 'lk_t', view: 'lk_tgt_reread', partSql: part.targetSql, types: tgtType }, pass, { append: true });
+          await materialise(conn, { table: 'lk_t', view: 'lk_tgt_reread', partSql: part.targetSql, types: tgtType }, pass, { append: true, perColumn: at >= levelIndex('rows') });
           reads.targetFilesRead += files.length;
           for (const l of reread) {
             const p = partitions.get(l)!;
