@@ -10,9 +10,10 @@ import type { CliIO } from './io';
 import { LAKEREC_VERSION, reconcile } from '../reconcile/reconcile';
 import { renderJson, renderMarkdown, renderTerminal } from '../reconcile/report';
 import { DEFAULT_DIGEST } from '../reconcile/canonical';
+import { progressPrinter } from './progress';
 import { composeIncident, maskReconcileResult, renderIncidentHtml, schemaSensitivity, sensitivityOf } from '../app/report';
 
-const USAGE = 'lakerec reconcile SOURCE TABLE --contract FILE [--level schema|counts|checksum|keys|rows] [--version N] [--digest fast|md5] [--baseline F] [--write-baseline F] [--markdown F] [--html F] [--json]';
+const USAGE = 'lakerec reconcile SOURCE TABLE --contract FILE [--level schema|counts|checksum|keys|rows] [--version N] [--digest fast|md5] [--progress] [--baseline F] [--write-baseline F] [--markdown F] [--html F] [--json]';
 
 function writeReport(path: string, text: string, io: CliIO, append: boolean): void {
   try {
@@ -28,7 +29,7 @@ function writeReport(path: string, text: string, io: CliIO, append: boolean): vo
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const p = parseArgs(argv, {
     contract: 'string', level: 'string', version: 'string', baseline: 'string', 'write-baseline': 'string',
-    markdown: 'string', html: 'string', json: 'boolean', digest: 'string',
+    markdown: 'string', html: 'string', json: 'boolean', digest: 'string', progress: 'boolean',
   });
   const [source, table] = requirePositional(p, 2, USAGE);
   const contract = str(p, 'contract');
@@ -39,6 +40,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const digest = str(p, 'digest') ?? DEFAULT_DIGEST;
   if (digest !== 'md5' && digest !== 'fast') throw new LakerecError('usage', `--digest must be md5 or fast, got "${digest}"`);
   const at = (f: string | undefined) => (f === undefined ? undefined : resolve(io.cwd, f));
+  // --progress: rows done and total per side on stderr (rewritten in place on a terminal).
+  const printer = bool(p, 'progress') ? progressPrinter(io.err, process.stderr.isTTY === true) : null;
   const result = await reconcile({
     source,
     target: { root: resolve(io.cwd, table), ...(version !== undefined ? { version } : {}) },
@@ -48,7 +51,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     writeBaseline: at(str(p, 'write-baseline')) ?? null,
     cwd: io.cwd,
     digest,
-  });
+    ...(printer ? { ctx: { progress: printer.progress } } : {}),
+  }).finally(() => printer?.end());
   // Every report masks the values of confidential columns (the contract's tags, and the table's).
   const shown = maskReconcileResult(result, sensitivityOf(result, await schemaSensitivity(resolve(io.cwd, table), result.target.version)));
   const md = str(p, 'markdown');

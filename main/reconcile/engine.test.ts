@@ -260,6 +260,21 @@ describe('jobs', () => {
   });
 });
 
+describe('progress', () => {
+  it('reports rows done of a known total on each side, ending at the total', async () => {
+    const events: { phase: string; done: number; total: number | null }[] = [];
+    await reconcile({ source, target: { root: clean }, contract: parseContract(contractText()), level: 'rows', ctx: { progress: (p) => events.push(p) } });
+    for (const phase of ['hashing the source', 'hashing the target']) {
+      const side = events.filter((e) => e.phase === phase);
+      expect(side.length).toBeGreaterThanOrEqual(2);
+      expect(side.every((e) => e.total === 90)).toBe(true);
+      expect(side[0].done).toBe(0);
+      expect(side[side.length - 1].done).toBe(90);
+      expect(side.every((e, i) => i === 0 || e.done >= side[i - 1].done)).toBe(true);
+    }
+  });
+});
+
 describe('without partitioning', () => {
   it('compares the whole table as one partition', async () => {
     const c = parseContract('version: 1\nkeys: [id]\ncolumns:\n  price: { float: exclude }\n');

@@ -3,7 +3,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CellText, ColumnDiffCount, ReconcileResult, RowDiff } from '../../shared/reconcile';
 import { sqlIdent, sqlString } from '../engine/duck';
-import { canonicalRow, columnHashSql, compareFamily } from './canonical';
+import { canonicalRow, compareFamily } from './canonical';
 import type { Contract } from './contract';
 import type { KeyDiffEvidence } from './classify';
 import { dayOf, exec, label, NULL_LABEL, num, rows, text, type PartitionSpec } from './sql';
@@ -25,7 +25,7 @@ export interface KeyDiffResult {
 export async function diffKeys(
   conn: DuckDBConnection, contract: Contract, part: PartitionSpec, digestCols: string[], floatCols: string[],
   srcType: Map<string, string>, tgtType: Map<string, string>, skipPartitions: string[], limit: number, perColumn: boolean,
-  reads: ReconcileResult['reads'], onlyPartitions: string[] | null = null, rawHash: Set<string> = new Set(),
+  reads: ReconcileResult['reads'], onlyPartitions: string[] | null = null,
 ): Promise<KeyDiffResult> {
   const K = contract.keys.map((_, i) => `k${i}`);
   const keyCols = contract.keys;

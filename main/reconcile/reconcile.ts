@@ -70,6 +70,8 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
   const onAbort = () => { try { conn.interrupt(); } catch { /* already closed */ } };
   ctx?.signal?.addEventListener('abort', onAbort);
   try {
+    // DuckDB tracks a query's progress only with its progress bar on (never printed here).
+    if (ctx?.progress) await conn.run('SET enable_progress_bar = true; SET enable_progress_bar_print = false');
     const duckdb = await duckVersion(conn);
     const digest = digestName(mode, duckdb);
     report(ctx, { phase: 'reading the target log', done: 0, total: null });
@@ -293,7 +295,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
         // Only partitions that disagree can hold a difference (ADR 0005).
         const disagree = [...partitions.values()].filter((p) => p.sourceRows !== p.targetRows || p.sourceChecksum !== p.targetChecksum || floatDisagrees(p.partition)).map((p) => p.partition);
         const only = part.column === null || disagree.length === partitions.size ? null : disagree;
-        const kdr = await diffKeys(conn, contract, part, digestCols, floatCols, srcType, tgtType, skip, exampleLimit, at >= levelIndex('rows'), reads, only, rawHash);
+        const kdr = await diffKeys(conn, contract, part, digestCols, floatCols, srcType, tgtType, skip, exampleLimit, at >= levelIndex('rows'), reads, only);
         keyDiff = kdr.evidence;
         keyTotals = kdr.totals;
         columnDiffs = kdr.columnDiffs;

@@ -32,23 +32,27 @@ export function label(col: string | null, value: string | null): string {
 
 // LAKEREC_PROFILE=1 prints each query's time to stderr (for the benchmark's slow spots).
 export const profile = typeof process !== 'undefined' && !!process.env.LAKEREC_PROFILE;
-export function profiled(sql: string, t0: number): void {
+export function profiled(sql: string, t0: number, cpu0?: NodeJS.CpuUsage): void {
   // LAKEREC_PROFILE=full prints each statement whole.
   const shown = process.env.LAKEREC_PROFILE === 'full' ? sql : sql.replace(/\s+/g, ' ').slice(0, 160);
-  if (profile) process.stderr.write(`[lakerec] ${(performance.now() - t0).toFixed(0)} ms  ${shown}\n`);
+  const cpu = cpu0 ? process.cpuUsage(cpu0) : null;
+  const cpuMs = cpu ? ` (cpu ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms)` : '';
+  if (profile) process.stderr.write(`[lakerec] ${(performance.now() - t0).toFixed(0)} ms${cpuMs}  ${shown}\n`);
 }
 
 export async function rows(conn: DuckDBConnection, sql: string): Promise<Record<string, unknown>[]> {
   const t0 = performance.now();
+  const c0 = profile ? process.cpuUsage() : undefined;
   const r = await conn.runAndReadAll(sql);
-  profiled(sql, t0);
+  profiled(sql, t0, c0);
   return r.getRowObjectsJS() as Record<string, unknown>[];
 }
 
 export async function exec(conn: DuckDBConnection, sql: string): Promise<void> {
   const t0 = performance.now();
+  const c0 = profile ? process.cpuUsage() : undefined;
   await conn.run(sql);
-  profiled(sql, t0);
+  profiled(sql, t0, c0);
 }
 
 export function text(v: unknown): CellText {
