@@ -238,16 +238,22 @@ export async function diffKeys(
     ev.exampleKeys[kind].push(keyLabel(r));
   }
   // Unicode: every changed row (not just the examples) re-compared with strings NFC-normalised,
-  // fetched back by key from both sides (a targeted read, counted with the example rows).
+  // fetched back by key from both sides (a targeted read, counted with the example rows). At rows
+  // level the per-column hashes already rule out every row where a non-string column differs:
+  // only the rest are fetched.
   const staleCond = contract.ordering ? ' AND NOT coalesce(k.tgo < k.so, false)' : '';
   const hasStrings = digestCols.some((c) => compareFamily(tgtType.get(c)!, false) === 'string');
   if (ev.changed > 0 && hasStrings) {
     const sc = digestCols.map((c) => ({ name: c, type: srcType.get(c)! }));
     const tc = digestCols.map((c) => ({ name: c, type: tgtType.get(c)! }));
     const jk = (a: string) => keyCols.map((kc, i) => `${a}.${sqlIdent(kc)} = k.${K[i]}`).join(' AND ');
+    const changedRows = `k.kind = 'changed' AND NOT k.same_d${staleCond}`;
+    const nonString = perColumn ? digestCols.map((c, i) => ({ c, i })).filter(({ c }) => compareFamily(tgtType.get(c)!, false) !== 'string').map(({ i }) => `k.c${i}`) : [];
+    const candidate = nonString.length ? ` AND NOT (${nonString.join(' OR ')})` : '';
+    const ruledOut = candidate ? num((await rows(conn, `SELECT count(*) AS n FROM lk_kd k WHERE ${changedRows} AND (${nonString.join(' OR ')})`))[0].n) : 0;
     const u = (await rows(conn, `SELECT count(*) AS n, count(*) FILTER (WHERE md5(${canonicalRow(sc, contract.naiveIsUtc, { qualifier: 's', nfc: true })}) = md5(${canonicalRow(tc, contract.naiveIsUtc, { qualifier: 't', nfc: true })})) AS u
-      FROM lk_kd k JOIN lk_src s ON ${jk('s')} JOIN lk_tgt_all t ON ${jk('t')} WHERE k.kind = 'changed' AND NOT k.same_d${staleCond}`))[0];
-    ev.unicodeExamined = num(u.n);
+      FROM (SELECT * FROM lk_kd k WHERE ${changedRows}${candidate}) k JOIN lk_src s ON ${jk('s')} JOIN lk_tgt_all t ON ${jk('t')}`))[0];
+    ev.unicodeExamined = num(u.n) + ruledOut;
     ev.unicodeOnly = num(u.u);
     reads.exampleRowsFetched += 2 * num(u.n);
   }
