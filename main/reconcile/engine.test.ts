@@ -260,6 +260,22 @@ describe('jobs', () => {
   });
 });
 
+describe('one digest per run', () => {
+  it('gives the same partition checksums at checksum, keys and rows level, for each digest', async () => {
+    const c = parseContract(contractText());
+    for (const digest of ['fast', 'md5'] as const) {
+      const sums = [];
+      for (const level of ['checksum', 'keys', 'rows'] as const) {
+        const r = await reconcile({ source, target: { root: clean }, contract: c, level, digest });
+        sums.push(r.partitions.map((p) => [p.partition, p.sourceChecksum, p.targetChecksum]));
+        expect(r.verdict).toBe('matches');
+      }
+      expect(sums[1]).toEqual(sums[0]);
+      expect(sums[2]).toEqual(sums[0]);
+    }
+  });
+});
+
 describe('progress', () => {
   it('reports rows done of a known total on each side, ending at the total', async () => {
     const events: { phase: string; done: number; total: number | null }[] = [];

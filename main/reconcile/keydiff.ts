@@ -8,6 +8,9 @@ import type { Contract } from './contract';
 import type { KeyDiffEvidence } from './classify';
 import { dayOf, exec, label, NULL_LABEL, num, rows, text, type PartitionSpec } from './sql';
 
+/** Which optional columns the pass stored (pass.ts): md5's second half, the ordering value. */
+export interface StoredColumns { h2: boolean; o: boolean }
+
 export interface KeyDiffResult {
   evidence: KeyDiffEvidence;
   totals: NonNullable<ReconcileResult['keyDiff']>;
@@ -25,12 +28,12 @@ export interface KeyDiffResult {
 export async function diffKeys(
   conn: DuckDBConnection, contract: Contract, part: PartitionSpec, digestCols: string[], floatCols: string[],
   srcType: Map<string, string>, tgtType: Map<string, string>, skipPartitions: string[], limit: number, perColumn: boolean,
-  reads: ReconcileResult['reads'], onlyPartitions: string[] | null = null,
+  reads: ReconcileResult['reads'], onlyPartitions: string[] | null = null, stored: StoredColumns = { h2: true, o: true },
 ): Promise<KeyDiffResult> {
   const K = contract.keys.map((_, i) => `k${i}`);
   const keyCols = contract.keys;
   const keyNull = K.map((k) => `${k} IS NULL`).join(' OR ');
-  const pIn = (labels: string[]) => `coalesce(p, ${sqlString(NULL_LABEL)}) IN (${labels.map((l) => sqlString(l.slice(l.indexOf('=') + 1))).join(', ')})`;
+  const pIn = (labels: string[]) => `coalesce(CAST(p AS VARCHAR), ${sqlString(NULL_LABEL)}) IN (${labels.map((l) => sqlString(l.slice(l.indexOf('=') + 1))).join(', ')})`;
   const skip = skipPartitions.length ? ` AND NOT ${pIn(skipPartitions)}` : '';
   // Keys are unique on both sides almost always: those rows are joined as they are (one hash
   // join, no aggregation). Keys that repeat on either side are few; they are aggregated per key
@@ -65,10 +68,13 @@ export async function diffKeys(
     if (rule === 'exclude') return null;
     return `(s.f${i} IS DISTINCT FROM t.f${i} AND NOT coalesce(abs(s.f${i} - t.f${i}) <= ${rule.tolerance}, false))`;
   }).filter((x): x is string => x !== null);
-  const changedCond = ['(s.h1 <> t.h1 OR s.h2 <> t.h2)', ...floatDiff].join(' OR ');
+  // The fast digest's h2 is hash(h1): comparing h1 is the whole comparison.
+  const changedCond = [stored.h2 ? '(s.h1 <> t.h1 OR s.h2 <> t.h2)' : 's.h1 <> t.h1', ...floatDiff].join(' OR ');
+  const sameD = stored.h2 ? '(s.h1 = t.h1 AND s.h2 = t.h2)' : 's.h1 = t.h1';
+  const ord = (a: string) => (stored.o ? `${a}.o` : 'NULL::BIGINT');
   const kdSelect = (sn: string, tn: string, tsame: string, from: string) => `SELECT * FROM (
     SELECT ${K.map((k) => `coalesce(s.${k}, t.${k}) AS ${k}`).join(', ')},
-      ${sn} AS sn, ${tn} AS tn, s.p AS sp, t.p AS tp, (s.h1 = t.h1 AND s.h2 = t.h2) AS same_d, ${tsame} AS tsame, s.o AS so, t.o AS tgo,
+      ${sn} AS sn, ${tn} AS tn, s.p AS sp, t.p AS tp, ${sameD} AS same_d, ${tsame} AS tsame, ${ord('s')} AS so, ${ord('t')} AS tgo,
       ${perColumn && digestCols.length ? digestCols.map((_, i) => `s.h_${i} IS DISTINCT FROM t.h_${i} AS c${i}`).join(', ') + ',' : ''}
       CASE WHEN ${sn} IS NULL THEN 'extra' WHEN ${tn} IS NULL THEN 'missing'
            WHEN ${tn} > ${sn} THEN 'duplicate'
@@ -85,7 +91,7 @@ export async function diffKeys(
   if (anyDup) {
     const fAgg = floatCols.map((_, i) => `any_value(f${i}) AS f${i}`);
     const hAgg = perColumn ? digestCols.map((_, i) => `min(h_${i}) AS h_${i}`) : [];
-    const agg = (tb: string) => `(SELECT ${K.map((k) => `x.${k}`).join(', ')}, count(*) AS n, any_value(p) AS p, min(h1) AS h1, min(h2) AS h2, (min(h1) = max(h1) AND min(h2) = max(h2)) AS same_copies, max(o) AS o${[...fAgg, ...hAgg].map((x) => ', ' + x).join('')} FROM ${tb} x SEMI JOIN lk_dupk d ON ${on('d', 'x')} GROUP BY ${K.map((k) => `x.${k}`).join(', ')})`;
+    const agg = (tb: string) => `(SELECT ${K.map((k) => `x.${k}`).join(', ')}, count(*) AS n, any_value(p) AS p, min(h1) AS h1, ${stored.h2 ? 'min(h2) AS h2, (min(h1) = max(h1) AND min(h2) = max(h2))' : '(min(h1) = max(h1))'} AS same_copies${stored.o ? ', max(o) AS o' : ''}${[...fAgg, ...hAgg].map((x) => ', ' + x).join('')} FROM ${tb} x SEMI JOIN lk_dupk d ON ${on('d', 'x')} GROUP BY ${K.map((k) => `x.${k}`).join(', ')})`;
     await exec(conn, `INSERT INTO lk_kd BY NAME ${kdSelect('s.n', 't.n', 't.same_copies', `${agg(sIn)} s FULL OUTER JOIN ${agg(tIn)} t ON ${on('s', 't')}`)}`);
   }
 
@@ -103,7 +109,7 @@ export async function diffKeys(
     examples: { missing: [], extra: [], duplicate: [], changed: [], moved: [], null_key: [], stale: [], unicode: [] },
     exampleKeys: { missing: [], extra: [], duplicate: [], changed: [], moved: [], null_key: [], stale: [], unicode: [] },
   };
-  const q = `SELECT kind, coalesce(tp, sp) AS p, count(*) AS keys, sum(coalesce(tn, 0) - coalesce(sn, 0)) AS surplus,
+  const q = `SELECT kind, CAST(coalesce(tp, sp) AS VARCHAR) AS p, count(*) AS keys, sum(coalesce(tn, 0) - coalesce(sn, 0)) AS surplus,
       count(*) FILTER (WHERE kind = 'duplicate' AND NOT (tsame AND same_d)) AS dupdiff
     FROM lk_kd GROUP BY ALL`;
   for (const r of await rows(conn, q)) {
@@ -118,7 +124,7 @@ export async function diffKeys(
     }
   }
   ev.sourceDupKeys = num((await rows(conn, 'SELECT count(*) AS n FROM lk_sdup'))[0].n);
-  for (const r of await rows(conn, `SELECT p, count(*) AS n FROM lk_t WHERE ${keyNull} GROUP BY p`)) {
+  for (const r of await rows(conn, `SELECT CAST(p AS VARCHAR) AS p, count(*) AS n FROM lk_t WHERE ${keyNull} GROUP BY 1`)) {
     entry(label(part.column, text(r.p))).nullKeyRows += num(r.n);
     ev.nullKeyRowsTarget += num(r.n);
   }
@@ -126,7 +132,7 @@ export async function diffKeys(
 
   // Moved keys: how far, in days, when the partition is a date.
   if (ev.moved > 0) {
-    for (const r of await rows(conn, `SELECT sp, tp, count(*) AS n FROM lk_kd WHERE kind = 'moved' GROUP BY ALL`)) {
+    for (const r of await rows(conn, `SELECT CAST(sp AS VARCHAR) AS sp, CAST(tp AS VARCHAR) AS tp, count(*) AS n FROM lk_kd WHERE kind = 'moved' GROUP BY ALL`)) {
       const a = dayOf(text(r.sp));
       const b = dayOf(text(r.tp));
       if (a !== null && b !== null && Math.abs(b - a) === 1) {
@@ -160,7 +166,7 @@ export async function diffKeys(
   }
 
   // Examples: a few keys per kind, then their full rows fetched back by key from both sides.
-  const exampleSql = (where: string, n: number) => `SELECT ${K.join(', ')}, kind, sp, tp FROM lk_kd WHERE ${where} ORDER BY ${K.join(', ')} LIMIT ${n}`;
+  const exampleSql = (where: string, n: number) => `SELECT ${K.join(', ')}, kind, CAST(sp AS VARCHAR) AS sp, CAST(tp AS VARCHAR) AS tp FROM lk_kd WHERE ${where} ORDER BY ${K.join(', ')} LIMIT ${n}`;
   const staleWhere = contract.ordering ? `kind = 'changed' AND tgo < so` : 'false';
   const unicodeN = limit * 4;
   const picks: { kind: keyof KeyDiffEvidence['examples']; where: string; n: number }[] = [

@@ -7,6 +7,7 @@ import { sqlIdent } from '../engine/duck';
 import { columnHashSql, rowDigestHalves, type DigestMode } from './canonical';
 import { addGroup, emptyExactSum, exactSumToNumber, floatPartsSql, type ExactSum } from './checksum';
 import type { Contract } from './contract';
+import type { StoredColumns } from './keydiff';
 import type { InheritedPartition, StoredFloatSum } from './baseline';
 import { execWithProgress, label, num, orderingSql, rows, text, uncast, type PartitionSpec } from './sql';
 
@@ -19,6 +20,18 @@ export interface PassSpec {
   mode: DigestMode;
   /** Columns of the same type on both sides: the fast digest hashes them as stored, no cast. */
   rawHash: Set<string>;
+  /** The partition column has one type on both sides: store it typed (text is made per group, not per row). */
+  typedPartition: boolean;
+}
+
+/** What the per-row tables hold besides (p, keys, h1): md5's second half; the ordering value. */
+export function storedColumns(spec: PassSpec): StoredColumns {
+  return { h2: spec.mode === 'md5', o: spec.contract.ordering !== null && spec.contract.ordering !== undefined };
+}
+
+/** Per-partition rows and digest sums of a per-row table (p as text). */
+export function sumsSql(table: string, spec: PassSpec): string {
+  return `SELECT CAST(p AS VARCHAR) AS p, count(*) AS n, sum(h1) AS hi, sum(${storedColumns(spec).h2 ? 'h2' : 'hash(h1)'}) AS lo FROM ${table} GROUP BY 1`;
 }
 
 /**
@@ -40,22 +53,24 @@ export async function materialise(
   const dg = rowDigestHalves(cols, contract.naiveIsUtc, spec.mode);
   const colHashes = cols.map((c) => columnHashSql(c.name, c.type, contract.naiveIsUtc, c.raw));
   // Aggregating: group by the typed partition value and turn only the few groups into text.
-  const sel: string[] = [`${opts.aggregateOnly ? uncast(side.partSql) : side.partSql} AS p`];
+  const stored = storedColumns(spec);
+  const sel: string[] = [`${opts.aggregateOnly || spec.typedPartition ? uncast(side.partSql) : side.partSql} AS p`];
   contract.keys.forEach((k, i) => sel.push(`${sqlIdent(k)} AS k${i}`));
   // The fast digest at rows level: column hashes in the inner select, the row digest over them
   // outside (the same value as dg.inner, without hashing each column twice).
   const fromColumns = perColumn && spec.mode === 'fast';
   if (perColumn) colHashes.forEach((h, i) => sel.push(`${h} AS _lk_h${i}`));
   if (!fromColumns) sel.push(`${dg.inner} AS _lk_d`);
-  if (contract.ordering) sel.push(`${orderingSql(contract.ordering, side.types.get(contract.ordering)!)} AS o`);
-  else sel.push('NULL::BIGINT AS o');
+  if (stored.o) sel.push(`${orderingSql(contract.ordering!, side.types.get(contract.ordering!)!)} AS o`);
   spec.floatCols.forEach((f, i) => sel.push(`CAST(${sqlIdent(f)} AS DOUBLE) AS f${i}`));
   let inner = `SELECT ${sel.join(', ')} FROM ${sqlIdent(side.view)}`;
   if (fromColumns) inner = `SELECT *, hash(${colHashes.map((_, i) => `_lk_h${i}`).join(', ')}) AS _lk_d FROM (${inner})`;
   const keep = perColumn ? colHashes.map((_, i) => `, CAST(_lk_h${i} >> 32 AS UINTEGER) AS h_${i}`).join('') : '';
   const drop = ['_lk_d', ...(perColumn ? colHashes.map((_, i) => `_lk_h${i}`) : [])].join(', ');
   // The digest once per row in the inner select, split into halves outside.
-  let q = `SELECT * EXCLUDE (${drop}), ${dg.h1} AS h1, ${dg.h2} AS h2${keep} FROM (${inner})`;
+  // The fast digest's h2 is hash(h1): computed where it is summed, not stored per row.
+  const h2 = opts.aggregateOnly || stored.h2 ? `, ${dg.h2} AS h2` : '';
+  let q = `SELECT * EXCLUDE (${drop}), ${dg.h1} AS h1${h2}${keep} FROM (${inner})`;
   if (opts.aggregateOnly) q = `SELECT CAST(p AS VARCHAR) AS p, n, hi, lo FROM (SELECT p, count(*) AS n, sum(h1) AS hi, sum(h2) AS lo FROM (${q}) GROUP BY p)`;
   try {
     await execWithProgress(conn, opts.append ? `INSERT INTO ${side.table} BY NAME ${q}` : `CREATE OR REPLACE TEMP TABLE ${side.table} AS ${q}`, opts.onProgress);
@@ -94,7 +109,7 @@ export async function floatSums(
     const fp = floatPartsSql(`f${i}`);
     const side = async (table: string) => {
       const m = new Map<string, { s: ExactSum; n: number }>();
-      const q = `SELECT p, e, special, sum(CAST(m AS HUGEINT)) AS ms, count(*) AS n FROM (SELECT p, ${fp.e} AS e, ${fp.m} AS m, ${fp.special} AS special FROM ${table}) GROUP BY ALL`;
+      const q = `SELECT p, e, special, sum(CAST(m AS HUGEINT)) AS ms, count(*) AS n FROM (SELECT CAST(p AS VARCHAR) AS p, ${fp.e} AS e, ${fp.m} AS m, ${fp.special} AS special FROM ${table}) GROUP BY ALL`;
       for (const r of await rows(conn, q)) {
         const l = label(part.column, text(r.p));
         const cur = m.get(l) ?? { s: emptyExactSum(), n: 0 };

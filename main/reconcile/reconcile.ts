@@ -20,10 +20,13 @@ import { duckVersion, label, num, rows, sideProgress, sourceRowTotal, text, unca
 import {
   compareSchema, countsFromStats, duplicateFilesFromStats, latePartitions, nullKeysFromStats, partitionSpec, removalsFromLog,
 } from './log-levels';
-import { floatSums, materialise, type PassSpec } from './pass';
+import { floatSums, materialise, storedColumns, sumsSql, type PassSpec } from './pass';
 import { diffKeys } from './keydiff';
 
 export const LAKEREC_VERSION = '0.1.0';
+
+/** DuckDB's memory for one reconcile: with Node's own, a run stays under 2 GB of RSS (issue #14). */
+export const RECONCILE_MEMORY_LIMIT = '1536MB';
 
 export interface ReconcileOptions {
   /** Source of truth: Parquet file or folder, CSV, JSON lines, or a Delta table (`path@version`). */
@@ -44,7 +47,7 @@ export interface ReconcileOptions {
   exampleLimit?: number;
   /** Row digest: md5 of canonical bytes (default; stable) or DuckDB hash() (faster; bound to the DuckDB version). */
   digest?: DigestMode;
-  /** DuckDB memory limit (default 4GB); beyond it the per-row tables spill to a temp folder. */
+  /** DuckDB memory limit (default 1536MB, so a run stays under 2 GB of RSS); beyond it the per-row tables spill to a temp folder. */
   memoryLimit?: string;
 }
 
@@ -64,7 +67,8 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
   const mode: DigestMode = opts.digest ?? DEFAULT_DIGEST;
   if (mode !== 'md5' && mode !== 'fast') throw new LakerecError('usage', `unknown digest "${String(mode)}"; md5 or fast`);
   throwIfCancelled(ctx);
-  const duck = await openDuck(opts.memoryLimit ? { memoryLimit: opts.memoryLimit } : {});
+  // DuckDB spills the per-row tables and the join to openDuck()'s temp folder beyond this.
+  const duck = await openDuck({ memoryLimit: opts.memoryLimit ?? RECONCILE_MEMORY_LIMIT });
   const conn = duck.conn;
   // Cancelling stops the running query too, not just the next step.
   const onAbort = () => { try { conn.interrupt(); } catch { /* already closed */ } };
@@ -133,7 +137,9 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     // per-row table (floats need their values for exact sums, so they keep the rows).
     const aggregateOnly = level === 'checksum' && floatCols.length === 0;
     const rawHash = new Set(digestCols.filter((c) => normaliseType(srcType.get(c)!) === normaliseType(tgtType.get(c)!)));
-    const pass: PassSpec = { contract, digestCols, floatCols, mode, rawHash };
+    const pc = part.column;
+    const typedPartition = pc !== null && srcType.has(pc) && tgtType.has(pc) && normaliseType(srcType.get(pc)!) === normaliseType(tgtType.get(pc)!);
+    const pass: PassSpec = { contract, digestCols, floatCols, mode, rawHash, typedPartition };
     // What decides a stored checksum besides the contract and the digest identity (baseline.ts).
     const hashForms = mode === 'fast' ? digestCols.map((c) => `${c}:${rawHash.has(c) ? 'raw' : 'typed'}`) : [];
 
@@ -160,7 +166,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
         const onProgress = sideProgress(ctx, 'hashing the source', total);
         await materialise(conn, { table: 'lk_s', view: srcView, partSql: part.sourceSql, types: srcType }, pass, { aggregateOnly, onProgress, perColumn: at >= levelIndex('rows') });
         // The same query gives the source's checksums (read once, below).
-        countSql = aggregateOnly ? 'SELECT p, n, hi, lo FROM lk_s' : 'SELECT p, count(*) AS n, sum(h1) AS hi, sum(h2) AS lo FROM lk_s GROUP BY p';
+        countSql = aggregateOnly ? 'SELECT p, n, hi, lo FROM lk_s' : sumsSql('lk_s', pass);
       } else {
         report(ctx, { phase: 'counting source rows', done: 0, total: null });
       }
@@ -222,7 +228,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
 
       const sums = async (table: string, known: Record<string, unknown>[] | null) => {
         const out = new Map<string, { n: number; sum: bigint }>();
-        const q = aggregateOnly ? `SELECT p, n, hi, lo FROM ${table}` : `SELECT p, count(*) AS n, sum(h1) AS hi, sum(h2) AS lo FROM ${table} GROUP BY p`;
+        const q = aggregateOnly ? `SELECT p, n, hi, lo FROM ${table}` : sumsSql(table, pass);
         for (const r of known ?? await rows(conn, q)) {
           out.set(label(part.column, text(r.p)), { n: num(r.n), sum: combineHalves(r.hi as bigint | null, r.lo as bigint | null) });
         }
@@ -295,7 +301,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
         // Only partitions that disagree can hold a difference (ADR 0005).
         const disagree = [...partitions.values()].filter((p) => p.sourceRows !== p.targetRows || p.sourceChecksum !== p.targetChecksum || floatDisagrees(p.partition)).map((p) => p.partition);
         const only = part.column === null || disagree.length === partitions.size ? null : disagree;
-        const kdr = await diffKeys(conn, contract, part, digestCols, floatCols, srcType, tgtType, skip, exampleLimit, at >= levelIndex('rows'), reads, only);
+        const kdr = await diffKeys(conn, contract, part, digestCols, floatCols, srcType, tgtType, skip, exampleLimit, at >= levelIndex('rows'), reads, only, storedColumns(pass));
         keyDiff = kdr.evidence;
         keyTotals = kdr.totals;
         columnDiffs = kdr.columnDiffs;
