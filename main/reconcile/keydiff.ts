@@ -6,10 +6,15 @@ import { sqlIdent, sqlString } from '../engine/duck';
 import { canonicalRow, compareFamily } from './canonical';
 import type { Contract } from './contract';
 import type { KeyDiffEvidence } from './classify';
-import { dayOf, exec, label, NULL_LABEL, num, rows, text, type PartitionSpec } from './sql';
+import { dayOf, exec, label, num, partitionIn, rows, text, type PartitionSpec } from './sql';
 
 /** Which optional columns the pass stored (pass.ts): md5's second half, the ordering value. */
-export interface StoredColumns { h2: boolean; o: boolean }
+export interface StoredColumns {
+  h2: boolean;
+  o: boolean;
+  /** The type p is stored in (one DuckDB printed), or null when p is text. */
+  pType: string | null;
+}
 
 export interface KeyDiffResult {
   evidence: KeyDiffEvidence;
@@ -28,12 +33,14 @@ export interface KeyDiffResult {
 export async function diffKeys(
   conn: DuckDBConnection, contract: Contract, part: PartitionSpec, digestCols: string[], floatCols: string[],
   srcType: Map<string, string>, tgtType: Map<string, string>, skipPartitions: string[], limit: number, perColumn: boolean,
-  reads: ReconcileResult['reads'], onlyPartitions: string[] | null = null, stored: StoredColumns = { h2: true, o: true },
+  reads: ReconcileResult['reads'], onlyPartitions: string[] | null = null, stored: StoredColumns = { h2: true, o: true, pType: null },
+  /** A view of the target's rows in these partitions only, without provenance (for targeted re-reads). */
+  targetView: (partitions: string[]) => Promise<string> = async () => 'lk_tgt_all',
 ): Promise<KeyDiffResult> {
   const K = contract.keys.map((_, i) => `k${i}`);
   const keyCols = contract.keys;
   const keyNull = K.map((k) => `${k} IS NULL`).join(' OR ');
-  const pIn = (labels: string[]) => `coalesce(CAST(p AS VARCHAR), ${sqlString(NULL_LABEL)}) IN (${labels.map((l) => sqlString(l.slice(l.indexOf('=') + 1))).join(', ')})`;
+  const pIn = (labels: string[]) => partitionIn('p', stored.pType, labels);
   const skip = skipPartitions.length ? ` AND NOT ${pIn(skipPartitions)}` : '';
   // Keys are unique on both sides almost always: those rows are joined as they are (one hash
   // join, no aggregation). Keys that repeat on either side are few; they are aggregated per key
@@ -257,8 +264,11 @@ export async function diffKeys(
     const nonString = perColumn ? digestCols.map((c, i) => ({ c, i })).filter(({ c }) => compareFamily(tgtType.get(c)!, false) !== 'string').map(({ i }) => `k.c${i}`) : [];
     const candidate = nonString.length ? ` AND NOT (${nonString.join(' OR ')})` : '';
     const ruledOut = candidate ? num((await rows(conn, `SELECT count(*) AS n FROM lk_kd k WHERE ${changedRows} AND (${nonString.join(' OR ')})`))[0].n) : 0;
+    // Only the target files of the partitions those rows are in.
+    const tps = (await rows(conn, `SELECT DISTINCT CAST(tp AS VARCHAR) AS tp FROM lk_kd k WHERE ${changedRows}${candidate}`)).map((r) => label(part.column, text(r.tp)));
+    const tView = tps.length ? await targetView(tps) : 'lk_tgt_all';
     const u = (await rows(conn, `SELECT count(*) AS n, count(*) FILTER (WHERE md5(${canonicalRow(sc, contract.naiveIsUtc, { qualifier: 's', nfc: true })}) = md5(${canonicalRow(tc, contract.naiveIsUtc, { qualifier: 't', nfc: true })})) AS u
-      FROM (SELECT * FROM lk_kd k WHERE ${changedRows}${candidate}) k JOIN lk_src s ON ${jk('s')} JOIN lk_tgt_all t ON ${jk('t')}`))[0];
+      FROM (SELECT * FROM lk_kd k WHERE ${changedRows}${candidate}) k JOIN lk_src s ON ${jk('s')} JOIN ${sqlIdent(tView)} t ON ${jk('t')}`))[0];
     ev.unicodeExamined = num(u.n) + ruledOut;
     ev.unicodeOnly = num(u.u);
     reads.exampleRowsFetched += 2 * num(u.n);

@@ -20,18 +20,18 @@ export interface PassSpec {
   mode: DigestMode;
   /** Columns of the same type on both sides: the fast digest hashes them as stored, no cast. */
   rawHash: Set<string>;
-  /** The partition column has one type on both sides: store it typed (text is made per group, not per row). */
-  typedPartition: boolean;
+  /** The partition column's type when it is one type on both sides (stored typed: text is made per group, not per row), else null. */
+  partitionType: string | null;
 }
 
 /** What the per-row tables hold besides (p, keys, h1): md5's second half; the ordering value. */
 export function storedColumns(spec: PassSpec): StoredColumns {
-  return { h2: spec.mode === 'md5', o: spec.contract.ordering !== null && spec.contract.ordering !== undefined };
+  return { h2: spec.mode === 'md5', o: spec.contract.ordering !== null && spec.contract.ordering !== undefined, pType: spec.partitionType };
 }
 
 /** Per-partition rows and digest sums of a per-row table (p as text). */
 export function sumsSql(table: string, spec: PassSpec): string {
-  return `SELECT CAST(p AS VARCHAR) AS p, count(*) AS n, sum(h1) AS hi, sum(${storedColumns(spec).h2 ? 'h2' : 'hash(h1)'}) AS lo FROM ${table} GROUP BY 1`;
+  return `SELECT CAST(p AS VARCHAR) AS p, n, hi, lo FROM (SELECT p, count(*) AS n, sum(h1) AS hi, sum(${storedColumns(spec).h2 ? 'h2' : 'hash(h1)'}) AS lo FROM ${table} GROUP BY p)`;
 }
 
 /**
@@ -54,7 +54,7 @@ export async function materialise(
   const colHashes = cols.map((c) => columnHashSql(c.name, c.type, contract.naiveIsUtc, c.raw));
   // Aggregating: group by the typed partition value and turn only the few groups into text.
   const stored = storedColumns(spec);
-  const sel: string[] = [`${opts.aggregateOnly || spec.typedPartition ? uncast(side.partSql) : side.partSql} AS p`];
+  const sel: string[] = [`${opts.aggregateOnly || spec.partitionType !== null ? uncast(side.partSql) : side.partSql} AS p`];
   contract.keys.forEach((k, i) => sel.push(`${sqlIdent(k)} AS k${i}`));
   // The fast digest at rows level: column hashes in the inner select, the row digest over them
   // outside (the same value as dg.inner, without hashing each column twice).

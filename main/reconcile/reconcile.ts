@@ -138,8 +138,9 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     const aggregateOnly = level === 'checksum' && floatCols.length === 0;
     const rawHash = new Set(digestCols.filter((c) => normaliseType(srcType.get(c)!) === normaliseType(tgtType.get(c)!)));
     const pc = part.column;
-    const typedPartition = pc !== null && srcType.has(pc) && tgtType.has(pc) && normaliseType(srcType.get(pc)!) === normaliseType(tgtType.get(pc)!);
-    const pass: PassSpec = { contract, digestCols, floatCols, mode, rawHash, typedPartition };
+    // The source's type name: one DuckDB printed (DESCRIBE), never the log's text.
+    const partitionType = pc !== null && srcType.has(pc) && tgtType.has(pc) && normaliseType(srcType.get(pc)!) === normaliseType(tgtType.get(pc)!) ? srcType.get(pc)! : null;
+    const pass: PassSpec = { contract, digestCols, floatCols, mode, rawHash, partitionType };
     // What decides a stored checksum besides the contract and the digest identity (baseline.ts).
     const hashForms = mode === 'fast' ? digestCols.map((c) => `${c}:${rawHash.has(c) ? 'raw' : 'typed'}`) : [];
 
@@ -301,7 +302,12 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
         // Only partitions that disagree can hold a difference (ADR 0005).
         const disagree = [...partitions.values()].filter((p) => p.sourceRows !== p.targetRows || p.sourceChecksum !== p.targetChecksum || floatDisagrees(p.partition)).map((p) => p.partition);
         const only = part.column === null || disagree.length === partitions.size ? null : disagree;
-        const kdr = await diffKeys(conn, contract, part, digestCols, floatCols, srcType, tgtType, skip, exampleLimit, at >= levelIndex('rows'), reads, only, storedColumns(pass));
+        const kdr = await diffKeys(conn, contract, part, digestCols, floatCols, srcType, tgtType, skip, exampleLimit, at >= levelIndex('rows'), reads, only, storedColumns(pass),
+          async (labels) => {
+            const files = part.targetIsDeltaPartition ? target.snapshot.files.filter((f) => labels.includes(label(part.column, f.partitionValues[part.column!] ?? null))) : undefined;
+            await registerTargetView(conn, target, 'lk_tgt_some', files, false);
+            return 'lk_tgt_some';
+          });
         keyDiff = kdr.evidence;
         keyTotals = kdr.totals;
         columnDiffs = kdr.columnDiffs;

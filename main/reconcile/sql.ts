@@ -4,7 +4,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CellText } from '../../shared/reconcile';
 import { report, type JobContext } from '../../shared/jobs';
 import { sqlIdent, sqlString } from '../engine/duck';
-import { compareFamily } from './canonical';
+import { compareFamily, typeFamily } from './canonical';
 
 export const NULL_LABEL = '(null)';
 
@@ -125,4 +125,19 @@ export async function sourceRowTotal(conn: DuckDBConnection, source: { parquetFi
   } catch {
     return null;
   }
+}
+
+/**
+ * `expr` is one of the partitions `labels` name ("dt=2026-08-12", "dt=(null)"); never NULL itself,
+ * so NOT of it is safe. A typed `expr` is compared with typed literals (no text per row); `type`
+ * must be a type DuckDB itself printed (DESCRIBE), never text from a log.
+ */
+export function partitionIn(expr: string, type: string | null, labels: string[]): string {
+  const vals = labels.map((l) => l.slice(l.indexOf('=') + 1));
+  const asText = type === null || typeFamily(type) === 'string';
+  const lits = vals.filter((v) => asText || v !== NULL_LABEL).map((v) => (asText ? sqlString(v) : `CAST(${sqlString(v)} AS ${type})`));
+  const parts: string[] = [];
+  if (lits.length) parts.push(`coalesce(${expr} IN (${lits.join(', ')}), false)`);
+  if (vals.includes(NULL_LABEL)) parts.push(`${expr} IS NULL`);
+  return parts.length ? `(${parts.join(' OR ')})` : 'false';
 }
