@@ -2,8 +2,8 @@
 // (missing, extra, duplicate, moved, changed), then the few example rows fetched back by key.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { CellText, ColumnDiffCount, ReconcileResult, RowDiff } from '../../shared/reconcile';
-import { sqlIdent, sqlString } from '../engine/duck';
-import { canonicalRow, compareFamily } from './canonical';
+import { sqlIdent } from '../engine/duck';
+import { canonicalRow, columnHashSql, compareFamily } from './canonical';
 import type { Contract } from './contract';
 import type { KeyDiffEvidence } from './classify';
 import { dayOf, exec, label, num, partitionIn, rows, text, type PartitionSpec } from './sql';
@@ -82,7 +82,6 @@ export async function diffKeys(
   const kdSelect = (sn: string, tn: string, tsame: string, from: string) => `SELECT * FROM (
     SELECT ${K.map((k) => `coalesce(s.${k}, t.${k}) AS ${k}`).join(', ')},
       ${sn} AS sn, ${tn} AS tn, s.p AS sp, t.p AS tp, ${sameD} AS same_d, ${tsame} AS tsame, ${ord('s')} AS so, ${ord('t')} AS tgo,
-      ${perColumn && digestCols.length ? digestCols.map((_, i) => `s.h_${i} IS DISTINCT FROM t.h_${i} AS c${i}`).join(', ') + ',' : ''}
       CASE WHEN ${sn} IS NULL THEN 'extra' WHEN ${tn} IS NULL THEN 'missing'
            WHEN ${tn} > ${sn} THEN 'duplicate'
            WHEN s.p IS DISTINCT FROM t.p THEN 'moved'
@@ -97,8 +96,7 @@ export async function diffKeys(
     `${uniq(sIn)} s FULL OUTER JOIN ${uniq(tIn)} t ON ${on('s', 't')}`)}`);
   if (anyDup) {
     const fAgg = floatCols.map((_, i) => `any_value(f${i}) AS f${i}`);
-    const hAgg = perColumn ? digestCols.map((_, i) => `min(h_${i}) AS h_${i}`) : [];
-    const agg = (tb: string) => `(SELECT ${K.map((k) => `x.${k}`).join(', ')}, count(*) AS n, any_value(p) AS p, min(h1) AS h1, ${stored.h2 ? 'min(h2) AS h2, (min(h1) = max(h1) AND min(h2) = max(h2))' : '(min(h1) = max(h1))'} AS same_copies${stored.o ? ', max(o) AS o' : ''}${[...fAgg, ...hAgg].map((x) => ', ' + x).join('')} FROM ${tb} x SEMI JOIN lk_dupk d ON ${on('d', 'x')} GROUP BY ${K.map((k) => `x.${k}`).join(', ')})`;
+    const agg = (tb: string) => `(SELECT ${K.map((k) => `x.${k}`).join(', ')}, count(*) AS n, any_value(p) AS p, min(h1) AS h1, ${stored.h2 ? 'min(h2) AS h2, (min(h1) = max(h1) AND min(h2) = max(h2))' : '(min(h1) = max(h1))'} AS same_copies${stored.o ? ', max(o) AS o' : ''}${fAgg.map((x) => ', ' + x).join('')} FROM ${tb} x SEMI JOIN lk_dupk d ON ${on('d', 'x')} GROUP BY ${K.map((k) => `x.${k}`).join(', ')})`;
     await exec(conn, `INSERT INTO lk_kd BY NAME ${kdSelect('s.n', 't.n', 't.same_copies', `${agg(sIn)} s FULL OUTER JOIN ${agg(tIn)} t ON ${on('s', 't')}`)}`);
   }
 
@@ -164,13 +162,7 @@ export async function diffKeys(
     ev.staleRows = num((await rows(conn, `SELECT count(*) AS n FROM lk_kd WHERE kind = 'changed' AND tgo < so`))[0].n);
   }
 
-  // Rows level: per column, how many changed rows differ there (from the per-column hashes kept in the pass).
   const columnDiffs: ColumnDiffCount[] = [];
-  if (perColumn && digestCols.length && ev.changed > 0) {
-    const r = (await rows(conn, `SELECT ${digestCols.map((_, i) => `count(*) FILTER (WHERE c${i}) AS c${i}`).join(', ')} FROM lk_kd WHERE kind IN ('changed', 'moved')`))[0];
-    digestCols.forEach((c, i) => { if (num(r[`c${i}`]) > 0) columnDiffs.push({ column: c, rows: num(r[`c${i}`]) }); });
-    columnDiffs.sort((a, b) => b.rows - a.rows);
-  }
 
   // Examples: a few keys per kind, then their full rows fetched back by key from both sides.
   const exampleSql = (where: string, n: number) => `SELECT ${K.join(', ')}, kind, CAST(sp AS VARCHAR) AS sp, CAST(tp AS VARCHAR) AS tp FROM lk_kd WHERE ${where} ORDER BY ${K.join(', ')} LIMIT ${n}`;
@@ -250,28 +242,43 @@ export async function diffKeys(
     ev.examples[kind].push(rd);
     ev.exampleKeys[kind].push(keyLabel(r));
   }
-  // Unicode: every changed row (not just the examples) re-compared with strings NFC-normalised,
-  // fetched back by key from both sides (a targeted read, counted with the example rows). At rows
-  // level the per-column hashes already rule out every row where a non-string column differs:
-  // only the rest are fetched.
+  // One targeted re-read of the changed (and moved) rows, fetched back by key from both sides
+  // (the target from the files of their partitions only; counted with the example rows):
+  // - rows level: per column, how many of them differ there (the column hashes the fast digest
+  //   is made of);
+  // - every changed row (not just the examples) re-compared with strings NFC-normalised, to tell
+  //   unicode_normalisation from content_divergence.
+  // Rows whose key repeats on a side are taken once per side (per-key minimum).
   const staleCond = contract.ordering ? ' AND NOT coalesce(k.tgo < k.so, false)' : '';
   const hasStrings = digestCols.some((c) => compareFamily(tgtType.get(c)!, false) === 'string');
-  if (ev.changed > 0 && hasStrings) {
-    const sc = digestCols.map((c) => ({ name: c, type: srcType.get(c)! }));
-    const tc = digestCols.map((c) => ({ name: c, type: tgtType.get(c)! }));
-    const jk = (a: string) => keyCols.map((kc, i) => `${a}.${sqlIdent(kc)} = k.${K[i]}`).join(' AND ');
-    const changedRows = `k.kind = 'changed' AND NOT k.same_d${staleCond}`;
-    const nonString = perColumn ? digestCols.map((c, i) => ({ c, i })).filter(({ c }) => compareFamily(tgtType.get(c)!, false) !== 'string').map(({ i }) => `k.c${i}`) : [];
-    const candidate = nonString.length ? ` AND NOT (${nonString.join(' OR ')})` : '';
-    const ruledOut = candidate ? num((await rows(conn, `SELECT count(*) AS n FROM lk_kd k WHERE ${changedRows} AND (${nonString.join(' OR ')})`))[0].n) : 0;
-    // Only the target files of the partitions those rows are in.
-    const tps = (await rows(conn, `SELECT DISTINCT CAST(tp AS VARCHAR) AS tp FROM lk_kd k WHERE ${changedRows}${candidate}`)).map((r) => label(part.column, text(r.tp)));
+  const wantColumns = perColumn && digestCols.length > 0 && ev.changed > 0;
+  const wantUnicode = ev.changed > 0 && hasStrings;
+  if (wantColumns || wantUnicode) {
+    const kinds = wantColumns ? `('changed', 'moved')` : `('changed')`;
+    const tps = (await rows(conn, `SELECT DISTINCT CAST(tp AS VARCHAR) AS tp FROM lk_kd WHERE kind IN ${kinds}`)).map((r) => label(part.column, text(r.tp)));
     const tView = tps.length ? await targetView(tps) : 'lk_tgt_all';
-    const u = (await rows(conn, `SELECT count(*) AS n, count(*) FILTER (WHERE md5(${canonicalRow(sc, contract.naiveIsUtc, { qualifier: 's', nfc: true })}) = md5(${canonicalRow(tc, contract.naiveIsUtc, { qualifier: 't', nfc: true })})) AS u
-      FROM (SELECT * FROM lk_kd k WHERE ${changedRows}${candidate}) k JOIN lk_src s ON ${jk('s')} JOIN ${sqlIdent(tView)} t ON ${jk('t')}`))[0];
-    ev.unicodeExamined = num(u.n) + ruledOut;
-    ev.unicodeOnly = num(u.u);
-    reads.exampleRowsFetched += 2 * num(u.n);
+    const side = (view: string, types: Map<string, string>) => {
+      const sel = keyCols.map((kc, i) => `v.${sqlIdent(kc)} AS ${K[i]}`);
+      if (wantColumns) digestCols.forEach((c, i) => sel.push(`min(${columnHashSql(c, types.get(c)!, contract.naiveIsUtc, false, 'v')}) AS h_${i}`));
+      if (wantUnicode) sel.push(`min(md5(${canonicalRow(digestCols.map((c) => ({ name: c, type: types.get(c)! })), contract.naiveIsUtc, { qualifier: 'v', nfc: true })})) AS nfc`);
+      const on = keyCols.map((kc, i) => `v.${sqlIdent(kc)} = k.${K[i]}`).join(' AND ');
+      return `(SELECT ${sel.join(', ')} FROM ${sqlIdent(view)} v SEMI JOIN (SELECT ${Kl} FROM lk_kd WHERE kind IN ${kinds}) k ON ${on} GROUP BY ALL)`;
+    };
+    const unicodeRow = `k.kind = 'changed' AND NOT k.same_d${staleCond}`;
+    const sel: string[] = [];
+    if (wantColumns) digestCols.forEach((_, i) => sel.push(`count(*) FILTER (WHERE s.h_${i} IS DISTINCT FROM t.h_${i}) AS c${i}`));
+    if (wantUnicode) sel.push(`count(*) FILTER (WHERE ${unicodeRow}) AS un`, `count(*) FILTER (WHERE ${unicodeRow} AND s.nfc = t.nfc) AS uu`);
+    const r = (await rows(conn, `SELECT ${sel.join(', ')} FROM (SELECT * FROM lk_kd WHERE kind IN ${kinds}) k
+      JOIN ${side('lk_src', srcType)} s ON ${on('s', 'k')} JOIN ${side(tView, tgtType)} t ON ${on('t', 'k')}`))[0];
+    if (wantColumns) {
+      digestCols.forEach((c, i) => { if (num(r[`c${i}`]) > 0) columnDiffs.push({ column: c, rows: num(r[`c${i}`]) }); });
+      columnDiffs.sort((a, b) => b.rows - a.rows);
+    }
+    if (wantUnicode) {
+      ev.unicodeExamined = num(r.un);
+      ev.unicodeOnly = num(r.uu);
+      reads.exampleRowsFetched += 2 * num(r.un);
+    }
   }
   // Null-key rows have no key to fetch by: show them from their file position.
   if (ev.nullKeyRowsTarget > 0) {

@@ -4,7 +4,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { LakerecError } from '../../shared/errors';
 import type { FloatColumnResult } from '../../shared/reconcile';
 import { sqlIdent } from '../engine/duck';
-import { columnHashSql, rowDigestHalves, type DigestMode } from './canonical';
+import { rowDigestHalves, type DigestMode } from './canonical';
 import { addGroup, emptyExactSum, exactSumToNumber, floatPartsSql, type ExactSum } from './checksum';
 import type { Contract } from './contract';
 import type { StoredColumns } from './keydiff';
@@ -35,42 +35,31 @@ export function sumsSql(table: string, spec: PassSpec): string {
 }
 
 /**
- * The one pass over a side: (partition, keys, 128-bit digest halves, ordering, float values,
- * [per-column hashes]) into a temp table, or, at checksum level without floats, straight into
- * per-partition sums. The digest is computed once per row. At rows level the per-column hashes
- * (the ones the fast digest is made of, computed once) are kept as 32 bits each: they only say
- * which columns of a changed row differ. No provenance is kept per row: the few example rows are
- * fetched back by key with their file and row index (keydiff.ts).
+ * The one pass over a side: (partition, keys, digest, [md5's second half], [ordering], [float
+ * values]) into a temp table, or, at checksum level without floats, straight into per-partition
+ * sums. The digest is computed once per row. The same narrow table serves keys and rows: no
+ * per-column data and no provenance are kept per row; which columns differ and the example rows
+ * come from the changed rows fetched back by key afterwards (keydiff.ts).
  * `onProgress` gets the fraction of the scan done (DuckDB's query progress).
  */
 export async function materialise(
   conn: DuckDBConnection, side: { table: string; view: string; partSql: string; types: Map<string, string> }, spec: PassSpec,
-  opts: { append?: boolean; aggregateOnly?: boolean; perColumn?: boolean; onProgress?: (fraction: number) => void } = {},
+  opts: { append?: boolean; aggregateOnly?: boolean; onProgress?: (fraction: number) => void } = {},
 ): Promise<void> {
   const { contract } = spec;
-  const perColumn = opts.perColumn === true && spec.digestCols.length > 0;
   const cols = spec.digestCols.map((c) => ({ name: c, type: side.types.get(c)!, raw: spec.rawHash.has(c) }));
   const dg = rowDigestHalves(cols, contract.naiveIsUtc, spec.mode);
-  const colHashes = cols.map((c) => columnHashSql(c.name, c.type, contract.naiveIsUtc, c.raw));
-  // Aggregating: group by the typed partition value and turn only the few groups into text.
   const stored = storedColumns(spec);
+  // Aggregating: group by the typed partition value and turn only the few groups into text.
   const sel: string[] = [`${opts.aggregateOnly || spec.partitionType !== null ? uncast(side.partSql) : side.partSql} AS p`];
   contract.keys.forEach((k, i) => sel.push(`${sqlIdent(k)} AS k${i}`));
-  // The fast digest at rows level: column hashes in the inner select, the row digest over them
-  // outside (the same value as dg.inner, without hashing each column twice).
-  const fromColumns = perColumn && spec.mode === 'fast';
-  if (perColumn) colHashes.forEach((h, i) => sel.push(`${h} AS _lk_h${i}`));
-  if (!fromColumns) sel.push(`${dg.inner} AS _lk_d`);
+  sel.push(`${dg.inner} AS _lk_d`);
   if (stored.o) sel.push(`${orderingSql(contract.ordering!, side.types.get(contract.ordering!)!)} AS o`);
   spec.floatCols.forEach((f, i) => sel.push(`CAST(${sqlIdent(f)} AS DOUBLE) AS f${i}`));
-  let inner = `SELECT ${sel.join(', ')} FROM ${sqlIdent(side.view)}`;
-  if (fromColumns) inner = `SELECT *, hash(${colHashes.map((_, i) => `_lk_h${i}`).join(', ')}) AS _lk_d FROM (${inner})`;
-  const keep = perColumn ? colHashes.map((_, i) => `, CAST(_lk_h${i} >> 32 AS UINTEGER) AS h_${i}`).join('') : '';
-  const drop = ['_lk_d', ...(perColumn ? colHashes.map((_, i) => `_lk_h${i}`) : [])].join(', ');
-  // The digest once per row in the inner select, split into halves outside.
-  // The fast digest's h2 is hash(h1): computed where it is summed, not stored per row.
+  // The digest once per row in the inner select, split into halves outside. The fast digest's
+  // h2 is hash(h1): computed where it is summed, not stored per row.
   const h2 = opts.aggregateOnly || stored.h2 ? `, ${dg.h2} AS h2` : '';
-  let q = `SELECT * EXCLUDE (${drop}), ${dg.h1} AS h1${h2}${keep} FROM (${inner})`;
+  let q = `SELECT * EXCLUDE (_lk_d), ${dg.h1} AS h1${h2} FROM (SELECT ${sel.join(', ')} FROM ${sqlIdent(side.view)})`;
   if (opts.aggregateOnly) q = `SELECT CAST(p AS VARCHAR) AS p, n, hi, lo FROM (SELECT p, count(*) AS n, sum(h1) AS hi, sum(h2) AS lo FROM (${q}) GROUP BY p)`;
   try {
     await execWithProgress(conn, opts.append ? `INSERT INTO ${side.table} BY NAME ${q}` : `CREATE OR REPLACE TEMP TABLE ${side.table} AS ${q}`, opts.onProgress);

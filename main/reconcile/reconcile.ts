@@ -165,7 +165,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
       if (at >= levelIndex('checksum')) {
         const total = await sourceRowTotal(conn, source);
         const onProgress = sideProgress(ctx, 'hashing the source', total);
-        await materialise(conn, { table: 'lk_s', view: srcView, partSql: part.sourceSql, types: srcType }, pass, { aggregateOnly, onProgress, perColumn: at >= levelIndex('rows') });
+        await materialise(conn, { table: 'lk_s', view: srcView, partSql: part.sourceSql, types: srcType }, pass, { aggregateOnly, onProgress });
         // The same query gives the source's checksums (read once, below).
         countSql = aggregateOnly ? 'SELECT p, n, hi, lo FROM lk_s' : sumsSql('lk_s', pass);
       } else {
@@ -223,7 +223,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
       const tgtTotal = readFiles.every((f) => f.numRecords !== null) ? readFiles.reduce((a, f) => a + (f.numRecords ?? 0), 0) : null;
       const onProgress = sideProgress(ctx, 'hashing the target', tgtTotal);
       await registerTargetView(conn, target, 'lk_tgt_read', readFiles, false);
-      await materialise(conn, { table: 'lk_t', view: 'lk_tgt_read', partSql: part.targetSql, types: tgtType }, pass, { aggregateOnly, onProgress, perColumn: at >= levelIndex('rows') });
+      await materialise(conn, { table: 'lk_t', view: 'lk_tgt_read', partSql: part.targetSql, types: tgtType }, pass, { aggregateOnly, onProgress });
       reads.targetFilesRead = readFiles.length;
       throwIfCancelled(ctx);
 
@@ -270,7 +270,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
         if (reread.length) {
           const files = target.snapshot.files.filter((f) => reread.includes(label(part.column, f.partitionValues[part.column!] ?? null)));
           await registerTargetView(conn, target, 'lk_tgt_reread', files, false);
-          await materialise(conn, { table: 'lk_t', view: 'lk_tgt_reread', partSql: part.targetSql, types: tgtType }, pass, { append: true, perColumn: at >= levelIndex('rows') });
+          await materialise(conn, { table: 'lk_t', view: 'lk_tgt_reread', partSql: part.targetSql, types: tgtType }, pass, { append: true });
           reads.targetFilesRead += files.length;
           for (const l of reread) {
             const p = partitions.get(l)!;
