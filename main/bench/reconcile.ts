@@ -24,7 +24,8 @@ import { openDuck, sqlString } from '../engine/duck';
 import { DeltaWriter } from '../delta/writer';
 import { DeltaTable } from '../delta/table';
 import { reconcile } from '../reconcile/reconcile';
-import type { DigestMode } from '../reconcile/canonical';
+import { DuckDBScalarFunction, UBIGINT, VARCHAR } from '@duckdb/node-api';
+import { canonicalRow, rowDigestHalves, type DigestMode } from '../reconcile/canonical';
 import { repoRoot } from '../receipts/repo';
 
 export interface LevelFigure {
@@ -58,6 +59,8 @@ export interface ReconcileBenchFigures {
   threads: number;
   levels: LevelFigure[];
   counts: CountsFigure | null;
+  /** The row-digest candidates of ADR 0001 over the source (null when not asked for). */
+  digests: DigestCandidate[] | null;
   /** Hand-written DuckDB: FULL OUTER JOIN diff, and sum(hash(cols)) over source + target, ms. */
   duckDiffMs: number;
   duckChecksumMs: number;
@@ -126,7 +129,88 @@ async function benchCounts(rounds: number): Promise<CountsFigure | null> {
   }
 }
 
-export async function benchReconcile(opts: { rows?: number; workDir?: string; runs?: number; counts?: boolean } = {}): Promise<ReconcileBenchFigures> {
+export interface DigestCandidate {
+  name: string;
+  /** Whether its value is defined by the data alone (a baseline may keep it across DuckDB upgrades). */
+  stable: boolean;
+  ms: number;
+  cpuMs: number;
+  /** Against DuckDB's sum(hash(cols)) over the same file in the same run (wall). */
+  ratio: number;
+  ratioCpu: number;
+}
+
+/**
+ * The row-digest candidates of ADR 0001, each summed per partition over the source Parquet (the
+ * same work the checksum level does on one side): DuckDB's hash() as the fast digest uses it, md5
+ * and sha256 of the canonical text, a composition of built-ins defined by the data alone
+ * (integers mixed arithmetically, strings by md5), and a scalar function registered from Node
+ * (FNV-1a over the canonical text; DuckDB calls it on the JS thread, chunk by chunk).
+ */
+export async function benchDigestCandidates(source: string, rounds: number): Promise<DigestCandidate[]> {
+  const cols = schema.fields.map((f) => ({ name: f.name, type: ({ long: 'BIGINT', integer: 'INTEGER', string: 'VARCHAR', date: 'DATE', timestamp: 'TIMESTAMP WITH TIME ZONE' } as Record<string, string>)[String(f.type)] ?? 'DECIMAL(18,2)' }));
+  const sorted = [...cols].sort((a, b) => a.name.localeCompare(b.name));
+  const fast = rowDigestHalves(sorted.map((c) => ({ ...c, raw: true })), false, 'fast');
+  const md5 = rowDigestHalves(sorted, false, 'md5');
+  const canon = canonicalRow(sorted, false);
+  const src = `read_parquet(${sqlString(source)})`;
+  // Integers through a multiply-xor mix in HUGEINT (no overflow), strings by md5: defined by the data alone.
+  const mix = (x: string) => `xor(CAST((CAST(${x} AS HUGEINT) * 2654435761) % 18446744073709551616 AS UBIGINT), CAST((CAST(${x} AS HUGEINT) * 40503) % 4294967296 AS UBIGINT))`;
+  const stableComposition = `(${[mix('id'), mix('qty'), mix('CAST(amount * 100 AS BIGINT)'), mix("(dt - DATE '1970-01-01')"), mix('epoch_us(ts)')].map((m) => `CAST(${m} AS HUGEINT)`).join(' + ')} + CAST(md5_number_lower(customer) AS HUGEINT)) % 18446744073709551616`;
+  const queries: { name: string; stable: boolean; sql: string }[] = [
+    { name: 'DuckDB sum(hash(cols)) (the hand-written baseline)', stable: false, sql: `SELECT dt, count(*), sum(hash(id, qty, amount, customer, dt, ts)::HUGEINT) FROM ${src} GROUP BY dt` },
+    { name: `DuckDB hash(), the fast digest (${'duckdb-hash-v2'})`, stable: false, sql: `SELECT dt, count(*), sum(h1), sum(hash(h1)) FROM (SELECT dt, ${fast.inner} AS h1 FROM ${src}) GROUP BY dt` },
+    { name: 'md5 of canonical text (md5-canonical-v1)', stable: true, sql: `SELECT dt, count(*), sum(${md5.h1}), sum(${md5.h2}) FROM (SELECT dt, ${md5.inner} AS _lk_d FROM ${src}) GROUP BY dt` },
+    { name: 'sha256 of canonical text', stable: true, sql: `SELECT dt, count(*), sum(CAST(('0x' || left(d, 16))::UBIGINT AS HUGEINT)) FROM (SELECT dt, sha256(${canon}) AS d FROM ${src}) GROUP BY dt` },
+    { name: 'built-ins defined by the data alone (integer mix + md5 of strings)', stable: true, sql: `SELECT dt, count(*), sum(${stableComposition}) FROM ${src} GROUP BY dt` },
+    { name: 'scalar function from Node (FNV-1a of canonical text)', stable: true, sql: `SELECT dt, count(*), sum(lk_fnv(${canon})) FROM ${src} GROUP BY dt` },
+  ];
+  const duck = await openDuck();
+  try {
+    duck.conn.registerScalarFunction(DuckDBScalarFunction.create({
+      name: 'lk_fnv',
+      returnType: UBIGINT,
+      parameterTypes: [VARCHAR],
+      mainFunction: (_info, input, output) => {
+        const v = input.getColumnVector(0);
+        for (let r = 0; r < input.rowCount; r++) {
+          const text = String(v.getItem(r) ?? '');
+          let hi = 0xcbf29ce4 | 0;
+          let lo = 0x84222325 | 0;
+          for (let i = 0; i < text.length; i++) {
+            lo ^= text.charCodeAt(i);
+            // 64-bit multiply by the FNV prime 2^40 + 0x1b3, in 32-bit halves
+            const l = Math.imul(lo, 0x1b3) >>> 0;
+            const h = (Math.imul(hi, 0x1b3) + Math.imul(lo, 0x100) + Math.floor(((lo >>> 0) * 0x1b3) / 0x100000000)) | 0;
+            lo = l | 0;
+            hi = h;
+          }
+          output.setItem(r, (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0));
+        }
+        output.flush();
+      },
+    }));
+    const out: DigestCandidate[] = [];
+    let baseMs = Infinity;
+    let baseCpu = Infinity;
+    for (const q of queries) {
+      let ms = Infinity;
+      let cpuMs = Infinity;
+      for (let r = 0; r < rounds; r++) {
+        const t = await timed(() => duck.conn.run(q.sql));
+        ms = Math.min(ms, t.ms);
+        cpuMs = Math.min(cpuMs, t.cpuMs);
+      }
+      if (out.length === 0) { baseMs = ms; baseCpu = cpuMs; }
+      out.push({ name: q.name, stable: q.stable, ms: Math.round(ms), cpuMs: Math.round(cpuMs), ratio: Math.round((ms / baseMs) * 100) / 100, ratioCpu: Math.round((cpuMs / baseCpu) * 100) / 100 });
+    }
+    return out;
+  } finally {
+    duck.close();
+  }
+}
+
+export async function benchReconcile(opts: { rows?: number; workDir?: string; runs?: number; counts?: boolean; digests?: boolean } = {}): Promise<ReconcileBenchFigures> {
   const n = opts.rows ?? 10_000_000;
   const best = Math.max(1, opts.runs ?? 3);
   const dir = opts.workDir ?? mkdtempSync(join(tmpdir(), 'lakerec-bench-rec-'));
@@ -200,8 +284,9 @@ export async function benchReconcile(opts: { rows?: number; workDir?: string; ru
       };
     });
     const counts = opts.counts === false ? null : await benchCounts(best);
+    const digests = opts.digests === false ? null : await benchDigestCandidates(source, best);
     return {
-      rows: n, threads, levels, counts,
+      rows: n, threads, levels, counts, digests,
       duckDiffMs: Math.round(duckDiffMs), duckChecksumMs: Math.round(duckChecksumMs),
       peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), setupMs: Math.round(setupMs), bestOf: best,
     };
@@ -220,11 +305,17 @@ export function formatReconcileFigures(f: ReconcileBenchFigures): string {
     lines.push(`  ${l.level.padEnd(8)} ${l.digest.padEnd(28)} ${String(l.ms).padStart(6)} ms  vs ${l.baseline} ${l.baselineMs} ms: ${l.ratio}x wall, ${l.ratioCpu}x CPU (goal <= ${l.goal}x, ${met}); peak RSS ${l.peakRssMb} MB; ${l.verdict} [${l.findings.join(', ')}]`);
   }
   if (f.counts) lines.push(`  counts   5,400-row sample lake, process start to exit: ${f.counts.ms} ms (node -e 0: ${f.counts.nodeMs} ms; goal <= ${f.counts.goalMs} ms, ${f.counts.ms <= f.counts.goalMs ? 'met' : 'NOT met'})`);
+  for (const d of f.digests ?? []) lines.push(`  digest   ${d.name}: ${d.ms} ms, ${d.ratio}x wall, ${d.ratioCpu}x CPU of sum(hash(cols)) over the source${d.stable ? ' (stable)' : ''}`);
   lines.push(`  process peak RSS ${f.peakRssMb} MB (includes generating both sides: ${f.setupMs} ms)`);
   return lines.join('\n');
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv[2] === 'digests') {
+  // node dist/bench-reconcile/reconcile.js digests SOURCE.parquet [ROUNDS]: the candidates alone, over an existing source.
+  benchDigestCandidates(process.argv[3], Number(process.argv[4] ?? 2)).then((ds) => {
+    for (const d of ds) process.stdout.write(`${d.name}: ${d.ms} ms, ${d.ratio}x wall, ${d.ratioCpu}x CPU${d.stable ? ' (stable)' : ''}\n`);
+  }, (e: unknown) => { process.stderr.write(`bench failed: ${e instanceof Error ? e.message : String(e)}\n`); process.exit(3); });
+} else if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const rows = process.argv[2] ? Number(process.argv[2]) : undefined;
   const runs = process.argv[3] ? Number(process.argv[3]) : undefined;
   // LAKEREC_BENCH_DIR keeps the generated source and table (to profile a run with LAKEREC_PROFILE=1).
