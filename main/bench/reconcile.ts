@@ -130,6 +130,8 @@ async function benchCounts(rounds: number): Promise<CountsFigure | null> {
 }
 
 export interface DigestCandidate {
+  /** Stable short name (receipts quote it). */
+  id: string;
   name: string;
   /** Whether its value is defined by the data alone (a baseline may keep it across DuckDB upgrades). */
   stable: boolean;
@@ -157,13 +159,13 @@ export async function benchDigestCandidates(source: string, rounds: number): Pro
   // Integers through a multiply-xor mix in HUGEINT (no overflow), strings by md5: defined by the data alone.
   const mix = (x: string) => `xor(CAST((CAST(${x} AS HUGEINT) * 2654435761) % 18446744073709551616 AS UBIGINT), CAST((CAST(${x} AS HUGEINT) * 40503) % 4294967296 AS UBIGINT))`;
   const stableComposition = `(${[mix('id'), mix('qty'), mix('CAST(amount * 100 AS BIGINT)'), mix("(dt - DATE '1970-01-01')"), mix('epoch_us(ts)')].map((m) => `CAST(${m} AS HUGEINT)`).join(' + ')} + CAST(md5_number_lower(customer) AS HUGEINT)) % 18446744073709551616`;
-  const queries: { name: string; stable: boolean; sql: string }[] = [
-    { name: 'DuckDB sum(hash(cols)) (the hand-written baseline)', stable: false, sql: `SELECT dt, count(*), sum(hash(id, qty, amount, customer, dt, ts)::HUGEINT) FROM ${src} GROUP BY dt` },
-    { name: `DuckDB hash(), the fast digest (${'duckdb-hash-v2'})`, stable: false, sql: `SELECT dt, count(*), sum(h1), sum(hash(h1)) FROM (SELECT dt, ${fast.inner} AS h1 FROM ${src}) GROUP BY dt` },
-    { name: 'md5 of canonical text (md5-canonical-v1)', stable: true, sql: `SELECT dt, count(*), sum(${md5.h1}), sum(${md5.h2}) FROM (SELECT dt, ${md5.inner} AS _lk_d FROM ${src}) GROUP BY dt` },
-    { name: 'sha256 of canonical text', stable: true, sql: `SELECT dt, count(*), sum(CAST(('0x' || left(d, 16))::UBIGINT AS HUGEINT)) FROM (SELECT dt, sha256(${canon}) AS d FROM ${src}) GROUP BY dt` },
-    { name: 'built-ins defined by the data alone (integer mix + md5 of strings)', stable: true, sql: `SELECT dt, count(*), sum(${stableComposition}) FROM ${src} GROUP BY dt` },
-    { name: 'scalar function from Node (FNV-1a of canonical text)', stable: true, sql: `SELECT dt, count(*), sum(lk_fnv(${canon})) FROM ${src} GROUP BY dt` },
+  const queries: { id: string; name: string; stable: boolean; sql: string }[] = [
+    { id: 'baseline', name: 'DuckDB sum(hash(cols)) (the hand-written baseline)', stable: false, sql: `SELECT dt, count(*), sum(hash(id, qty, amount, customer, dt, ts)::HUGEINT) FROM ${src} GROUP BY dt` },
+    { id: 'fast', name: `DuckDB hash(), the fast digest (${'duckdb-hash-v2'})`, stable: false, sql: `SELECT dt, count(*), sum(h1), sum(hash(h1)) FROM (SELECT dt, ${fast.inner} AS h1 FROM ${src}) GROUP BY dt` },
+    { id: 'md5', name: 'md5 of canonical text (md5-canonical-v1)', stable: true, sql: `SELECT dt, count(*), sum(${md5.h1}), sum(${md5.h2}) FROM (SELECT dt, ${md5.inner} AS _lk_d FROM ${src}) GROUP BY dt` },
+    { id: 'sha256', name: 'sha256 of canonical text', stable: true, sql: `SELECT dt, count(*), sum(CAST(('0x' || left(d, 16))::UBIGINT AS HUGEINT)) FROM (SELECT dt, sha256(${canon}) AS d FROM ${src}) GROUP BY dt` },
+    { id: 'composition', name: 'built-ins defined by the data alone (integer mix + md5 of strings)', stable: true, sql: `SELECT dt, count(*), sum(${stableComposition}) FROM ${src} GROUP BY dt` },
+    { id: 'node_udf', name: 'scalar function from Node (FNV-1a of canonical text)', stable: true, sql: `SELECT dt, count(*), sum(lk_fnv(${canon})) FROM ${src} GROUP BY dt` },
   ];
   const duck = await openDuck();
   try {
@@ -202,7 +204,7 @@ export async function benchDigestCandidates(source: string, rounds: number): Pro
         cpuMs = Math.min(cpuMs, t.cpuMs);
       }
       if (out.length === 0) { baseMs = ms; baseCpu = cpuMs; }
-      out.push({ name: q.name, stable: q.stable, ms: Math.round(ms), cpuMs: Math.round(cpuMs), ratio: Math.round((ms / baseMs) * 100) / 100, ratioCpu: Math.round((cpuMs / baseCpu) * 100) / 100 });
+      out.push({ id: q.id, name: q.name, stable: q.stable, ms: Math.round(ms), cpuMs: Math.round(cpuMs), ratio: Math.round((ms / baseMs) * 100) / 100, ratioCpu: Math.round((cpuMs / baseCpu) * 100) / 100 });
     }
     return out;
   } finally {

@@ -66,12 +66,13 @@ async function main(): Promise<void> {
     const groups = [...new Set(runs.flatMap((f) => f.levels.map(groupOf)))];
     const perLevel = Object.fromEntries(groups.map((g) => {
       const ls = runs.flatMap((f) => f.levels.filter((l) => groupOf(l) === g));
-      return [g, { ratioMedian: round(median(ls.map((l) => l.ratio))), msMedian: Math.round(median(ls.map((l) => l.ms))), baseline: ls[0].baseline, goal: ls[0].goal, peakRssMbMax: Math.max(...ls.map((l) => l.peakRssMb)) }];
+      return [g, { ratioMedian: round(median(ls.map((l) => l.ratio))), ratioCpuMedian: round(median(ls.map((l) => l.ratioCpu))), msMedian: Math.round(median(ls.map((l) => l.ms))), baseline: ls[0].baseline, goal: ls[0].goal, peakRssMbMax: Math.max(...ls.map((l) => l.peakRssMb)) }];
     }));
     const counts = runs.map((f) => f.counts).filter((c): c is NonNullable<typeof c> => c !== null);
     results.reconcile = {
       rows, runs, perLevel, peakRssMbMax: Math.max(...runs.map((f) => f.peakRssMb)),
       countsMsMedian: counts.length ? Math.round(median(counts.map((c) => c.ms))) : null,
+      digests: runs[runs.length - 1]?.digests ?? null,
     };
   }
 

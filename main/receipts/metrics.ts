@@ -14,6 +14,13 @@ function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
+function median(xs: (number | undefined)[]): number | undefined {
+  const s = xs.filter((x): x is number => x !== undefined).sort((a, b) => a - b);
+  if (!s.length) return undefined;
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
 function get(o: unknown, ...path: string[]): unknown {
   let cur: unknown = o;
   for (const p of path) {
@@ -52,16 +59,23 @@ export function collectMetrics(root: string, opts: { benchPath?: string } = {}):
     put('bench.log_replay.cpu_ratio', get(bench, 'logReplay', 'cpuRatioMedian'));
     put('bench.log_replay.add_actions', get(bench, 'logReplay', 'addActions'));
     put('bench.log_replay.peak_rss_mb', get(bench, 'logReplay', 'peakRssOursMb'));
-    const perDigest = (get(bench, 'reconcile', 'perDigest') as Record<string, Json> | undefined) ?? {};
     // Groups are "level.digest"; the digest's name carries its version, the metric a stable alias.
     const alias = (d: string): string => (d.startsWith('md5') ? 'md5' : d.startsWith('duckdb-hash') ? 'fast' : d);
-    for (const [group, f] of Object.entries(perDigest)) {
+    const perLevel = (get(bench, 'reconcile', 'perLevel') as Record<string, Json> | undefined) ?? {};
+    for (const [group, f] of Object.entries(perLevel)) {
       const dot = group.indexOf('.');
       const name = dot < 0 ? alias(group) : `${group.slice(0, dot)}.${alias(group.slice(dot + 1))}`;
-      put(`bench.reconcile.${name}.ratio_source`, f.ratioSourceMedian);
-      put(`bench.reconcile.${name}.ratio_target`, f.ratioTargetMedian);
-      put(`bench.reconcile.${name}.rows_per_second`, f.rowsPerSecondMedian);
+      put(`bench.reconcile.${name}.ratio`, f.ratioMedian);
+      // Older bench.json files kept the CPU ratio per run only: take the median there.
+      const cpu = num(f.ratioCpuMedian) ?? median(((get(bench, 'reconcile', 'runs') as Json[] | undefined) ?? [])
+        .flatMap((r) => ((r.levels as Json[] | undefined) ?? []).filter((l) => `${String(l.level)}.${String(l.digest)}` === group).map((l) => num(l.ratioCpu))));
+      put(`bench.reconcile.${name}.ratio_cpu`, cpu);
+      put(`bench.reconcile.${name}.peak_rss_mb`, f.peakRssMbMax);
     }
+    const countsMs = num(get(bench, 'reconcile', 'countsMsMedian'));
+    put('bench.reconcile.counts.seconds', countsMs === undefined ? undefined : countsMs / 1000);
+    const digests = (get(bench, 'reconcile', 'digests') as Json[] | undefined) ?? [];
+    for (const d of digests) if (typeof d.id === 'string') put(`bench.reconcile.digest.${d.id}.ratio_cpu`, d.ratioCpu);
     put('bench.reconcile.rows', get(bench, 'reconcile', 'rows'));
     put('bench.demo.seconds', get(bench, 'demo', 'seconds'));
     const runs = (get(bench, 'bisect', 'runs') as Json[] | undefined) ?? [];
