@@ -2,8 +2,8 @@
 // folder drops.
 import { useEffect, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { BisectView } from '../bisect/BisectView';
-import { TableView } from '../history/TableView';
-import { InvestigationView } from '../investigate/InvestigationView';
+import { HistoryView } from '../history/HistoryView';
+import { TimelineView } from '../timeline/TimelineView';
 import { pathFromDrop } from '../open/drop';
 import { OpenPanel, RecentList, SampleList } from '../open/OpenPanel';
 import { ProofView } from '../proof/ProofView';
@@ -11,7 +11,7 @@ import { ReconcileView } from '../reconcile/ReconcileView';
 import { routeSourceDrop } from '../reconcile/route-drop';
 import { RunsView } from '../runs/RunsView';
 import { NO_SAMPLES, useClient, useWorkbench } from '../state/context';
-import { ErrorPanel } from './ErrorPanel';
+import { ErrorPanel } from '../ui/ErrorPanel';
 import { useNav, type ScreenId } from './nav';
 
 function EmptyState() {
@@ -44,8 +44,8 @@ interface Screen {
 
 /** The tabs of the main panel, in order. A screen is one entry here and a folder of its own. */
 const SCREENS: Screen[] = [
-  { id: 'timeline', label: 'Timeline', needsTable: true, render: () => <InvestigationView /> },
-  { id: 'history', label: 'History', needsTable: true, render: () => <TableView /> },
+  { id: 'timeline', label: 'Timeline', needsTable: true, render: () => <TimelineView /> },
+  { id: 'history', label: 'History', needsTable: true, render: () => <HistoryView /> },
   { id: 'bisect', label: 'Bisect', needsTable: true, render: () => <BisectView /> },
   { id: 'reconcile', label: 'Reconcile', needsTable: true, render: () => <ReconcileView /> },
   { id: 'proof', label: 'Proof', needsTable: false, render: () => <ProofView /> },

@@ -4,11 +4,11 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import type { BisectResult, PredicateName, ProbeEvent, ProbeState } from '../../shared/bisect';
 import { PREDICATE_NAMES } from '../../shared/bisect';
-import { ErrorPanel } from '../app/ErrorPanel';
+import { ErrorPanel } from '../ui/ErrorPanel';
 import { useNav } from '../app/nav';
-import { TableView } from '../history/TableView';
+import { HistoryView } from '../history/HistoryView';
 import { formatUtc, operationKind } from '../history/format';
-import { formatInt } from '../investigate/timeline';
+import { formatInt } from '../timeline/timeline';
 import { useClient, useWorkbench } from '../state/context';
 import './bisect.css';
 import { useBisect } from './store';
@@ -222,7 +222,7 @@ export function BisectView() {
     return () => clearTimeout(t);
   }, [revealed, st.probes.length, st.result]);
 
-  if (!table || table.status !== 'ready' || !tablePath) return <TableView />;
+  if (!table || table.status !== 'ready' || !tablePath) return <HistoryView />;
 
   const probes = stale ? [] : st.probes;
   const cells: CellState[] = [];

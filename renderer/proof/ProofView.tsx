@@ -4,9 +4,8 @@ import { useEffect } from 'react';
 import { useStore } from 'zustand';
 import type { OdsFingerprint } from '../../shared/fingerprint';
 import { PROOF_CHECKS, type ProofCheck, type ProofStep, type ProofStepId } from '../../shared/proof';
-import { ErrorPanel } from '../app/ErrorPanel';
+import { ErrorPanel } from '../ui/ErrorPanel';
 import { useClient } from '../state/context';
-import '../reconcile/screens.css';
 import { proofStoreFor, type ProofState } from './store';
 
 const STEP_ORDER: ProofStepId[] = ['generate', 'a_write', 'b_read', 'b_write', 'a_read'];

@@ -5,13 +5,12 @@
 import { useEffect, useRef, useState, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
 import { useStore } from 'zustand';
 import { LEVELS, type Level } from '../../shared/reconcile';
-import { ErrorPanel } from '../app/ErrorPanel';
-import { PathInput } from '../app/PathInput';
+import { ErrorPanel } from '../ui/ErrorPanel';
+import { PathInput } from '../ui/PathInput';
 import { useClient, useWorkbench } from '../state/context';
 import { sourceFromDrop } from './drop';
 import { ReconcileResultView } from './ResultView';
 import { reconcileStoreFor, type ReconcileState } from './store';
-import './screens.css';
 
 const LEVEL_QUESTIONS: Record<Level, string> = {
   schema: 'same columns and types?',

@@ -4,10 +4,9 @@ import { useCallback, useEffect, useState } from 'react';
 import { ApiCallError } from '../../shared/api';
 import { toErrorData, type LakerecErrorData } from '../../shared/errors';
 import type { RunKind, RunRecord } from '../../shared/proof';
-import { ErrorPanel } from '../app/ErrorPanel';
+import { ErrorPanel } from '../ui/ErrorPanel';
 import { formatUtc } from '../history/format';
 import { useClient } from '../state/context';
-import '../reconcile/screens.css';
 
 type Filter = RunKind | 'all';
 

@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import { useStore, type StoreApi } from 'zustand';
 import type { ApiClient, SampleTable } from '../../shared/api';
-import type { WorkbenchState } from './store';
+import type { WorkbenchState } from './workbench';
 
 export interface Workbench {
   store: StoreApi<WorkbenchState>;

@@ -2,14 +2,14 @@
 // version with the findings marked, the findings and versions lists, and the selected commit.
 import { useCallback, useEffect, useMemo } from 'react';
 import type { VersionSummary } from '../../shared/forensics';
-import { ErrorPanel } from '../app/ErrorPanel';
+import { ErrorPanel } from '../ui/ErrorPanel';
 import { useNav } from '../app/nav';
 import { formatUtc, operationKind } from '../history/format';
-import { TableView } from '../history/TableView';
+import { HistoryView } from '../history/HistoryView';
 import { useClient, useWorkbench } from '../state/context';
 import { CommitPanel } from './CommitPanel';
-import './investigate.css';
-import { useInvestigation } from './store';
+import './timeline.css';
+import { useTimeline } from './store';
 import { formatBytes, formatInt } from './timeline';
 import { TimelineChart } from './TimelineChart';
 import { WindowedList } from './WindowedList';
@@ -19,9 +19,9 @@ const ROW = 26;
 let handledFocus = 0;
 
 function Header() {
-  const o = useInvestigation((s) => s.overview);
-  const f = useInvestigation((s) => s.forensics);
-  const path = useInvestigation((s) => s.path);
+  const o = useTimeline((s) => s.overview);
+  const f = useTimeline((s) => s.forensics);
+  const path = useTimeline((s) => s.path);
   // While the timeline loads, the name the open table already has.
   const opened = useWorkbench((s) => s.table?.summary ?? null);
   const warn = f ? f.heuristics.filter((h) => h.severity === 'warn').length : 0;
@@ -64,8 +64,8 @@ function flagsOf(v: VersionSummary, warn: Set<number>, info: Set<number>) {
 }
 
 function Findings({ onPick }: { onPick(v: number): void }) {
-  const f = useInvestigation((s) => s.forensics);
-  const selected = useInvestigation((s) => s.selected);
+  const f = useTimeline((s) => s.forensics);
+  const selected = useTimeline((s) => s.selected);
   if (!f) return null;
   const hits = [...f.heuristics].sort((a, b) => (a.severity === b.severity ? b.version - a.version : a.severity === 'warn' ? -1 : 1));
   return (
@@ -92,8 +92,8 @@ function Findings({ onPick }: { onPick(v: number): void }) {
 }
 
 function Versions({ onPick }: { onPick(v: number): void }) {
-  const f = useInvestigation((s) => s.forensics);
-  const selected = useInvestigation((s) => s.selected);
+  const f = useTimeline((s) => s.forensics);
+  const selected = useTimeline((s) => s.selected);
   const newestFirst = useMemo(() => (f ? [...f.versions].reverse() : []), [f]);
   const [warn, info] = useMemo(() => {
     const w = new Set<number>();
@@ -131,11 +131,11 @@ function Versions({ onPick }: { onPick(v: number): void }) {
 
 function Loaded() {
   const client = useClient();
-  const f = useInvestigation((s) => s.forensics);
-  const selected = useInvestigation((s) => s.selected);
-  const detail = useInvestigation((s) => s.detail);
-  const select = useInvestigation((s) => s.select);
-  const step = useInvestigation((s) => s.step);
+  const f = useTimeline((s) => s.forensics);
+  const selected = useTimeline((s) => s.selected);
+  const detail = useTimeline((s) => s.detail);
+  const select = useTimeline((s) => s.select);
+  const step = useTimeline((s) => s.step);
   const pick = useCallback((v: number) => void select(client, v), [client, select]);
 
   useEffect(() => {
@@ -172,35 +172,35 @@ function Loaded() {
   );
 }
 
-export function InvestigationView() {
+export function TimelineView() {
   const client = useClient();
   const table = useWorkbench((s) => s.table);
-  const status = useInvestigation((s) => s.status);
-  const path = useInvestigation((s) => s.path);
-  const error = useInvestigation((s) => s.error);
-  const progress = useInvestigation((s) => s.progress);
-  const load = useInvestigation((s) => s.load);
-  const cancel = useInvestigation((s) => s.cancel);
-  const select = useInvestigation((s) => s.select);
+  const status = useTimeline((s) => s.status);
+  const path = useTimeline((s) => s.path);
+  const error = useTimeline((s) => s.error);
+  const progress = useTimeline((s) => s.progress);
+  const load = useTimeline((s) => s.load);
+  const cancel = useTimeline((s) => s.cancel);
+  const select = useTimeline((s) => s.select);
   const focus = useNav((s) => s.focus);
   const tablePath = table?.status === 'ready' ? table.summary?.path ?? null : null;
 
   useEffect(() => {
-    if (tablePath && tablePath !== useInvestigation.getState().path) void load(client, tablePath);
+    if (tablePath && tablePath !== useTimeline.getState().path) void load(client, tablePath);
   }, [client, tablePath, load]);
 
   // A version another screen asked for (bisect's culprit).
   useEffect(() => {
     if (!focus || !tablePath || focus.seq <= handledFocus) return;
     handledFocus = focus.seq;
-    const st = useInvestigation.getState();
+    const st = useTimeline.getState();
     if (st.path !== tablePath || st.status === 'error') void load(client, tablePath, focus.version);
     else if (st.status === 'ready') void select(client, focus.version);
     else void load(client, tablePath, focus.version);
   }, [focus, client, tablePath, load, select]);
 
   // Opening, or failed to open: the table view says so (loading with Cancel, or the error).
-  if (!table || table.status !== 'ready') return <TableView />;
+  if (!table || table.status !== 'ready') return <HistoryView />;
 
   return (
     <div className="investigate" data-testid="investigate">

@@ -1,10 +1,10 @@
 // The open table: its header, then the list of versions from the log (or loading / error).
-import { ErrorPanel } from '../app/ErrorPanel';
+import { ErrorPanel } from '../ui/ErrorPanel';
 import { useWorkbench } from '../state/context';
 import { formatAgo, formatUtc } from './format';
 import { VersionsTable } from './VersionsTable';
 
-export function TableView() {
+export function HistoryView() {
   const table = useWorkbench((s) => s.table);
   const openTable = useWorkbench((s) => s.openTable);
   const cancel = useWorkbench((s) => s.cancelOpen);

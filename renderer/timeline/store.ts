@@ -48,7 +48,7 @@ function firstPick(f: ForensicsResult): number | null {
   return f.versions.length ? f.versions[f.versions.length - 1].version : null;
 }
 
-export const useInvestigation = create<InvestigationState>()((set, get) => ({
+export const useTimeline = create<InvestigationState>()((set, get) => ({
   path: null,
   status: 'idle',
   progress: null,

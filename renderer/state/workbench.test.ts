@@ -1,7 +1,7 @@
 // The store's flow over a scripted ApiClient (the real transports are covered by the e2e).
 import { describe, expect, it } from 'vitest';
 import { ApiCallError, type ApiClient, type ApiMethod, type ApiRequest, type ApiResponse, type InvokeOptions } from '../../shared/api';
-import { createWorkbenchStore } from './store';
+import { createWorkbenchStore } from './workbench';
 
 type Script = Partial<{ [M in ApiMethod]: (req: ApiRequest<M>, opts?: InvokeOptions) => Promise<ApiResponse<M>> }>;
 

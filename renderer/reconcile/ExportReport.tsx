@@ -2,7 +2,7 @@
 // timeline excerpt, bisect and culprit commit, contract, tool version). Electron writes it through
 // a save dialog; web mode downloads it from the page.
 import { useStore } from 'zustand';
-import { ErrorPanel } from '../app/ErrorPanel';
+import { ErrorPanel } from '../ui/ErrorPanel';
 import { useClient, useWorkbench } from '../state/context';
 import { reconcileStoreFor } from '../reconcile/store';
 
