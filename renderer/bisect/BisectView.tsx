@@ -11,7 +11,7 @@ import { formatUtc, operationKind } from '../history/format';
 import { formatInt } from '../timeline/timeline';
 import { useClient, useWorkbench } from '../state/context';
 import './bisect.css';
-import { useBisect } from './store';
+import { bisectStoreFor, useBisect } from './store';
 
 const ABOUT: Record<PredicateName, string> = {
   'unique-keys': 'Good when no key value occurs on more than one row (rows with a null key are left out). Reads the key columns.',
@@ -207,9 +207,9 @@ function ResultPanel({ r, elapsed }: { r: BisectResult; elapsed: number }) {
 export function BisectView() {
   const client = useClient();
   const table = useWorkbench((s) => s.table);
-  const st = useBisect();
+  const st = useBisect((s) => s);
   // Coming back to the tab after a search shows it finished, not replayed.
-  const [revealed, setRevealed] = useState(() => { const b = useBisect.getState(); return b.status === 'done' ? b.probes.length : 0; });
+  const [revealed, setRevealed] = useState(() => { const b = bisectStoreFor(client).getState(); return b.status === 'done' ? b.probes.length : 0; });
   const tablePath = table?.status === 'ready' ? table.summary?.path ?? null : null;
   const latest = table?.summary?.version ?? -1;
   const stale = st.path !== null && st.path !== tablePath;
@@ -246,7 +246,7 @@ export function BisectView() {
           <h1>Bisect</h1>
           <span className="muted">the first version of <span className="mono">{table.summary?.name}</span> where a predicate fails</span>
         </div>
-        <PredicateForm onRun={() => { setRevealed(0); void st.run(client, tablePath, latest); }} />
+        <PredicateForm onRun={() => { setRevealed(0); void st.run(tablePath, latest); }} />
       </div>
       <section className="strip-section">
         <div className="strip-bar">
@@ -265,7 +265,7 @@ export function BisectView() {
       <div className="bisect-bottom">
         <div className="bisect-main">
           {!stale && st.status === 'error' && st.error && (
-            <ErrorPanel error={st.error} onRetry={st.error.code === 'usage' ? undefined : () => { setRevealed(0); void st.run(client, tablePath, latest); }} onDismiss={st.reset} />
+            <ErrorPanel error={st.error} onRetry={st.error.code === 'usage' ? undefined : () => { setRevealed(0); void st.run(tablePath, latest); }} onDismiss={st.reset} />
           )}
           {result && <ResultPanel r={result} elapsed={st.finishedAt - st.startedAt} />}
           {running && (

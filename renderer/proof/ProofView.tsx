@@ -1,18 +1,12 @@
 // The Proof page: pick engine A and engine B, watch the five steps run with each fingerprint,
 // then see the twelve checks. Needs no open table: the proof generates its own.
 import { useEffect } from 'react';
-import { useStore } from 'zustand';
 import type { OdsFingerprint } from '../../shared/fingerprint';
 import { PROOF_CHECKS, type ProofCheck, type ProofStep, type ProofStepId } from '../../shared/proof';
 import { ErrorPanel } from '../ui/ErrorPanel';
-import { useClient } from '../state/context';
-import { proofStoreFor, type ProofState } from './store';
+import { useProof } from './store';
 
 const STEP_ORDER: ProofStepId[] = ['generate', 'a_write', 'b_read', 'b_write', 'a_read'];
-
-function useProof<T>(selector: (s: ProofState) => T): T {
-  return useStore(proofStoreFor(useClient()), selector);
-}
 
 /** FNV-1a of the fingerprint's figures: a short mark that differs when any figure differs (display only). */
 function markOf(fp: OdsFingerprint): string {

@@ -1,10 +1,9 @@
 // "Export incident report": the engine composes one self-contained HTML file (reconcile findings,
 // timeline excerpt, bisect and culprit commit, contract, tool version). Electron writes it through
 // a save dialog; web mode downloads it from the page.
-import { useStore } from 'zustand';
 import { ErrorPanel } from '../ui/ErrorPanel';
-import { useClient, useWorkbench } from '../state/context';
-import { reconcileStoreFor } from '../reconcile/store';
+import { useWorkbench } from '../state/context';
+import { useReconcile } from './store';
 
 /** Saves text as a file from the page (web mode): a Blob and a download link, no network. */
 export function downloadText(fileName: string, text: string, type = 'text/html;charset=utf-8'): void {
@@ -20,11 +19,9 @@ export function downloadText(fileName: string, text: string, type = 'text/html;c
 }
 
 export function ExportReport() {
-  const client = useClient();
-  const store = reconcileStoreFor(client);
-  const report = useStore(store, (s) => s.report);
-  const resultId = useStore(store, (s) => s.resultId);
-  const exportReport = useStore(store, (s) => s.exportReport);
+  const report = useReconcile((s) => s.report);
+  const resultId = useReconcile((s) => s.resultId);
+  const exportReport = useReconcile((s) => s.exportReport);
   const electron = useWorkbench((s) => s.info?.mode === 'electron');
   if (!resultId) return null;
 

@@ -3,14 +3,13 @@
 // line; one of the five levels; a run with progress and Cancel; then the verdict, findings,
 // partitions and example rows, and the incident report.
 import { useEffect, useRef, useState, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
-import { useStore } from 'zustand';
 import { LEVELS, type Level } from '../../shared/reconcile';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { PathInput } from '../ui/PathInput';
 import { useClient, useWorkbench } from '../state/context';
 import { sourceFromDrop } from './drop';
 import { ReconcileResultView } from './ResultView';
-import { reconcileStoreFor, type ReconcileState } from './store';
+import { reconcileStoreFor, useReconcile } from './store';
 
 const LEVEL_QUESTIONS: Record<Level, string> = {
   schema: 'same columns and types?',
@@ -19,10 +18,6 @@ const LEVEL_QUESTIONS: Record<Level, string> = {
   keys: 'which keys missing, extra, duplicated?',
   rows: 'which columns differ, on which rows?',
 };
-
-function useReconcile<T>(selector: (s: ReconcileState) => T): T {
-  return useStore(reconcileStoreFor(useClient()), selector);
-}
 
 function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;

@@ -24,5 +24,10 @@ export function useClient(): ApiClient {
   return useWorkbenchContext().client;
 }
 
+/** A selector over one of this window's screen stores (made per client by `perClient`). */
+export function useClientStore<S, T>(storeFor: (client: ApiClient) => StoreApi<S>, selector: (s: S) => T): T {
+  return useStore(storeFor(useClient()), selector);
+}
+
 /** A stable empty list: a selector must not return a new array on every call. */
 export const NO_SAMPLES: SampleTable[] = [];

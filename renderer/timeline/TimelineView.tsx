@@ -9,7 +9,7 @@ import { HistoryView } from '../history/HistoryView';
 import { useClient, useWorkbench } from '../state/context';
 import { CommitPanel } from './CommitPanel';
 import './timeline.css';
-import { useTimeline } from './store';
+import { timelineStoreFor, useTimeline } from './store';
 import { formatBytes, formatInt } from './timeline';
 import { TimelineChart } from './TimelineChart';
 import { WindowedList } from './WindowedList';
@@ -130,13 +130,12 @@ function Versions({ onPick }: { onPick(v: number): void }) {
 }
 
 function Loaded() {
-  const client = useClient();
   const f = useTimeline((s) => s.forensics);
   const selected = useTimeline((s) => s.selected);
   const detail = useTimeline((s) => s.detail);
   const select = useTimeline((s) => s.select);
   const step = useTimeline((s) => s.step);
-  const pick = useCallback((v: number) => void select(client, v), [client, select]);
+  const pick = useCallback((v: number) => void select(v), [select]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -144,12 +143,12 @@ function Loaded() {
       if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
       if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
         e.preventDefault();
-        step(client, e.key === 'ArrowLeft' ? -1 : 1);
+        step(e.key === 'ArrowLeft' ? -1 : 1);
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [client, step]);
+  }, [step]);
 
   if (!f) return null;
   if (f.versions.length === 0) {
@@ -165,7 +164,7 @@ function Loaded() {
           <Versions onPick={pick} />
         </div>
         <div className="investigate-right">
-          <CommitPanel detail={detail} onRetry={() => { if (detail) pick(detail.version); }} onStep={(d) => step(client, d)} />
+          <CommitPanel detail={detail} onRetry={() => { if (detail) pick(detail.version); }} onStep={(d) => step(d)} />
         </div>
       </div>
     </>
@@ -186,17 +185,17 @@ export function TimelineView() {
   const tablePath = table?.status === 'ready' ? table.summary?.path ?? null : null;
 
   useEffect(() => {
-    if (tablePath && tablePath !== useTimeline.getState().path) void load(client, tablePath);
+    if (tablePath && tablePath !== timelineStoreFor(client).getState().path) void load(tablePath);
   }, [client, tablePath, load]);
 
   // A version another screen asked for (bisect's culprit).
   useEffect(() => {
     if (!focus || !tablePath || focus.seq <= handledFocus) return;
     handledFocus = focus.seq;
-    const st = useTimeline.getState();
-    if (st.path !== tablePath || st.status === 'error') void load(client, tablePath, focus.version);
-    else if (st.status === 'ready') void select(client, focus.version);
-    else void load(client, tablePath, focus.version);
+    const st = timelineStoreFor(client).getState();
+    if (st.path !== tablePath || st.status === 'error') void load(tablePath, focus.version);
+    else if (st.status === 'ready') void select(focus.version);
+    else void load(tablePath, focus.version);
   }, [focus, client, tablePath, load, select]);
 
   // Opening, or failed to open: the table view says so (loading with Cancel, or the error).
@@ -216,7 +215,7 @@ export function TimelineView() {
         </div>
       )}
       {status === 'error' && error && path === tablePath && (
-        <div className="pad"><ErrorPanel error={error} onRetry={() => { if (tablePath) void load(client, tablePath); }} /></div>
+        <div className="pad"><ErrorPanel error={error} onRetry={() => { if (tablePath) void load(tablePath); }} /></div>
       )}
       {status === 'ready' && path === tablePath && <Loaded />}
     </div>

@@ -1,10 +1,12 @@
-// The investigation screen's state: the table's forensics (timeline + heuristics + header) and
-// the selected version's commit detail. A newer load or selection wins over a slower older one.
-import { create } from 'zustand';
-import { ApiCallError, type ApiClient, type CommitDetail, type TableOverview } from '../../shared/api';
-import { toErrorData, type LakerecErrorData } from '../../shared/errors';
+// The timeline screen's state: the table's forensics (timeline + heuristics + header) and the
+// selected version's commit detail. A newer load or selection wins over a slower older one.
+import { createStore } from 'zustand/vanilla';
+import type { ApiClient, CommitDetail, TableOverview } from '../../shared/api';
+import type { LakerecErrorData } from '../../shared/errors';
 import type { ForensicsResult } from '../../shared/forensics';
 import type { Progress } from '../../shared/jobs';
+import { useClientStore } from '../state/context';
+import { createJob, perClient } from '../state/job';
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
 
@@ -15,7 +17,7 @@ export interface DetailState {
   error: LakerecErrorData | null;
 }
 
-export interface InvestigationState {
+export interface TimelineState {
   path: string | null;
   status: LoadStatus;
   progress: Progress | null;
@@ -25,21 +27,12 @@ export interface InvestigationState {
   selected: number | null;
   detail: DetailState | null;
 
-  load(client: ApiClient, path: string, select?: number | null): Promise<void>;
+  load(path: string, select?: number | null): Promise<void>;
   cancel(): void;
-  select(client: ApiClient, version: number): Promise<void>;
+  select(version: number): Promise<void>;
   /** Select the neighbouring version (left/right keys): -1 older, +1 newer. */
-  step(client: ApiClient, delta: number): void;
+  step(delta: number): void;
 }
-
-function errorOf(e: unknown): LakerecErrorData {
-  return e instanceof ApiCallError ? e.data : toErrorData(e);
-}
-
-let loadSeq = 0;
-let detailSeq = 0;
-let loadController: AbortController | null = null;
-let detailController: AbortController | null = null;
 
 /** The version to open first: the newest one a warning fired at, else the latest. */
 function firstPick(f: ForensicsResult): number | null {
@@ -48,65 +41,61 @@ function firstPick(f: ForensicsResult): number | null {
   return f.versions.length ? f.versions[f.versions.length - 1].version : null;
 }
 
-export const useTimeline = create<InvestigationState>()((set, get) => ({
-  path: null,
-  status: 'idle',
-  progress: null,
-  overview: null,
-  forensics: null,
-  error: null,
-  selected: null,
-  detail: null,
+export function createTimelineStore(client: ApiClient) {
+  const loadJob = createJob();
+  const detailJob = createJob();
+  return createStore<TimelineState>()((set, get) => ({
+    path: null,
+    status: 'idle',
+    progress: null,
+    overview: null,
+    forensics: null,
+    error: null,
+    selected: null,
+    detail: null,
 
-  async load(client, path, select) {
-    loadController?.abort();
-    detailController?.abort();
-    const mine = ++loadSeq;
-    const ac = new AbortController();
-    loadController = ac;
-    set({ path, status: 'loading', progress: null, overview: null, forensics: null, error: null, selected: null, detail: null });
-    try {
-      const r = await client.invoke('forensics', { path }, { signal: ac.signal, onProgress: (p) => { if (mine === loadSeq) set({ progress: p }); } });
-      if (mine !== loadSeq) return;
-      set({ status: 'ready', progress: null, overview: r.overview, forensics: r.forensics });
-      const pick = select ?? firstPick(r.forensics);
-      if (pick !== null) await get().select(client, pick);
-    } catch (e) {
-      if (mine !== loadSeq) return;
-      set({ status: 'error', progress: null, error: errorOf(e) });
-    } finally {
-      if (mine === loadSeq) loadController = null;
-    }
-  },
+    async load(path, select) {
+      detailJob.cancel();
+      set({ path, status: 'loading', progress: null, overview: null, forensics: null, error: null, selected: null, detail: null });
+      await loadJob.run(({ signal, onProgress }) => client.invoke('forensics', { path }, { signal, onProgress }), {
+        progress: (progress) => set({ progress }),
+        done: async (r) => {
+          set({ status: 'ready', progress: null, overview: r.overview, forensics: r.forensics });
+          const pick = select ?? firstPick(r.forensics);
+          if (pick !== null) await get().select(pick);
+        },
+        error: (error) => set({ status: 'error', progress: null, error }),
+      });
+    },
 
-  cancel() {
-    loadController?.abort();
-  },
+    cancel() {
+      loadJob.cancel();
+    },
 
-  async select(client, version) {
-    const path = get().path;
-    if (path === null) return;
-    detailController?.abort();
-    const mine = ++detailSeq;
-    const ac = new AbortController();
-    detailController = ac;
-    set({ selected: version, detail: { version, status: 'loading', data: null, error: null } });
-    try {
-      const data = await client.invoke('commitDetail', { path, version }, { signal: ac.signal });
-      if (mine !== detailSeq) return;
-      set({ detail: { version, status: 'ready', data, error: null } });
-    } catch (e) {
-      if (mine !== detailSeq) return;
-      set({ detail: { version, status: 'error', data: null, error: errorOf(e) } });
-    }
-  },
+    async select(version) {
+      const path = get().path;
+      if (path === null) return;
+      set({ selected: version, detail: { version, status: 'loading', data: null, error: null } });
+      await detailJob.run(({ signal }) => client.invoke('commitDetail', { path, version }, { signal }), {
+        done: (data) => set({ detail: { version, status: 'ready', data, error: null } }),
+        error: (error) => set({ detail: { version, status: 'error', data: null, error } }),
+      });
+    },
 
-  step(client, delta) {
-    const { forensics, selected } = get();
-    if (!forensics || forensics.versions.length === 0) return;
-    const vs = forensics.versions;
-    const at = selected === null ? -1 : vs.findIndex((v) => v.version === selected);
-    const next = at < 0 ? (delta > 0 ? 0 : vs.length - 1) : Math.min(vs.length - 1, Math.max(0, at + delta));
-    if (vs[next].version !== selected) void get().select(client, vs[next].version);
-  },
-}));
+    step(delta) {
+      const { forensics, selected } = get();
+      if (!forensics || forensics.versions.length === 0) return;
+      const vs = forensics.versions;
+      const at = selected === null ? -1 : vs.findIndex((v) => v.version === selected);
+      const next = at < 0 ? (delta > 0 ? 0 : vs.length - 1) : Math.min(vs.length - 1, Math.max(0, at + delta));
+      if (vs[next].version !== selected) void get().select(vs[next].version);
+    },
+  }));
+}
+
+/** The timeline store of this window. */
+export const timelineStoreFor = perClient(createTimelineStore);
+
+export function useTimeline<T>(selector: (s: TimelineState) => T): T {
+  return useClientStore(timelineStoreFor, selector);
+}
