@@ -5,6 +5,7 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import type { BisectResult, PredicateName, ProbeEvent, ProbeState } from '../../shared/bisect';
 import { PREDICATE_NAMES } from '../../shared/bisect';
 import { ErrorPanel } from '../ui/ErrorPanel';
+import { JobProgress } from '../ui/JobProgress';
 import { useNav } from '../app/nav';
 import { HistoryView } from '../history/HistoryView';
 import { formatUtc, operationKind } from '../history/format';
@@ -271,7 +272,7 @@ export function BisectView() {
           {running && (
             <div className="panel-empty" data-testid="bisect-running">
               <p>Searching… each cell takes its colour as its version’s result arrives.</p>
-              {st.status === 'running' && <button type="button" className="btn" onClick={st.cancel}>Cancel the search</button>}
+              {st.status === 'running' && <JobProgress progress={st.progress} waiting="Replaying the log…" onCancel={st.cancel} testId="bisect-progress" />}
             </div>
           )}
           {(stale || st.status === 'idle') && (

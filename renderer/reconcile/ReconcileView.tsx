@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
 import { LEVELS, type Level } from '../../shared/reconcile';
 import { ErrorPanel } from '../ui/ErrorPanel';
+import { JobProgress } from '../ui/JobProgress';
 import { PathInput } from '../ui/PathInput';
 import { useClient, useWorkbench } from '../state/context';
 import { sourceFromDrop } from './drop';
@@ -211,17 +212,7 @@ function RunPanel({ table, latest }: { table: string; latest: number | null }) {
 function Progressing() {
   const progress = useReconcile((s) => s.progress);
   const cancel = useReconcile((s) => s.cancel);
-  const pct = progress?.total ? Math.round((100 * progress.done) / progress.total) : null;
-  return (
-    <div className="loading rc-progress" data-testid="reconcile-progress">
-      <div className="loading-row">
-        <span className="spinner" aria-hidden="true" />
-        <span>{progress ? `${progress.phase}${progress.total !== null ? ` ${progress.done.toLocaleString('en-US')} / ${progress.total.toLocaleString('en-US')}` : ''}` : 'Starting…'}</span>
-        <button type="button" className="btn btn-quiet" data-testid="cancel-reconcile" onClick={cancel}>Cancel</button>
-      </div>
-      <div className="bar"><div className={`bar-fill${pct === null ? ' indeterminate' : ''}`} style={{ width: pct === null ? '30%' : `${pct}%` }} /></div>
-    </div>
-  );
+  return <JobProgress progress={progress} waiting="Starting…" onCancel={cancel} testId="reconcile-progress" cancelTestId="cancel-reconcile" className="rc-progress" />;
 }
 
 export function ReconcileView() {

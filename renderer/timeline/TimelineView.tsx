@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useMemo } from 'react';
 import type { VersionSummary } from '../../shared/forensics';
 import { ErrorPanel } from '../ui/ErrorPanel';
+import { JobProgress } from '../ui/JobProgress';
 import { useNav } from '../app/nav';
 import { formatUtc, operationKind } from '../history/format';
 import { HistoryView } from '../history/HistoryView';
@@ -205,14 +206,7 @@ export function TimelineView() {
     <div className="investigate" data-testid="investigate">
       <Header />
       {(status === 'loading' || status === 'idle' || path !== tablePath) && (
-        <div className="loading" data-testid="investigate-loading">
-          <div className="loading-row">
-            <span className="spinner" aria-hidden="true" />
-            <span>{progress ? `${progress.phase}${progress.total !== null ? ` ${progress.done} / ${progress.total}` : ''}` : 'Reading the log…'}</span>
-            <button type="button" className="btn btn-quiet" data-testid="investigate-cancel" onClick={cancel}>Cancel</button>
-          </div>
-          <div className="bar"><div className="bar-fill indeterminate" /></div>
-        </div>
+        <JobProgress progress={progress} waiting="Reading the log…" onCancel={cancel} testId="investigate-loading" cancelTestId="investigate-cancel" />
       )}
       {status === 'error' && error && path === tablePath && (
         <div className="pad"><ErrorPanel error={error} onRetry={() => { if (tablePath) void load(tablePath); }} /></div>
