@@ -162,6 +162,8 @@ export function createService(opts: ServiceOptions): ApiHandlers {
         mode: opts.mode,
         canPickFolder: !!opts.pickFolder,
         canResolveDroppedFiles: opts.mode === 'electron',
+        canPickSource: !!opts.pickSource,
+        canSaveFiles: !!opts.saveFile,
         initialTable: opts.initialTable ? resolveUserPath(opts.initialTable, cwd) : null,
         sampleTables: opts.sampleTables ?? [],
       };

@@ -1,6 +1,6 @@
 // "Export incident report": the engine composes one self-contained HTML file (reconcile findings,
-// timeline excerpt, bisect and culprit commit, contract, tool version). Electron writes it through
-// a save dialog; web mode downloads it from the page.
+// timeline excerpt, bisect and culprit commit, contract, tool version). Where the engine has a save
+// dialog (appInfo.canSaveFiles: the desktop app) it writes the file there; else the page downloads it.
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { useWorkbench } from '../state/context';
 import { useReconcile } from './store';
@@ -22,12 +22,12 @@ export function ExportReport() {
   const report = useReconcile((s) => s.report);
   const resultId = useReconcile((s) => s.resultId);
   const exportReport = useReconcile((s) => s.exportReport);
-  const electron = useWorkbench((s) => s.info?.mode === 'electron');
+  const saves = useWorkbench((s) => s.info?.canSaveFiles === true);
   if (!resultId) return null;
 
   const onExport = async () => {
-    const r = await exportReport(electron);
-    if (r && !electron) downloadText(r.fileName, r.html);
+    const r = await exportReport(saves);
+    if (r && !saves) downloadText(r.fileName, r.html);
   };
 
   return (
@@ -42,7 +42,7 @@ export function ExportReport() {
         <span className="report-done" data-testid="report-done">
           {report.exported.savedTo
             ? <>Saved to <code>{report.exported.savedTo}</code></>
-            : electron ? 'Not saved (the dialog was cancelled).' : <>Downloaded <code>{report.exported.fileName}</code></>}
+            : saves ? 'Not saved (the dialog was cancelled).' : <>Downloaded <code>{report.exported.fileName}</code></>}
           <span className="muted"> · {report.exported.sections.join(' · ')}</span>
         </span>
       )}

@@ -38,7 +38,9 @@ function SourcePanel() {
   const clearSource = useReconcile((s) => s.clearSource);
   const [path, setPath] = useState('');
   const fileInput = useRef<HTMLInputElement>(null);
-  const web = info?.mode !== 'electron';
+  // Capabilities, not the transport (ADR 0006): a dropped file is read in place or uploaded.
+  const inPlace = info?.canResolveDroppedFiles === true;
+  const dialog = info?.canPickSource === true;
   void client;
 
   const submit = (e: FormEvent) => {
@@ -68,20 +70,20 @@ function SourcePanel() {
       ) : (
         <div className="source-drop" data-testid="source-drop">
           <div className="drop-glyph small" aria-hidden="true">⇩</div>
-          <div>Drop a Parquet, CSV or JSON lines file on this screen{web ? '' : ', or a Delta folder'}</div>
-          <div className="muted">{web ? 'it is sent to the engine on 127.0.0.1 and kept in a temp folder until it stops' : 'it is read where it is; nothing is copied'}</div>
+          <div>Drop a Parquet, CSV or JSON lines file on this screen{inPlace ? ', or a Delta folder' : ''}</div>
+          <div className="muted">{inPlace ? 'it is read where it is; nothing is copied' : 'it is sent to the engine on 127.0.0.1 and kept in a temp folder until it stops'}</div>
         </div>
       )}
       <form className="source-form" onSubmit={submit}>
         <PathInput testId="source-path" placeholder="/path/to/source.parquet or a Delta folder" label="Source path" value={path} onChange={setPath} />
         <button type="submit" className="btn" data-testid="source-use-path">Use path</button>
-        {web ? (
+        {dialog ? (
+          <button type="button" className="btn" data-testid="source-pick" onClick={() => void pickSource()}>Choose file…</button>
+        ) : (
           <>
             <button type="button" className="btn" data-testid="source-upload" onClick={() => fileInput.current?.click()}>Upload a file…</button>
             <input ref={fileInput} type="file" hidden accept=".parquet,.csv,.tsv,.json,.jsonl,.ndjson" data-testid="source-file-input" onChange={onFile} />
           </>
-        ) : (
-          <button type="button" className="btn" data-testid="source-pick" onClick={() => void pickSource()}>Choose file…</button>
         )}
       </form>
       {error && <p className="field-error" role="alert" data-testid="source-error">{error.message}</p>}
