@@ -22,7 +22,7 @@ import { defaultDataDir, getRun, listRuns, recordRun, type RunInput } from '../r
 import { assertTableFolder, resolveUserPath, tableName } from './paths';
 import {
   composeIncident, incidentFileName, incidentSections, maskReconcileResult, renderIncidentHtml, schemaSensitivity, sensitivityOf,
-} from './report';
+} from '../incident/report';
 
 export type ScreenMethods =
   | 'pickSource' | 'validateContract' | 'defaultContract' | 'reconcile' | 'exportReport'

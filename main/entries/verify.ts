@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { formatViolation } from '../../shared/receipts';
 import { collectMetrics } from '../receipts/metrics';
 import { checkRepo } from '../receipts/check';
-import { repoRoot } from '../receipts/repo';
+import { repoRoot } from '../engine/repo';
 
 const root = repoRoot();
 const say = (s: string): void => { process.stdout.write(s + '\n'); };
