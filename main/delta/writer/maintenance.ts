@@ -1,14 +1,15 @@
 // The writer's maintenance: OPTIMIZE (compaction), checkpoints (classic single-part Parquet and
 // _last_checkpoint, also automatic every delta.checkpointInterval versions), log cleanup and
-// VACUUM.
-import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+// VACUUM. A checkpoint is published with writeIfAbsent, like a commit: one of two writers
+// checkpointing a version wins, the other gets commit_conflict and the first file stays whole.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddFile } from '../../../shared/delta';
+import { LakerecError } from '../../../shared/errors';
 import { sqlIdent, sqlString } from '../../engine/duck';
 import { deletionVectorLocation } from '../dv';
-import { replaceFile } from './commit';
+import { replaceFile, writeIfAbsent } from './commit';
 import type { WriterCore } from './core';
 import { REWRITE, filesMatching, removeOf, scanSql, writeFiles } from './datafiles';
 import { misuse, type CommitResult, type VacuumOptions, type VacuumResult } from './options';
@@ -74,7 +75,7 @@ export async function checkpoint(w: WriterCore): Promise<{ version: number; path
   const scratch = mkdtempSync(join(tmpdir(), 'lakerec-cp-'));
   const name = `${String(v).padStart(20, '0')}.checkpoint.parquet`;
   const final = join(w.logDir, name);
-  const tmpParquet = join(w.logDir, `.${name}.${randomUUID()}.tmp`);
+  const tmpParquet = join(scratch, name);
   try {
     const nd = join(scratch, 'actions.json');
     writeFileSync(nd, lines.join('\n') + '\n');
@@ -91,14 +92,16 @@ export async function checkpoint(w: WriterCore): Promise<{ version: number; path
     await w.run(
       `COPY (SELECT ${Object.keys(columns).map(sqlIdent).join(', ')} FROM read_json(${sqlString(nd)}, format='newline_delimited', columns=${spec}))
        TO ${sqlString(tmpParquet)} (FORMAT parquet)`, 'CHECKPOINT');
-    // Rename is atomic: a reader sees no checkpoint or the whole one.
-    renameSync(tmpParquet, final);
+    // Published whole under its name, never over another writer's checkpoint of this version.
+    const bytes = readFileSync(tmpParquet);
+    if (!writeIfAbsent(final, bytes)) {
+      throw new LakerecError('commit_conflict', `a checkpoint of version ${v} was written by another writer first; it is kept as it is`, { version: v });
+    }
     const size = lines.length;
-    replaceFile(join(w.logDir, '_last_checkpoint'), JSON.stringify({ version: v, size, sizeInBytes: statSync(final).size, numOfAddFiles: w.st.files.size }));
+    replaceFile(join(w.logDir, '_last_checkpoint'), JSON.stringify({ version: v, size, sizeInBytes: bytes.length, numOfAddFiles: w.st.files.size }));
     return { version: v, path: final, size };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
-    rmSync(tmpParquet, { force: true });
   }
 }
 
