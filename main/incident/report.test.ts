@@ -9,7 +9,8 @@ import type { ReconcileResult } from '../../shared/reconcile';
 import { parseContract } from '../reconcile/contract';
 import { reconcile } from '../reconcile/reconcile';
 import { listRuns } from '../runs/store';
-import { composeIncident, maskReconcileResult, renderIncidentHtml, sensitivityOf } from './report';
+import { maskReconcileResult, sensitivityOf } from './mask';
+import { composeIncident, renderIncidentHtml } from './report';
 import { checkContract, createScreenHandlers } from '../app/screens';
 import { createService } from '../app/service';
 
