@@ -107,6 +107,14 @@ export function checkClaims(
   return out;
 }
 
+/** Where a claim's phrase occurs in a text: [start, end) of each match (the numbers it accounts for). */
+export function claimSpans(claim: Claim, text: string): Array<[number, number]> {
+  const { re } = phraseToRegex(claim.phrase);
+  const out: Array<[number, number]> = [];
+  for (const m of text.matchAll(re)) out.push([m.index, m.index + m[0].length]);
+  return out;
+}
+
 export function formatViolation(v: ClaimViolation): string {
   const where = v.line === null ? v.file : `${v.file}:${v.line}`;
   const claimed = v.claimed === null ? '' : ` claimed "${v.claimed}"`;
