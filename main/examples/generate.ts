@@ -2,8 +2,8 @@
 // lake and bisect reports of two sample histories, made by the product's own code on lakes the
 // product's builder makes. Deterministic: the lakes' seed fixes the data and the commit times,
 // the report's clock is fixed to the sample lakes' incident morning, and the scratch folder is
-// written as `sample-lakes/built`; only the run's own duration varies, and compareExamples
-// ignores it.
+// written as `sample-lakes/built`. Two things legitimately vary, and compareExamples ignores
+// them: the run's own duration, and the data files' names (UUIDs, as a real writer's are).
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,9 +55,9 @@ export async function generateExamples(out: string): Promise<string[]> {
   }
 }
 
-/** The run's own duration ("0.42 s") is the one thing that legitimately differs between runs. */
+/** What legitimately differs between runs: the run's duration ("0.42 s") and data-file UUIDs. */
 function normalise(s: string): string {
-  return s.replace(/\b\d+\.\d\d s\b/g, 'N.NN s');
+  return s.replace(/\b\d+\.\d\d s\b/g, 'N.NN s').replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, 'UUID');
 }
 
 /** Differences between the published examples and a fresh generation (empty: current). */

@@ -37,6 +37,13 @@ export const bisectHistories: Experiment = {
         figures[`${key}.walk_files_read`] = walk.filesRead;
         figures[`${key}.binary_files_read`] = binary.filesRead;
         figures[`${key}.walk_answer`] = answer(walk);
+        figures[`${key}.walk_first_bad`] = walk.firstBad;
+        // The rows of the partition the corruption touched, on each side (the lake's own record).
+        const part = l.meta.affectedPartitions[0];
+        if (part) {
+          figures[`${key}.affected_target_rows`] = l.meta.targetPartitions[part] ?? 0;
+          figures[`${key}.affected_source_rows`] = l.meta.sourcePartitions[part] ?? 0;
+        }
         figures[`${key}.binary_answer`] = answer(binary);
         figures[`${key}.walk_right`] = right(walk);
         figures[`${key}.binary_right`] = right(binary);

@@ -15,6 +15,8 @@ export const SOURCE_CONSTANTS: Array<{ metric: string; file: string; re: RegExp 
   { metric: 'code.timeline.max_bars', file: 'renderer/investigate/timeline.ts', re: /export const MAX_BARS = (\d+);/ },
   { metric: 'code.bisect.exhaustive_limit', file: 'main/bisect/search.ts', re: /export const EXHAUSTIVE_LIMIT = (\d+);/ },
   { metric: 'code.sample_lakes.default_rows', file: 'sample-lakes/build.ts', re: /export const DEFAULT_ROWS = (\d+);/ },
+  { metric: 'code.e2e.long_log_versions', file: 'e2e/investigate.e2e.ts', re: /writeLongLog\(long, ([\d_]+)\)/ },
+  { metric: 'code.bench.quick_rows_millions', file: 'main/entries/bench.ts', re: /args\.quick \? (\d+)_000_000/ },
 ];
 
 type Json = Record<string, unknown>;
@@ -53,6 +55,8 @@ function benchMetrics(bench: Json, ns: string, put: (name: string, v: unknown) =
     put(`${ns}.reconcile.${name}.rows_per_second`, f.rowsPerSecondMedian);
   }
   put(`${ns}.reconcile.rows`, get(bench, 'reconcile', 'rows'));
+  const rows = get(bench, 'reconcile', 'rows');
+  if (typeof rows === 'number') put(`${ns}.reconcile.rows_millions`, rows / 1e6);
   put(`${ns}.demo.seconds`, get(bench, 'demo', 'seconds'));
   put(`${ns}.demo.cpu_seconds`, get(bench, 'demo', 'cpuSeconds'));
   const runs = (get(bench, 'bisect', 'runs') as Json[] | undefined) ?? [];
@@ -67,10 +71,11 @@ function benchMetrics(bench: Json, ns: string, put: (name: string, v: unknown) =
   const unique = runs.filter((r) => typeof r.predicate === 'string' && r.predicate.startsWith('unique-keys'));
   const uk = unique.find((r) => r.versions === nn?.versions) ?? null;
   if (uk) {
-  put(`${ns}.bisect.unique_keys.versions`, uk.versions);
-  put(`${ns}.bisect.unique_keys.files`, uk.files);
-  put(`${ns}.bisect.unique_keys.rows`, uk.rows);
-  put(`${ns}.bisect.unique_keys.cpu_seconds`, typeof uk.cpuMs === 'number' ? uk.cpuMs / 1000 : undefined);
+    put(`${ns}.bisect.unique_keys.versions`, uk.versions);
+    put(`${ns}.bisect.unique_keys.files`, uk.files);
+    put(`${ns}.bisect.unique_keys.rows`, uk.rows);
+    put(`${ns}.bisect.unique_keys.rows_millions`, typeof uk.rows === 'number' ? uk.rows / 1e6 : undefined);
+    put(`${ns}.bisect.unique_keys.cpu_seconds`, typeof uk.cpuMs === 'number' ? uk.cpuMs / 1000 : undefined);
   }
   const reconcileRuns = (get(bench, 'reconcile', 'runs') as Json[] | undefined) ?? [];
   const keysRun = reconcileRuns.flatMap((r) => (r.runs as Json[] | undefined) ?? []).find((r) => r.level === 'keys');
@@ -135,7 +140,7 @@ export function collectMetrics(root: string, opts: { benchPath?: string; matrixP
   for (const c of SOURCE_CONSTANTS) {
     const p = join(root, c.file);
     const hit = existsSync(p) ? c.re.exec(readFileSync(p, 'utf8')) : null;
-    if (hit) put(c.metric, Number(hit[1]));
+    if (hit) put(c.metric, Number(hit[1].replace(/_/g, '')));
   }
   return m;
 }

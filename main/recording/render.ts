@@ -28,8 +28,9 @@ export function screenAt(events: CastEvent[], upTo: number, rows: number): strin
 const PAGE = `<!doctype html><html><head><meta charset="utf-8"><style>
 html,body{margin:0;background:#0f1419;}
 #cap{font:13px/1.4 sans-serif;color:#9aa5b1;padding:6px 14px;background:#1b2229;border-bottom:1px solid #2b333b}
-#t{font:14px/1.3 "DejaVu Sans Mono",monospace;color:#e6e1cf;padding:10px 14px;margin:0;white-space:pre;overflow:hidden;height:calc(100vh - 50px)}
-</style></head><body><div id="cap"></div><pre id="t"></pre></body></html>`;
+#t{font:14px/1.3 "DejaVu Sans Mono",monospace;color:#e6e1cf;padding:10px 14px;margin:0;overflow:hidden;height:calc(100vh - 52px);box-sizing:border-box;display:flex;flex-direction:column;justify-content:flex-end}
+#tx{white-space:pre-wrap;overflow-wrap:anywhere}
+</style></head><body><div id="cap"></div><pre id="t"><div id="tx"></div></pre></body></html>`;
 
 export async function renderVideo(o: RenderOptions): Promise<{ frames: number; seconds: number; bytes: number }> {
   const pause = o.readPause ?? 2.5;
@@ -48,7 +49,8 @@ export async function renderVideo(o: RenderOptions): Promise<{ frames: number; s
     let total = 0;
     for (let i = 1; i <= o.events.length; i++) {
       const screen = screenAt(o.events, i, ROWS);
-      await setText('t', screen);
+      // Long lines wrap; the newest line stays at the bottom, as in a terminal.
+      await setText('tx', screen);
       const file = join(dir, `f${String(i).padStart(4, '0')}.png`);
       await page.screenshot({ path: file });
       const gap = i < o.events.length ? Math.max(0, o.events[i][0] - o.events[i - 1][0]) : 0;
