@@ -1,7 +1,7 @@
 // `npm run record-demo`: every demo command (sample-lakes/demo.ts demoSteps) run for real through
 // main/bin/lakerec.mjs; their output captured with timestamps into docs/demo/demo.cast
 // (asciicast v2), docs/demo/manifest.json (each command, exit code, wall time), and rendered from
-// that file into docs/demo/demo.mp4 (headless Chromium + ffmpeg). Needs /usr/bin/chromium (or
+// that file into docs/demo/demo.mp4 and its last frame docs/demo/poster.png (headless Chromium + ffmpeg). Needs /usr/bin/chromium (or
 // LAKEREC_CHROMIUM) and ffmpeg; `--no-video` writes the cast and manifest only.
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,7 +42,7 @@ async function main(): Promise<number> {
       const chromiumPath = process.env.LAKEREC_CHROMIUM ?? '/usr/bin/chromium';
       const cast = parseCast(readFileSync(join(outDir, 'demo.cast'), 'utf8'));
       const v = await renderVideo({
-        events: cast.events, out: join(outDir, 'demo.mp4'), chromium: chromiumPath, readPause: 2.5,
+        events: cast.events, out: join(outDir, 'demo.mp4'), poster: join(outDir, 'poster.png'), chromium: chromiumPath, readPause: 2.5,
         caption: 'Replay of real output: every line was printed by the command above it (docs/demo/demo.cast, npm run record-demo); paced by the recorded times, with a pause to read after each command.',
       });
       manifest.video = { file: 'demo.mp4', ...v, readPauseSeconds: 2.5 };

@@ -6,6 +6,7 @@
 //
 //   npm run verify                    everything
 //   npm run verify -- --claims-only   only re-check the docs against the committed measurements
+//   npm run verify -- --no-tests      re-measure and check, without lint, typecheck and the tests
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,19 +33,24 @@ function step(name: string, cmd: string, args: string[], env: Record<string, str
 }
 
 const claimsOnly = process.argv.includes('--claims-only');
+const noTests = process.argv.includes('--no-tests');
 // Fresh figures go to a scratch folder: verify re-measures, it does not rewrite what docs/ publishes.
 const scratch = mkdtempSync(join(tmpdir(), 'lakerec-verify-'));
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 const failures: string[] = [];
 let opts: Parameters<typeof collectMetrics>[1] = {};
 if (!claimsOnly) {
-  step('lint', 'npm', ['run', '--silent', 'lint']);
-  step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
+  if (!noTests) {
+    step('lint', 'npm', ['run', '--silent', 'lint']);
+    step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
+  }
   step('build', 'npm', ['run', '--silent', 'build']);
-  step('unit tests', 'npx', ['vitest', 'run']);
-  // The default run spawns each exit-code case once; here three times (an exit code that is only
-  // sometimes wrong is the interface broken).
-  step('CLI exit codes, repeated', 'npx', ['vitest', 'run', 'main/reconcile/cli.test.ts'], { LAKEREC_REPEAT: '3' });
+  if (!noTests) {
+    step('unit tests', 'npx', ['vitest', 'run']);
+    // The default run spawns each exit-code case once; here three times (an exit code that is
+    // only sometimes wrong is the interface broken).
+    step('CLI exit codes, repeated', 'npx', ['vitest', 'run', 'main/reconcile/cli.test.ts'], { LAKEREC_REPEAT: '3' });
+  }
   step('detection matrix', 'node', ['dist/main/matrix.js', '--out', join(scratch, 'matrix')]);
   step('experiments (quick: no 1M-row lake)', 'node', ['dist/main/experiments.js', '--quick', '--out', join(scratch, 'experiments')]);
   step('benchmarks (cheap figures)', 'node', ['dist/main/bench.js', '--quick', '--runs', '1', '--out', join(scratch, 'bench.json')]);

@@ -38,6 +38,7 @@ export const bisectHistories: Experiment = {
         figures[`${key}.binary_files_read`] = binary.filesRead;
         figures[`${key}.walk_answer`] = answer(walk);
         figures[`${key}.walk_first_bad`] = walk.firstBad;
+        figures[`${key}.walk_recovered_at`] = walk.transitions.find((t) => t.kind === 'recovered')?.to ?? null;
         // The rows of the partition the corruption touched, on each side (the lake's own record).
         const part = l.meta.affectedPartitions[0];
         if (part) {

@@ -95,6 +95,7 @@ export const floatDrift: Experiment = {
           bit_exact_flagged_pct: Number(share),
           bitwise_different_values: Number(x.bitwise),
           largest_gap: Number(gapText),
+          largest_gap_x1e14: Number((gap * 1e14).toFixed(1)),
           contract_rule: fc ? fc.rule : null,
           contract_tolerance: fc?.tolerance ?? null,
           contract_verdict: r.verdict,

@@ -3,7 +3,7 @@
 // output appears when it appeared), with a pause after each command to read it. It is a replay
 // of real output, not a screen recording, and every frame says so.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -13,6 +13,8 @@ export interface RenderOptions {
   events: CastEvent[];
   out: string;
   chromium: string;
+  /** Where to write the last frame as a still (the README's poster). */
+  poster?: string;
   /** Seconds to hold the screen after each command's exit line. */
   readPause?: number;
   caption: string;
@@ -60,6 +62,7 @@ export async function renderVideo(o: RenderOptions): Promise<{ frames: number; s
       list.push(`file '${file}'`, `duration ${d.toFixed(3)}`);
     }
     list.push(list[list.length - 2]); // the concat demuxer needs the last frame twice
+    if (o.poster) copyFileSync(join(dir, `f${String(o.events.length).padStart(4, '0')}.png`), o.poster);
     const listFile = join(dir, 'frames.txt');
     writeFileSync(listFile, list.join('\n') + '\n');
     const r = spawnSync('ffmpeg', ['-y', '-loglevel', 'error', '-f', 'concat', '-safe', '0', '-i', listFile,
