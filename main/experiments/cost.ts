@@ -85,6 +85,7 @@ export const costPerLevel: Experiment = {
     put('sample', small);
     if (big) put('1m', big);
     const logOnly = small.filter((x) => x.targetRows === 0).map((x) => x.level);
+    const on = big ? ` on the ${fmt(big[2].targetRows)}-row lake` : '';
     const cpuLine = (tag: string, c: LevelCost[]) => `${tag}: ${c.map((x) => `${x.level} ${fmt(x.cpuMs)} ms`).join(', ')}`;
     return {
       name: this.name,
@@ -95,12 +96,12 @@ export const costPerLevel: Experiment = {
       figures: { ...figures, log_only_levels: logOnly.join(', ') },
       tables: [table(`control lake, ${fmt(ctx.rows)} rows`, small), ...(big ? [table(`control lake, ${fmt(BIG)} rows`, big)] : [])],
       findings: [
-        `On the target side ${logOnly.join(' and ')} read ${logOnly.length === 2 ? 'no data file' : 'no data'}: ${fmt(small[0].logBytes)} bytes of log${big ? ` (${fmt(big[0].logBytes)} at ${fmt(BIG)} rows)` : ''}.`,
-        `The three deepest levels read the same ${fmt(small[2].targetRows)} target rows${big ? ` (${fmt(big[2].targetRows)} at ${fmt(BIG)} rows)` : ''}.`,
-        `CPU time (one run each; published, not compared): ${cpuLine('sample', small)}${big ? `; ${cpuLine('1M', big)}` : ''}.`,
+        `On the target side ${logOnly.join(' and ')} read ${logOnly.length === 2 ? 'no data file' : 'no data'}: ${fmt(small[0].logBytes)} bytes of log${big ? ` (${fmt(big[0].logBytes)}${on})` : ''}.`,
+        `The three deepest levels read the same ${fmt(small[2].targetRows)} target rows${big ? ` (${fmt(big[2].targetRows)}${on})` : ''}.`,
+        `CPU time (one run each; published, not compared): ${cpuLine('sample', small)}${big ? `; ${cpuLine(`${fmt(big[2].targetRows)} rows`, big)}` : ''}.`,
       ],
       contradicted: small[1].sourceRows > 0 ? [
-        `"Two levels never open a Parquet file" holds for the target only: the source has no log, so counts re-reads it in full (${fmt(small[1].sourceRows)} source rows${big ? `, ${fmt(big[1].sourceRows)} at ${fmt(BIG)} rows` : ''}).`,
+        `"Two levels never open a Parquet file" holds for the target only: the source has no log, so counts re-reads it in full (${fmt(small[1].sourceRows)} source rows${big ? `, ${fmt(big[1].sourceRows)}${on}` : ''}).`,
       ] : [],
       cpuMs,
       fullOnly: big ? Object.keys(figures).filter((k) => k.startsWith('1m.')) : [],
