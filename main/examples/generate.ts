@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSampleLakes, DEFAULT_ROWS, DEFAULT_SEED } from '../../sample-lakes/build';
-import { reconcile, LAKEREC_VERSION } from '../reconcile/reconcile';
+import { reconcile } from '../reconcile/reconcile';
+import { LAKEREC_VERSION } from '../../shared/version';
 import { composeIncident, renderIncidentHtml } from '../app/report';
 import { bisect } from '../bisect/bisect';
 import { formatBisect } from '../cli/bisect';
