@@ -87,7 +87,7 @@ export function scanMarkers(md: string): MarkerScan {
   const problems: Array<{ line: number; message: string }> = [];
   const starts = lineStarts(md);
   let open: { at: number; line: number } | null = null;
-  let lastOnLine = new Map<number, number>();
+  const lastOnLine = new Map<number, number>();
   for (const m of md.matchAll(/<!--\s*not-measured(:begin|:end)?\s*:?\s*([\s\S]*?)-->/g)) {
     const line = lineAt(starts, m.index);
     const kind = m[1] ?? '';
@@ -108,7 +108,6 @@ export function scanMarkers(md: string): MarkerScan {
     }
   }
   if (open) problems.push({ line: open.line, message: 'not-measured:begin is never closed' });
-  lastOnLine = new Map();
   return { covered, problems };
 }
 
