@@ -8,7 +8,7 @@ import type { Action } from '../../shared/delta';
 import { openDuck, sqlString, type Duck } from '../engine/duck';
 import type { CheckpointRef } from './logfiles';
 import { addAction, emptyCommit, parseCommitText, type ParsedCommit } from './replay';
-import { decodeLogPath } from './paths';
+import { decodeLogPath, fileUriToPath } from './paths';
 import { LIMIT_KNOBS, type EngineFile, type Storage } from './storage';
 
 let logDuck: Promise<Duck> | null = null;
@@ -61,9 +61,9 @@ export function sidecarPath(raw: string, storage: Storage): string {
   let p = raw;
   if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(p)) {
     // An absolute URI: only file:///ROOT/_delta_log/_sidecars/NAME (or file://localhost/...) of this very table.
-    const m = /^file:(?:\/\/(localhost)?)?(\/.*)$/i.exec(p);
-    if (!m) throw refuse('is not a file on this machine');
-    const abs = decodeLogPath(m[2]);
+    const local = /^file:/i.test(p) ? fileUriToPath(p) : null;
+    if (local === null) throw refuse('is not a file on this machine');
+    const abs = decodeLogPath(local);
     const own = storage.describe('_delta_log/_sidecars') + '/';
     if (!abs.startsWith(own)) throw refuse('is outside this table\'s _delta_log/_sidecars');
     p = abs.slice(own.length);
