@@ -237,6 +237,18 @@ function scanStorage(snapshot: Snapshot, allowOutsidePaths: boolean): Storage {
   return new LocalStorage(snapshot.root, { allowOutsidePaths });
 }
 
+/**
+ * The local path to read one of a snapshot's data files by, after the same checks the scan makes
+ * (inside the real root unless allowed, a regular file): for any engine that opens data files
+ * itself (the proof's arrow engine).
+ */
+export async function checkedDataFile(snapshot: Snapshot, f: ActiveFile, opts: { allowOutsidePaths?: boolean } = {}): Promise<string> {
+  if (f.outside && !opts.allowOutsidePaths) {
+    throw new LakerecError('path_outside_table', `"${f.add.path}" resolves outside the table root; it is not read unless outside paths are allowed`, { path: f.add.path });
+  }
+  return dataFilePath(scanStorage(snapshot, opts.allowOutsidePaths === true), f);
+}
+
 /** The name DuckDB reads a data file by, after the store's checks (real root, regular file). */
 async function dataFilePath(storage: Storage, f: ActiveFile): Promise<string> {
   const path = f.outside ? f.absolutePath : f.path;

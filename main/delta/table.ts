@@ -65,7 +65,14 @@ export class DeltaTable {
 
   /** Opens the table a store holds (the local folder, memory, later an object store). */
   static async openStorage(storage: Storage): Promise<DeltaTable> {
-    const listing = await listLog(storage);
+    let listing: LogListing | null;
+    try {
+      listing = await listLog(storage);
+    } catch (e) {
+      // A file named _delta_log: not a table (as before the seam), not a folder error.
+      if (e instanceof LakerecError && e.code === 'not_a_folder') listing = null;
+      else throw e;
+    }
     if (listing === null) {
       throw new LakerecError('not_a_delta_table', `${storage.root} has no _delta_log folder, so it is not a Delta table`, { path: storage.root });
     }

@@ -113,8 +113,14 @@ export class LocalStorage implements Storage {
    * so checking a 300k-file snapshot costs what existsSync did.
    */
   realPathOf(path: string): string | null {
+    return this.resolveReal(path)?.real ?? null;
+  }
+
+  /** realPathOf, with the lstat of the file when it was not a link (it is then its stat too). */
+  private resolveReal(path: string): { real: string; st: Stats | null } | null {
     const abs = this.lexical(path);
-    let real: string | null;
+    let real: string;
+    let st: Stats | null = null;
     if (abs === this.root) real = this.realRoot;
     else {
       const dir = this.realDir(dirname(abs));
@@ -134,10 +140,26 @@ export class LocalStorage implements Storage {
           if (errno(e) === 'ENOENT') return null; // a dangling link: nothing to read
           throw this.ioError(path, e);
         }
-      } else real = candidate;
+      } else {
+        real = candidate;
+        st = lst;
+      }
     }
     if (!this.allowOutsidePaths && !this.insideReal(real)) throw outsideError(path, this.root, 'resolves (through a symbolic link)');
-    return real;
+    return { real, st };
+  }
+
+  /** The stat of a resolved path (the lstat already taken when it was not a link); null when gone. */
+  private statOf(path: string): { real: string; st: Stats } | null {
+    const r = this.resolveReal(path);
+    if (r === null) return null;
+    if (r.st) return { real: r.real, st: r.st };
+    try {
+      return { real: r.real, st: statSync(r.real) };
+    } catch (e) {
+      if (errno(e) === 'ENOENT') return null;
+      throw this.ioError(path, e);
+    }
   }
 
   /** Opens a regular file for reading (after the real-root check), or null when absent. */
@@ -190,13 +212,9 @@ export class LocalStorage implements Storage {
   }
 
   async stat(path: string): Promise<FileMeta | null> {
-    const real = this.realPathOf(path);
-    if (real === null) return null;
-    let st: Stats;
-    try { st = statSync(real); } catch (e) {
-      if (errno(e) === 'ENOENT') return null;
-      throw this.ioError(path, e);
-    }
+    const r = this.statOf(path);
+    if (r === null) return null;
+    const st = r.st;
     if (!st.isFile()) throw notRegular(path, fileKind(st));
     return { path, size: st.size, mtimeMs: st.mtimeMs };
   }
@@ -279,16 +297,11 @@ export class LocalStorage implements Storage {
    * over every data file.
    */
   checkedLocalPath(path: string, cap?: ReadCap): string {
-    const real = this.realPathOf(path);
-    if (real === null) throw missing(path, cap?.what ?? 'file');
-    let st: Stats;
-    try { st = statSync(real); } catch (e) {
-      if (errno(e) === 'ENOENT') throw missing(path, cap?.what ?? 'file');
-      throw this.ioError(path, e);
-    }
-    if (!st.isFile()) throw notRegular(path, fileKind(st));
-    if (cap) checkCap(st.size, cap, path);
-    return real;
+    const r = this.statOf(path);
+    if (r === null) throw missing(path, cap?.what ?? 'file');
+    if (!r.st.isFile()) throw notRegular(path, fileKind(r.st));
+    if (cap) checkCap(r.st.size, cap, path);
+    return r.real;
   }
 }
 
