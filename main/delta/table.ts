@@ -395,6 +395,9 @@ export class DeltaTable {
         const hasCheckpoint = (this.listing.checkpoints.get(v) ?? []).some((c) => c.complete);
         if (hasCommitFile) {
           const c = await this.commit(v);
+          // Metadata the protocol forbids is refused wherever the log is read (history too), not
+          // only when a snapshot is built.
+          if (c.metaData) validateMetadata(c.metaData, parseSchemaString(c.metaData), v);
           out.push({
             version: v,
             timestamp: commitTimestamp(c, this.listing.mtimes.get(v)),
