@@ -266,6 +266,12 @@ export async function buildHostileCorpus(dir: string, duck: Duck): Promise<Hosti
     push({ name: 'version 50,000,000 after 0', klass: 'version', root, stage: 'snapshot', code: 'version_missing', mentions: ['commit 1 is missing'] });
   }
 
+  {
+    const root = await simple([]);
+    writeFileSync(join(root, '_delta_log', `${pad(0)}.checkpoint.0000000001.9999999999.parquet`), 'x');
+    push({ name: 'multi-part checkpoint claiming 9,999,999,999 parts', klass: 'version', root, stage: 'none', code: null, mentions: [] });
+  }
+
   // --- Deletion vectors ---------------------------------------------------------------------------
   const billion = Array.from({ length: 16384 }, (_, key) => ({ key, runs: [[0, 65535]] as [number, number][] }));
   const dvCase = async (name: string, bitmap: Buffer, cardinality: number, numRecords: number, code: ErrorCode, mentions: string[]): Promise<void> => {
@@ -320,6 +326,16 @@ export async function buildHostileCorpus(dir: string, duck: Duck): Promise<Hosti
     const nested = { type: 'struct', fields: [field('a'), field('a', 'string')] };
     writeLines(root, 0, [info(), protocol(), metaData([field('id'), field('n', nested)]), add('part-0.parquet', 3)]);
     push({ name: 'a struct with two fields named a', klass: 'metadata', root, stage: 'snapshot', code: 'metadata_invalid', mentions: ['"n"'] });
+  }
+  {
+    const root = await table();
+    // Built as text: JSON.stringify itself would overflow the stack on the object.
+    let type = '"long"';
+    for (let i = 0; i < 20_000; i++) type = `{"type":"array","elementType":${type},"containsNull":true}`;
+    const schemaString = `{"type":"struct","fields":[{"name":"id","type":"long","nullable":true,"metadata":{}},{"name":"deep","type":${type},"nullable":true,"metadata":{}}]}`;
+    const md = { metaData: { id: 'hostile', format: { provider: 'parquet', options: {} }, schemaString, partitionColumns: [], configuration: {}, createdTime: 1 } };
+    writeLines(root, 0, [info(), protocol(), md, add('part-0.parquet', 3)]);
+    push({ name: 'a type nested 20,000 deep', klass: 'metadata', root, stage: 'snapshot', code: 'metadata_invalid', mentions: ['100 levels'] });
   }
   return { dir, outside, cases };
 }

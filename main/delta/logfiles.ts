@@ -101,9 +101,11 @@ export function classifyLogFiles(names: string[]): Omit<LogListing, 'logDir' | '
     }
   }
   for (const g of parts.values()) {
-    const files: string[] = [];
-    for (let i = 1; i <= g.total; i++) { const f = g.files.get(i); if (f) files.push(f); }
-    add({ version: g.version, kind: 'multipart', files, format: 'parquet', complete: files.length === g.total && g.total > 0 });
+    // The parts present, in part order (never a loop up to the declared total: a name may claim
+    // 9,999,999,999 parts); complete when parts 1..total are all there.
+    const present = [...g.files.keys()].filter((i) => i >= 1 && i <= g.total).sort((a, b) => a - b);
+    const files = present.map((i) => g.files.get(i) as string);
+    add({ version: g.version, kind: 'multipart', files, format: 'parquet', complete: g.total > 0 && present.length === g.total });
   }
   for (const list of checkpoints.values()) list.sort((a, b) => Number(b.complete) - Number(a.complete));
   compactions.sort((a, b) => a.from - b.from || a.to - b.to);
