@@ -33,7 +33,10 @@ describe.skipIf(missing !== null)('hostile tables in Chromium', () => {
     ({ server, browser, page } = await startChromiumSession([], join(dir, 'user-data'), { page: { viewport: { width: 1280, height: 800 } }, errors, goto: true }));
   }, 60_000);
 
-  afterAll(() => stopChromiumSession(browser, server, dir));
+  afterAll(async () => {
+    await corpus?.close();
+    await stopChromiumSession(browser, server, dir);
+  });
 
   const byName = (name: string) => {
     const c = corpus.cases.find((x) => x.name === name);

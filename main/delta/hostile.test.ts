@@ -22,7 +22,8 @@ beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'lakerec-hostile-'));
   corpus = await buildHostileCorpus(tmp, duck);
 }, 60_000);
-afterAll(() => {
+afterAll(async () => {
+  await corpus?.close();
   duck.close();
   rmSync(tmp, { recursive: true, force: true });
 });

@@ -4,6 +4,7 @@
 // carry. Files outside the tables hold SECRET: no message may ever contain it.
 // Used by main/delta/hostile.test.ts; reusable by any test that runs these through a command.
 import { execFileSync } from 'node:child_process';
+import { createServer, type Server } from 'node:net';
 import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as zlib from 'node:zlib';
@@ -50,6 +51,8 @@ export interface HostileCorpus {
   /** A folder outside every table, holding SECRET in each file. */
   outside: string;
   cases: HostileCase[];
+  /** Stops what the corpus keeps running (the listening sockets of the socket cases). */
+  close(): Promise<void>;
 }
 
 const pad = (v: number | string): string => String(v).padStart(20, '0');
@@ -143,6 +146,7 @@ export async function buildHostileCorpus(dir: string, duck: Duck): Promise<Hosti
     `SELECT {'path': ${sqlString(join(outside, 'secret.parquet'))}, 'partitionValues': MAP{}::MAP(VARCHAR, VARCHAR), 'size': 1::BIGINT, 'modificationTime': 1::BIGINT, 'dataChange': false, 'stats': '{"numRecords":1}'} AS add`);
 
   const cases: HostileCase[] = [];
+  const servers: Server[] = [];
   let n = 0;
   const table = async (opts: { data?: boolean } = {}): Promise<string> => {
     const root = join(dir, `t${n++}`);
@@ -242,6 +246,15 @@ export async function buildHostileCorpus(dir: string, duck: Duck): Promise<Hosti
     push({ name: 'data file is a FIFO', klass: 'special-file', root, stage: 'scan', code: 'not_a_regular_file', mentions: ['pipe.parquet', 'FIFO'] });
   }
 
+  {
+    const root = await simple([]);
+    const server = createServer();
+    await new Promise<void>((ok) => server.listen(join(root, '_delta_log', `${pad(1)}.json`), ok));
+    server.unref();
+    servers.push(server);
+    push({ name: 'commit is a socket', klass: 'special-file', root, stage: 'snapshot', code: 'not_a_regular_file', mentions: [`${pad(1)}.json`, 'socket'] });
+  }
+
   // --- Sizes ------------------------------------------------------------------------------------
   {
     const root = await simple([{ commitInfo: { timestamp: 2, operation: 'WRITE', padding: 'x'.repeat(4096) } }]);
@@ -337,5 +350,8 @@ export async function buildHostileCorpus(dir: string, duck: Duck): Promise<Hosti
     writeLines(root, 0, [info(), protocol(), md, add('part-0.parquet', 3)]);
     push({ name: 'a type nested 20,000 deep', klass: 'metadata', root, stage: 'snapshot', code: 'metadata_invalid', mentions: ['100 levels'] });
   }
-  return { dir, outside, cases };
+  const close = async (): Promise<void> => {
+    await Promise.all(servers.map((sv) => new Promise<void>((ok) => sv.close(() => ok()))));
+  };
+  return { dir, outside, cases, close };
 }
