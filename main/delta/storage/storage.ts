@@ -62,7 +62,8 @@ export function relativeSegments(path: string, root: string): string[] {
   if (path === '') return [];
   const segs = path.split('/');
   for (const s of segs) {
-    if (s === '..' || s === '.' || s === '' || s.includes('\\') || s.includes('\u0000')) {
+    // A backslash is a separator only on Windows (elsewhere a legal character of a file name).
+    if (s === '..' || s === '.' || s === '' || s.includes('\u0000') || (process.platform === 'win32' && /[\\:]/.test(s))) {
       throw new LakerecError('path_outside_table', `the path "${path}" is not a plain path under the table root ${root}`, { path });
     }
   }
