@@ -110,6 +110,16 @@ describe('the reader over the in-memory store', () => {
     expect(m.reads.map((r) => r.path)).toContain(`_delta_log/${pad(1)}.${pad(2)}.compacted.json`);
   });
 
+  test('data-exists checks: which versions still have every data file (after VACUUM)', async () => {
+    const m = memTable();
+    m.put('b.parquet', 'b');
+    m.put('c.parquet', 'c'); // a.parquet was vacuumed: versions 0..2 name it, 3 does not
+    const t = await DeltaTable.openStorage(m);
+    expect((await t.versionsWithData()).map((v) => [v.version, v.dataFilesExist, v.missingDataFiles])).toEqual([
+      [0, false, 1], [1, false, 1], [2, false, 1], [3, true, 0],
+    ]);
+  });
+
   test('a DV file is read by range: its size, bitmap and CRC at the offset, nothing else', async () => {
     const m = new MemoryStorage();
     const bitmap = runContainerDv([{ key: 0, runs: [[1, 1]] }]); // rows 1 and 2
