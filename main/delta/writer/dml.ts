@@ -127,10 +127,10 @@ export async function deleteWithDeletionVectors(w: WriterCore, predicate: string
       const scan = await scanSql(w, partial.map((t) => t.add));
       const r = await w.rows(`SELECT _lk_file AS f, list(_lk_row ORDER BY _lk_row) AS rows FROM (${scan}) WHERE coalesce((${predicate}), false) GROUP BY ALL`);
       const newRows = new Map(r.map((x) => [String(x.f), (x.rows as (number | bigint)[]).map(Number)]));
-      const dvs = partial.map((t) => {
-        const old = t.add.deletionVector ? readDeletionVector(t.add.deletionVector, w.root) : [];
+      const dvs = await Promise.all(partial.map(async (t) => {
+        const old = t.add.deletionVector ? await readDeletionVector(t.add.deletionVector, w.root) : [];
         return [...old, ...(newRows.get(w.absolutePath(t.add.path)) ?? [])];
-      });
+      }));
       const { descriptors, file } = writeDeletionVectorFile(w.root, dvs);
       written.push(file);
       // The file's min/max still bound its remaining rows, but may no longer be tight.
