@@ -5,7 +5,7 @@ import { LAKEREC_VERSION } from '../../shared/version';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Action } from '../../shared/delta';
-import { commitVersion } from '../delta/writer';
+import { commitVersion, tableStorage } from '../delta/writer';
 import { openDuck, sqlString } from '../engine/duck';
 
 const SCHEMA = {
@@ -53,8 +53,9 @@ export async function writeDemoTable(root: string, baseTime = Date.UTC(2026, 10,
     };
   };
   // The writer's atomic commit: a version file appears whole, and never over another one.
+  const store = tableStorage(root);
   const commit = async (version: number, actions: Action[]) => {
-    commitVersion(join(root, '_delta_log'), version, actions);
+    await commitVersion(store, version, actions);
   };
   const info = (version: number, operation: string, operationParameters: Record<string, unknown>) => ({
     commitInfo: {

@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Action, AddFile, CommitInfo, Metadata, Protocol, StructType } from '../../shared/delta';
 import { LakerecError } from '../../shared/errors';
-import { commitVersion, protocolFor as writerProtocolFor } from '../delta/writer';
+import { commitVersion, protocolFor as writerProtocolFor, tableStorage } from '../delta/writer';
 
 export interface WrittenFile {
   /** Relative to the table root. */
@@ -42,7 +42,7 @@ export interface CreateCommit {
 }
 
 /** Writes version 0 of a new table; fails if a version 0 exists. */
-export function commitNewTable(c: CreateCommit): { version: number; actions: Action[] } {
+export async function commitNewTable(c: CreateCommit): Promise<{ version: number; actions: Action[] }> {
   const now = (c.clock ?? Date.now)();
   const logDir = join(c.root, '_delta_log');
   mkdirSync(logDir, { recursive: true });
@@ -77,7 +77,7 @@ export function commitNewTable(c: CreateCommit): { version: number; actions: Act
     txnId: randomUUID(),
   };
   const actions: Action[] = [{ commitInfo }, { protocol }, { metaData }, ...adds.map((add) => ({ add }))];
-  commitVersion(logDir, 0, actions, () => new LakerecError('commit_conflict', `a table already exists at ${c.root}`, { path: c.root }));
+  await commitVersion(tableStorage(c.root), 0, actions, () => new LakerecError('commit_conflict', `a table already exists at ${c.root}`, { path: c.root }));
   return { version: 0, actions };
 }
 

@@ -9,7 +9,8 @@ import type { Action, AddFile, CommitInfo, Metadata, Protocol, RemoveFile, Struc
 import { LakerecError } from '../../../shared/errors';
 import { throwIfCancelled, type JobContext } from '../../../shared/jobs';
 import type { Duck } from '../../engine/duck';
-import { commitVersion } from './commit';
+import type { Storage } from '../storage';
+import { commitVersion, tableStorage } from './commit';
 import { protocolFor, sameProtocol } from './features';
 import { autoCheckpoint } from './maintenance';
 import { misuse, WRITER_ENGINE_INFO, type CommitResult, type WriterOptions, type WriterState } from './options';
@@ -42,6 +43,7 @@ export class WriterCore {
   dvTables = 0;
   /** Things that went wrong without failing a commit (an automatic checkpoint). */
   readonly warnings: string[] = [];
+  private store: Storage | null = null;
 
   constructor(root: string, state: WriterState, duck: Duck, ownsDuck: boolean, opts: WriterOptions) {
     this.root = resolve(root);
@@ -52,6 +54,12 @@ export class WriterCore {
     this.clock = opts.clock ?? Date.now;
     this.engineInfo = opts.engineInfo ?? WRITER_ENGINE_INFO;
     this.ctx = opts.ctx;
+  }
+
+  /** Where commits and checkpoints are published (opened on first use: the root exists by then). */
+  get storage(): Storage {
+    this.store ??= tableStorage(this.root);
+    return this.store;
   }
 
   get schema(): StructType {
@@ -134,7 +142,7 @@ export class WriterCore {
     for (const r of c.removes) actions.push({ remove: r });
     for (const a of c.adds) actions.push({ add: a });
     try {
-      commitVersion(this.logDir, version, actions, () => new LakerecError('commit_conflict',
+      await commitVersion(this.storage, version, actions, () => new LakerecError('commit_conflict',
         `version ${version} was committed by another writer first; this ${c.operation} was not committed (re-read the table and retry)`,
         { version, operation: c.operation }));
     } catch (e) {

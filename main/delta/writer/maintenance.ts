@@ -1,6 +1,6 @@
 // The writer's maintenance: OPTIMIZE (compaction), checkpoints (classic single-part Parquet and
 // _last_checkpoint, also automatic every delta.checkpointInterval versions), log cleanup and
-// VACUUM. A checkpoint is published with writeIfAbsent, like a commit: one of two writers
+// VACUUM. A checkpoint is published with the store's writeIfAbsent, like a commit: one of two writers
 // checkpointing a version wins, the other gets commit_conflict and the first file stays whole.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import type { AddFile } from '../../../shared/delta';
 import { LakerecError } from '../../../shared/errors';
 import { sqlIdent, sqlString } from '../../engine/duck';
 import { deletionVectorLocation } from '../dv';
-import { replaceFile, writeIfAbsent } from './commit';
+import { replaceFile } from './commit';
 import type { WriterCore } from './core';
 import { REWRITE, filesMatching, removeOf, scanSql, writeFiles } from './datafiles';
 import { misuse, type CommitResult, type VacuumOptions, type VacuumResult } from './options';
@@ -94,7 +94,7 @@ export async function checkpoint(w: WriterCore): Promise<{ version: number; path
        TO ${sqlString(tmpParquet)} (FORMAT parquet)`, 'CHECKPOINT');
     // Published whole under its name, never over another writer's checkpoint of this version.
     const bytes = readFileSync(tmpParquet);
-    if (!writeIfAbsent(final, bytes)) {
+    if (!await w.storage.writeIfAbsent(`_delta_log/${name}`, bytes)) {
       throw new LakerecError('commit_conflict', `a checkpoint of version ${v} was written by another writer first; it is kept as it is`, { version: v });
     }
     const size = lines.length;
