@@ -1,17 +1,17 @@
 // The demo: a clean Delta table is built, broken twice (one day's batch applied twice, another
 // day deleted, so the total row count is still exactly right), reconciled and bisected. Every
-// block is the real output of the lakerec command printed above it, run in this process by the
-// same dispatcher as the installed CLI; the lake lives in a temp folder that is deleted afterwards
-// (keep: DIR builds it there and keeps it). `npm run demo` runs it (main/entries/demo.ts).
+// block is the real output of the lakerec command printed above it, run by the CLI the caller
+// hands in (main/entries/demo.ts passes the installed CLI's dispatcher, in this process: the CLI
+// imports sample-lakes/build, so sample-lakes never imports the CLI); the lake lives in a temp
+// folder that is deleted afterwards (keep: DIR builds it there and keeps it). `npm run demo` runs it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LakerecError } from '../shared/errors';
-import { runCli } from '../main/cli/main';
 import { DEMO } from './scenarios';
 import { DAYS } from './orders';
 
-interface Step {
+export interface DemoStep {
   title: string;
   why: string;
   argv: string[];
@@ -33,7 +33,17 @@ export function parseDemoArgs(argv: string[]): { keep: string | null; rows: numb
   return { keep, rows };
 }
 
+/** Runs one lakerec command line (the CLI's `runCli`) and returns its exit code. */
+export type DemoCli = (argv: string[], io: {
+  out(text: string): void;
+  err(text: string): void;
+  cwd: string;
+  env: Record<string, string | undefined>;
+}) => Promise<number>;
+
 export interface DemoOptions {
+  /** The CLI the steps run through. */
+  cli: DemoCli;
   /** Build the lake here and keep it (default: a temp folder, deleted afterwards). */
   keep?: string | null;
   rows?: number;
@@ -49,20 +59,13 @@ export interface DemoResult {
   failures: string[];
 }
 
-/** Runs the demo, writing its transcript to `out`. */
-export async function runDemo(opts: DemoOptions): Promise<DemoResult> {
-  const t0 = performance.now();
-  const keep = opts.keep ?? null;
-  const rows = opts.rows ?? 5400;
-  const out = keep ?? mkdtempSync(join(tmpdir(), 'lakerec-demo-'));
+/**
+ * The demo's commands, in order (`npm run demo` runs them in-process, `npm run record-demo`
+ * through the real bin). The first runs in the current folder, the rest in `out`/demo.
+ */
+export function demoSteps(out: string, rows: number): DemoStep[] {
   const perDay = Math.ceil(rows / DAYS.length);
-  const w = (s: string): void => { opts.out(s); };
-  const rule = (s: string): void => w(`\n\u2500\u2500 ${s} ${'\u2500'.repeat(Math.max(0, 86 - s.length))}\n`);
-  w('lakerec demo: a clean Delta table, broken twice through the ordinary write path, reconciled and bisected.\n');
-  w(`Each block is the real output of the command above it. Lake: ${out}\n`);
-  w(`What happens to it: ${DEMO.story}\n`);
-  const lake = join(out, 'demo');
-  const steps: Step[] = [
+  return [
     {
       title: '1. build', why: `v0 CREATE TABLE, v1-v6 one append per day (${perDay} rows each), v7 the ${DAYS[2]} batch again, v8 DELETE dt = ${DAYS[0]}`,
       argv: ['build-sample-lakes', '--only', 'demo', '--rows', String(rows), '--out', out], expectExit: 0, expectText: ['built 1 lake'],
@@ -87,6 +90,21 @@ export async function runDemo(opts: DemoOptions): Promise<DemoResult> {
       argv: ['forensics', 'table', '--partition-by', 'dt'], expectExit: 0, expectText: ['v7 duplicate_batch', 'v8 partition_emptied'],
     },
   ];
+}
+
+/** Runs the demo, writing its transcript to `out`. */
+export async function runDemo(opts: DemoOptions): Promise<DemoResult> {
+  const t0 = performance.now();
+  const keep = opts.keep ?? null;
+  const rows = opts.rows ?? 5400;
+  const out = keep ?? mkdtempSync(join(tmpdir(), 'lakerec-demo-'));
+  const w = (s: string): void => { opts.out(s); };
+  const rule = (s: string): void => w(`\n\u2500\u2500 ${s} ${'\u2500'.repeat(Math.max(0, 86 - s.length))}\n`);
+  w('lakerec demo: a clean Delta table, broken twice through the ordinary write path, reconciled and bisected.\n');
+  w(`Each block is the real output of the command above it. Lake: ${out}\n`);
+  w(`What happens to it: ${DEMO.story}\n`);
+  const lake = join(out, 'demo');
+  const steps = demoSteps(out, rows);
   const failures: string[] = [];
   try {
     for (const s of steps) {
@@ -95,7 +113,7 @@ export async function runDemo(opts: DemoOptions): Promise<DemoResult> {
       w(`$ lakerec ${shown}\n`);
       let text = '';
       const t = performance.now();
-      const code = await runCli(s.argv, {
+      const code = await opts.cli(s.argv, {
         out: (x) => { text += x; w(x); },
         err: (x) => { text += x; opts.err(x); },
         cwd: s.title.startsWith('1.') ? process.cwd() : lake,

@@ -26,7 +26,7 @@ import { DeltaTable } from '../delta/table';
 import { reconcile } from '../reconcile/reconcile';
 import { DuckDBScalarFunction, UBIGINT, VARCHAR } from '@duckdb/node-api';
 import { canonicalRow, rowDigestHalves, type DigestMode } from '../reconcile/canonical';
-import { repoRoot } from '../receipts/repo';
+import { repoRoot } from '../engine/repo';
 
 export interface LevelFigure {
   level: Level;

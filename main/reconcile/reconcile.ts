@@ -2,6 +2,7 @@
 // checksum, keys and rows share one pass: each side's rows become (partition, key, digest, ...)
 // in a DuckDB temp table, and the checksum, the key diff and the example rows all come from
 // those tables. Rows never become JavaScript objects, except the few shown as examples.
+import { LAKEREC_VERSION } from '../../shared/version';
 import { LakerecError } from '../../shared/errors';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import {
@@ -23,7 +24,6 @@ import {
 import { floatSums, materialise, storedColumns, sumsSql, type PassSpec } from './pass';
 import { diffKeys } from './keydiff';
 
-export const LAKEREC_VERSION = '0.1.0';
 
 /** DuckDB's memory for one reconcile: with Node's own, a run stays under 2 GB of RSS (issue #14). */
 export const RECONCILE_MEMORY_LIMIT = '1536MB';

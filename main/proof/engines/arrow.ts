@@ -12,6 +12,7 @@ import type { DataType, FileStats } from '../../../shared/delta';
 import { daysFromCivil, micros } from '../generate';
 import { commitNewTable, dataFileName } from '../delta-log';
 import { openSnapshot, withDeltaFields } from './common';
+import { checkedDataFile } from '../../delta/scan';
 import type { Engine, EngineRead, EngineWrite } from './types';
 
 export const PARQUET_WASM_VERSION = '0.8.0';
@@ -33,7 +34,7 @@ export function readParquetArrow(bytes: Uint8Array): A.Table {
 }
 
 /** Writes `table` as one parquet-wasm file and commits version 0 with `engineInfo`. */
-export function writeArrowTable(root: string, table: A.Table, engineInfo: string): EngineWrite {
+export async function writeArrowTable(root: string, table: A.Table, engineInfo: string): Promise<EngineWrite> {
   mkdirSync(root, { recursive: true });
   const file = dataFileName(0);
   const bytes = writeParquetArrow(table);
@@ -41,7 +42,7 @@ export function writeArrowTable(root: string, table: A.Table, engineInfo: string
   const schema = deltaSchemaOf(table.schema);
   const nullCount: Record<string, number> = {};
   schema.fields.forEach((f, i) => { if (typeof f.type === 'string') nullCount[f.name] = table.getChildAt(i)?.nullCount ?? 0; });
-  const { version } = commitNewTable({ root, schema, engineInfo, files: [{ path: file, size: bytes.length, numRecords: table.numRows, nullCount }] });
+  const { version } = await commitNewTable({ root, schema, engineInfo, files: [{ path: file, size: bytes.length, numRecords: table.numRows, nullCount }] });
   return { version, files: 1, rows: table.numRows, schema };
 }
 
@@ -70,7 +71,7 @@ export const arrowEngine: Engine = {
     for (const f of snapshot.files) {
       throwIfCancelled(ctx);
       if (f.deletionVector) throw new LakerecError('unsupported_feature', 'the arrow engine does not apply deletion vectors', { feature: 'deletionVectors' });
-      const table = readParquetArrow(new Uint8Array(readFileSync(f.absolutePath)));
+      const table = readParquetArrow(new Uint8Array(readFileSync(await checkedDataFile(snapshot, f))));
       refuseOverflowingNanos(table, f.stats, f.path);
       parts.push({ table, partitionValues: f.partitionValues });
     }

@@ -1,0 +1,77 @@
+// The store's flow over a scripted ApiClient (the real transports are covered by the e2e).
+import { describe, expect, it } from 'vitest';
+import { ApiCallError, type ApiClient, type ApiMethod, type ApiRequest, type ApiResponse, type InvokeOptions } from '../../shared/api';
+import { createWorkbenchStore } from './workbench';
+
+type Script = Partial<{ [M in ApiMethod]: (req: ApiRequest<M>, opts?: InvokeOptions) => Promise<ApiResponse<M>> }>;
+
+function client(script: Script): ApiClient & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    invoke<M extends ApiMethod>(method: M, request: ApiRequest<M>, opts?: InvokeOptions): Promise<ApiResponse<M>> {
+      calls.push(method);
+      const f = script[method] as ((r: ApiRequest<M>, o?: InvokeOptions) => Promise<ApiResponse<M>>) | undefined;
+      if (!f) return Promise.reject(new ApiCallError({ code: 'internal', message: `unscripted ${method}` }));
+      return f(request, opts);
+    },
+    pathForDroppedFile: () => null,
+    uploadFile: () => Promise.reject(new ApiCallError({ code: 'usage', message: 'no uploads here' })),
+  };
+}
+
+const summary = (path: string) => ({
+  path, name: path.split('/').pop()!, version: 1, oldestVersion: 0, commitCount: 2, lastCommitAt: 0,
+  partitionColumns: [], tableName: null, minReaderVersion: 1, minWriterVersion: 2,
+});
+const row = (version: number) => ({ version, timestamp: 0, operation: 'WRITE', operationParameters: {}, engineInfo: null, addedFiles: 1, removedFiles: 0 });
+
+describe('workbench store', () => {
+  it('boots, opens the initial table, lists its versions', async () => {
+    const c = client({
+      appInfo: async () => ({ version: '0.1.0', mode: 'web', canPickFolder: false, canResolveDroppedFiles: false, canPickSource: false, canSaveFiles: false, initialTable: '/t/a', sampleTables: [] }),
+      recentTables: async () => ({ tables: [] }),
+      openTable: async ({ path }) => ({ table: summary(path), recent: [{ path, name: 'a', openedAt: 1 }] }),
+      listVersions: async (_r, opts) => {
+        opts?.onProgress?.({ phase: 'reading log', done: 1, total: 2 });
+        return { versions: [row(1), row(0)] };
+      },
+    });
+    const store = createWorkbenchStore(c);
+    await store.getState().boot();
+    const s = store.getState();
+    expect(c.calls).toEqual(['appInfo', 'recentTables', 'openTable', 'listVersions']);
+    expect(s.table).toMatchObject({ path: '/t/a', status: 'ready', progress: null, error: null });
+    expect(s.table?.versions?.map((v) => v.version)).toEqual([1, 0]);
+    expect(s.recent.map((r) => r.path)).toEqual(['/t/a']);
+  });
+
+  it('shows a typed error, and a newer open wins over a slower older one', async () => {
+    let releaseSlow: () => void = () => {};
+    const c = client({
+      openTable: async ({ path }) => {
+        if (path === '/slow') await new Promise<void>((r) => { releaseSlow = r; });
+        if (path === '/bad') throw new ApiCallError({ code: 'log_corrupt', message: 'broken' });
+        return { table: summary(path), recent: [] };
+      },
+      listVersions: async () => ({ versions: [row(0)] }),
+    });
+    const store = createWorkbenchStore(c);
+    await store.getState().openTable('/bad');
+    expect(store.getState().table).toMatchObject({ status: 'error', error: { code: 'log_corrupt', message: 'broken' } });
+
+    const slow = store.getState().openTable('/slow');
+    await store.getState().openTable('/fast');
+    releaseSlow();
+    await slow;
+    expect(store.getState().table).toMatchObject({ path: '/fast', status: 'ready' });
+  });
+
+  it('asks for a path instead of calling the engine with an empty one', async () => {
+    const c = client({});
+    const store = createWorkbenchStore(c);
+    await store.getState().openTable('   ');
+    expect(c.calls).toEqual([]);
+    expect(store.getState().notice?.code).toBe('usage');
+  });
+});

@@ -1,0 +1,111 @@
+// The window's state (zustand). Screens read slices of it; actions call the ApiClient, never a
+// transport. One table is open at a time; a newer open wins over a slower older one.
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { ApiClient, AppInfo, RecentTable, TableSummary, VersionRow } from '../../shared/api';
+import type { LakerecErrorData } from '../../shared/errors';
+import type { Progress } from '../../shared/jobs';
+import { createJob, errorOf } from './job';
+
+export type TableStatus = 'loading' | 'ready' | 'error';
+
+export interface OpenTableState {
+  path: string;
+  status: TableStatus;
+  summary: TableSummary | null;
+  versions: VersionRow[] | null;
+  progress: Progress | null;
+  error: LakerecErrorData | null;
+}
+
+export interface WorkbenchState {
+  info: AppInfo | null;
+  /** The window could not even start talking to the engine (e.g. no token in web mode). */
+  bootError: LakerecErrorData | null;
+  recent: RecentTable[];
+  table: OpenTableState | null;
+  /** A message about the last drop or dialog that did not lead to an open. */
+  notice: LakerecErrorData | null;
+
+  boot(): Promise<void>;
+  openTable(path: string): Promise<void>;
+  cancelOpen(): void;
+  closeTable(): void;
+  forgetRecent(path: string): Promise<void>;
+  pickFolder(): Promise<void>;
+  setNotice(n: LakerecErrorData | null): void;
+}
+
+export function createWorkbenchStore(client: ApiClient): StoreApi<WorkbenchState> {
+  const open = createJob();
+
+  return createStore<WorkbenchState>()((set, get) => ({
+    info: null,
+    bootError: null,
+    recent: [],
+    table: null,
+    notice: null,
+
+    async boot() {
+      try {
+        const [info, recent] = await Promise.all([client.invoke('appInfo', {}), client.invoke('recentTables', {})]);
+        set({ info, recent: recent.tables, bootError: null });
+        if (info.initialTable) await get().openTable(info.initialTable);
+      } catch (e) {
+        set({ bootError: errorOf(e) });
+      }
+    },
+
+    async openTable(path: string) {
+      const trimmed = path.trim();
+      if (!trimmed) {
+        set({ notice: { code: 'usage', message: 'Type the path of a Delta table folder first.' } });
+        return;
+      }
+      set({
+        notice: null,
+        table: { path: trimmed, status: 'loading', summary: null, versions: null, progress: null, error: null },
+      });
+      await open.run(async ({ signal, current, onProgress }) => {
+        const opened = await client.invoke('openTable', { path: trimmed }, { signal, onProgress });
+        if (!current()) return null;
+        set((s) => ({ recent: opened.recent, table: s.table && { ...s.table, path: opened.table.path, summary: opened.table, progress: null } }));
+        return client.invoke('listVersions', { path: opened.table.path }, { signal, onProgress });
+      }, {
+        progress: (p) => set((s) => (s.table ? { table: { ...s.table, progress: p } } : {})),
+        done: (listed) => set((s) => ({ table: s.table && { ...s.table, status: 'ready', versions: listed?.versions ?? null, progress: null } })),
+        error: (error) => set((s) => ({ table: s.table && { ...s.table, status: 'error', progress: null, error } })),
+      });
+    },
+
+    cancelOpen() {
+      open.cancel();
+    },
+
+    closeTable() {
+      open.drop();
+      set({ table: null });
+    },
+
+    async forgetRecent(path: string) {
+      try {
+        const r = await client.invoke('forgetRecent', { path });
+        set({ recent: r.tables });
+      } catch (e) {
+        set({ notice: errorOf(e) });
+      }
+    },
+
+    async pickFolder() {
+      try {
+        const r = await client.invoke('pickFolder', {});
+        if (r.path) await get().openTable(r.path);
+      } catch (e) {
+        set({ notice: errorOf(e) });
+      }
+    },
+
+    setNotice(n) {
+      set({ notice: n });
+    },
+  }));
+}

@@ -1,0 +1,181 @@
+// One version opened: its commit (operation, parameters, writer, metrics), the findings at it,
+// what changed per partition (a bar chart), and the files it added and removed.
+import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { CommitFile, PartitionChange } from '../../shared/api';
+import type { EvidenceValue, HeuristicHit } from '../../shared/forensics';
+import { ErrorPanel } from '../ui/ErrorPanel';
+import { formatUtc, operationKind } from '../history/format';
+import type { DetailState } from './store';
+import { compact, formatBytes, formatInt } from './timeline';
+import { WindowedList } from './WindowedList';
+
+function value(v: unknown): string {
+  if (v === null || v === undefined) return '—';
+  if (typeof v === 'string') return v;
+  return JSON.stringify(v);
+}
+
+function evidence(v: EvidenceValue): string {
+  if (Array.isArray(v)) return v.length > 12 ? `${v.slice(0, 12).join(', ')} … (${v.length})` : v.join(', ');
+  return value(v);
+}
+
+export function Finding({ h }: { h: HeuristicHit }) {
+  const ev = Object.entries(h.evidence);
+  return (
+    <div className={`finding ${h.severity}`} data-testid="commit-finding" data-name={h.name}>
+      <div className="finding-head">
+        <span className={`sev sev-${h.severity}`}>{h.severity}</span>
+        <code className="finding-name">{h.name}</code>
+      </div>
+      <p className="finding-msg">{h.message}</p>
+      {ev.length > 0 && (
+        <dl className="kv evidence">
+          {ev.map(([k, v]) => <div key={k}><dt>{k}</dt><dd className="mono">{evidence(v)}</dd></div>)}
+        </dl>
+      )}
+    </div>
+  );
+}
+
+function PartitionChart({ parts }: { parts: PartitionChange[] }) {
+  const shown = parts.length > 40 ? [...parts].sort((a, b) => (b.addedRows + b.removedRows) - (a.addedRows + a.removedRows)).slice(0, 40) : parts;
+  const data = shown.map((p) => ({ name: p.partition || '(whole table)', added: p.addedRows, removed: -p.removedRows, p }));
+  const height = Math.max(70, 26 + data.length * 22);
+  return (
+    <div className="partition-chart" data-testid="partition-chart" data-partitions={parts.length}>
+      {parts.length > shown.length && <p className="muted small">The {shown.length} partitions that changed most of {parts.length}.</p>}
+      <ResponsiveContainer width="100%" height={height}>
+        <BarChart data={data} layout="vertical" stackOffset="sign" margin={{ top: 4, right: 24, bottom: 4, left: 8 }} barCategoryGap="22%">
+          <CartesianGrid horizontal={false} stroke="#eef0f3" />
+          <XAxis type="number" tickFormatter={(n: number) => compact(n)} tick={{ fontSize: 11, fill: '#656d76' }} />
+          <YAxis type="category" dataKey="name" width={150} tick={{ fontSize: 11, fill: '#1f2328', fontFamily: 'ui-monospace, monospace' }} interval={0} />
+          <Tooltip
+            isAnimationActive={false}
+            content={({ active, payload }) => {
+              const p = (payload?.[0]?.payload as { p?: PartitionChange } | undefined)?.p;
+              if (!active || !p) return null;
+              return (
+                <div className="chart-tip">
+                  <div className="chart-tip-title mono">{p.partition || '(whole table)'}</div>
+                  <div className="mono"><span className="add">+{formatInt(p.addedRows)}</span> rows in {p.addedFiles} file(s), {formatBytes(p.addedBytes)}</div>
+                  <div className="mono"><span className="remove">−{formatInt(p.removedRows)}</span> rows in {p.removedFiles} file(s), {formatBytes(p.removedBytes)}</div>
+                  {!p.rowsKnown && <div className="muted">some files have no row count in their stats</div>}
+                </div>
+              );
+            }}
+          />
+          <Bar dataKey="added" stackId="r" fill="#2da44e" isAnimationActive={false} name="rows added" />
+          <Bar dataKey="removed" stackId="r" fill="#cf222e" fillOpacity={0.75} isAnimationActive={false} name="rows removed" />
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}
+
+function FileTable({ files, total, kind }: { files: CommitFile[]; total: number; kind: 'added' | 'removed' }) {
+  if (total === 0) return <p className="muted small" data-testid={`files-${kind}-empty`}>No files {kind}.</p>;
+  const head = (
+    <div className="frow fhead"><span>Path</span><span>Partition</span><span className="num">Rows</span><span className="num">Size</span><span /></div>
+  );
+  const line = (f: CommitFile, i: number) => (
+    <div key={i} className="frow" data-testid={`file-${kind}`}>
+      <span className="mono ellipsis" title={f.path}>{f.path}</span>
+      <span className="mono ellipsis" title={f.partition}>{f.partition || '—'}</span>
+      <span className={`mono num ${kind === 'added' ? 'add' : 'remove'}`}>{formatInt(f.rows)}</span>
+      <span className="mono num">{formatBytes(f.bytes)}</span>
+      <span className="muted small">{f.deletionVector ? 'DV ' : ''}{f.dataChange ? '' : 'rearrange'}</span>
+    </div>
+  );
+  return (
+    <div className="files" data-testid={`files-${kind}`}>
+      {head}
+      {files.length > 60 ? (
+        <WindowedList items={files} rowHeight={24} row={line} className="files-window" />
+      ) : (
+        files.map(line)
+      )}
+      {total > files.length && <p className="muted small">Showing the first {files.length} of {total.toLocaleString('en-US')} files.</p>}
+    </div>
+  );
+}
+
+export function CommitPanel({ detail, onRetry, onStep }: { detail: DetailState | null; onRetry(): void; onStep(d: number): void }) {
+  if (!detail) {
+    return <div className="panel-empty" data-testid="commit-empty">Click a version in the timeline or the list to see its commit.</div>;
+  }
+  if (detail.status === 'error' && detail.error) {
+    return <div className="pad"><ErrorPanel error={detail.error} onRetry={onRetry} /></div>;
+  }
+  if (detail.status !== 'ready' || !detail.data) {
+    return (
+      <div className="commit" data-testid="commit-loading">
+        <div className="commit-title"><h2>Version {detail.version}</h2><span className="spinner" aria-hidden="true" /></div>
+        <div className="skeleton" /><div className="skeleton short" /><div className="skeleton" />
+      </div>
+    );
+  }
+  const d = detail.data;
+  const s = d.summary;
+  const params = Object.entries(s.operationParameters);
+  const metrics = Object.entries((d.commitInfo?.operationMetrics as Record<string, unknown> | undefined) ?? {});
+  return (
+    <div className="commit" data-testid="commit-detail" data-version={s.version}>
+      <div className="commit-title">
+        <h2 data-testid="commit-version">Version {s.version}</h2>
+        <span className={`op op-${operationKind(s.operation)}`}>{s.operation ?? 'no commitInfo'}</span>
+        <span className="mono muted">{s.timestamp ? `${formatUtc(s.timestamp)} UTC` : ''}</span>
+        <span className="spacer" />
+        <span className="kbd-hint">← → step</span>
+        <button type="button" className="btn btn-small" aria-label="Older version" onClick={() => onStep(-1)}>‹</button>
+        <button type="button" className="btn btn-small" aria-label="Newer version" onClick={() => onStep(1)}>›</button>
+      </div>
+      {!s.readable && (
+        <div className="banner warn" data-testid="commit-unreadable">This version can no longer be read: {s.unreadableReason ?? 'its commits or files are gone'}.</div>
+      )}
+      {d.heuristics.length > 0 && (
+        <section className="commit-section">
+          <h3>Findings at this version</h3>
+          {d.heuristics.map((h, i) => <Finding key={i} h={h} />)}
+        </section>
+      )}
+      <section className="commit-section">
+        <h3>Commit</h3>
+        <dl className="kv">
+          <div><dt>Operation</dt><dd>{s.operation ?? '—'}</dd></div>
+          <div><dt>Writer</dt><dd className="mono">{s.writer ?? '—'}</dd></div>
+          <div><dt>Isolation</dt><dd>{s.isolationLevel ?? '—'}</dd></div>
+          <div><dt>Read version</dt><dd className="mono">{s.readVersion ?? '—'}</dd></div>
+          <div><dt>Blind append</dt><dd>{s.isBlindAppend === null ? '—' : s.isBlindAppend ? 'yes' : 'no'}</dd></div>
+          <div><dt>Files</dt><dd className="mono"><span className="add">+{s.addedFiles}</span> <span className="remove">−{s.removedFiles}</span></dd></div>
+          <div><dt>Rows</dt><dd className="mono" data-testid="commit-rows"><span className="add">+{formatInt(s.addedRows)}</span> <span className="remove">−{formatInt(s.removedRows)}</span>{s.dvDeletedRows ? ` (DV −${formatInt(s.dvDeletedRows)})` : ''}</dd></div>
+          <div><dt>Bytes</dt><dd className="mono">+{formatBytes(s.addedBytes)} −{formatBytes(s.removedBytes)}</dd></div>
+          <div><dt>Table after</dt><dd className="mono">{formatInt(s.tableRows)} rows · {s.tableFiles} files</dd></div>
+          <div><dt>Log</dt><dd>{s.hasCommitFile ? 'commit file' : 'no commit file'}{s.hasCheckpoint ? ' · checkpoint' : ''}{s.protocolChanged ? ' · protocol changed' : ''}{s.metadataChanged ? ' · metadata changed' : ''}{s.rearrangeOnly ? ' · rearrange only' : ''}</dd></div>
+        </dl>
+        {params.length > 0 && (
+          <>
+            <h4>Parameters</h4>
+            <dl className="kv">{params.map(([k, v]) => <div key={k}><dt>{k}</dt><dd className="mono">{value(v)}</dd></div>)}</dl>
+          </>
+        )}
+        {metrics.length > 0 && (
+          <>
+            <h4>Metrics</h4>
+            <dl className="kv metrics">{metrics.map(([k, v]) => <div key={k}><dt>{k}</dt><dd className="mono">{value(v)}</dd></div>)}</dl>
+          </>
+        )}
+      </section>
+      <section className="commit-section">
+        <h3>Rows changed per partition</h3>
+        {d.partitions.length === 0 ? <p className="muted small">This version added and removed no data files.</p> : <PartitionChart parts={d.partitions} />}
+      </section>
+      <section className="commit-section">
+        <h3>Files added <span className="count">{s.addedFiles}</span></h3>
+        <FileTable files={d.added} total={s.addedFiles} kind="added" />
+        <h3>Files removed <span className="count">{s.removedFiles}</span></h3>
+        <FileTable files={d.removed} total={s.removedFiles} kind="removed" />
+      </section>
+    </div>
+  );
+}

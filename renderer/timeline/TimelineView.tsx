@@ -1,0 +1,217 @@
+// The investigation (timeline forensics) screen: the table's header, the timeline of every
+// version with the findings marked, the findings and versions lists, and the selected commit.
+import { useCallback, useEffect, useMemo } from 'react';
+import type { VersionSummary } from '../../shared/forensics';
+import { ErrorPanel } from '../ui/ErrorPanel';
+import { JobProgress } from '../ui/JobProgress';
+import { useNav } from '../app/nav';
+import { formatUtc, operationKind } from '../history/format';
+import { HistoryView } from '../history/HistoryView';
+import { useClient, useWorkbench } from '../state/context';
+import { CommitPanel } from './CommitPanel';
+import './timeline.css';
+import { timelineStoreFor, useTimeline } from './store';
+import { formatBytes, formatInt } from './timeline';
+import { TimelineChart } from './TimelineChart';
+import { WindowedList } from './WindowedList';
+
+const ROW = 26;
+/** The last cross-screen focus request handled (so coming back to the tab does not re-apply it). */
+let handledFocus = 0;
+
+function Header() {
+  const o = useTimeline((s) => s.overview);
+  const f = useTimeline((s) => s.forensics);
+  const path = useTimeline((s) => s.path);
+  // While the timeline loads, the name the open table already has.
+  const opened = useWorkbench((s) => s.table?.summary ?? null);
+  const warn = f ? f.heuristics.filter((h) => h.severity === 'warn').length : 0;
+  const feats = o ? [...new Set([...o.readerFeatures, ...o.writerFeatures])] : [];
+  return (
+    <header className="table-header" data-testid="investigate-header">
+      <div className="table-title">
+        <span className="table-icon" aria-hidden="true">▦</span>
+        <div>
+          <h1 data-testid="table-name">{o?.name ?? opened?.name ?? ''}</h1>
+          <div className="table-path mono" title={o?.path ?? opened?.path ?? path ?? ''}>{o?.path ?? opened?.path ?? path}</div>
+        </div>
+      </div>
+      {o && (
+        <dl className="facts" data-testid="investigate-facts">
+          <div><dt>Version</dt><dd className="mono" data-testid="fact-version">{o.latestVersion}</dd></div>
+          <div title={feats.length ? `features: ${feats.join(', ')}` : 'no table features'}>
+            <dt>Protocol</dt><dd className="mono">{o.minReaderVersion ?? '?'} / {o.minWriterVersion ?? '?'}{feats.length ? ` +${feats.length}` : ''}</dd>
+          </div>
+          <div><dt>Partitions</dt><dd className="mono">{o.partitionColumns.length ? o.partitionColumns.join(', ') : 'none'}</dd></div>
+          <div><dt>Files</dt><dd className="mono" data-testid="fact-files">{formatInt(o.files)}</dd></div>
+          <div><dt>Rows</dt><dd className="mono" data-testid="fact-rows">{formatInt(o.rows)}</dd></div>
+          <div><dt>Size</dt><dd className="mono">{formatBytes(o.bytes)}</dd></div>
+          <div><dt>Findings</dt><dd className={`mono ${warn ? 'remove' : ''}`} data-testid="fact-findings">{f ? `${warn} warn · ${f.heuristics.length - warn} info` : '—'}</dd></div>
+        </dl>
+      )}
+    </header>
+  );
+}
+
+function flagsOf(v: VersionSummary, warn: Set<number>, info: Set<number>) {
+  return (
+    <span className="vflags">
+      {warn.has(v.version) && <span className="flag warn" title="a finding (warn) fired here">⚑</span>}
+      {!warn.has(v.version) && info.has(v.version) && <span className="flag info" title="a finding (info) fired here">⚑</span>}
+      {v.hasCheckpoint && <span className="flag cp" title="checkpoint">◆</span>}
+      {!v.readable && <span className="flag gone" title={v.unreadableReason ?? 'unreadable'}>⊘</span>}
+    </span>
+  );
+}
+
+function Findings({ onPick }: { onPick(v: number): void }) {
+  const f = useTimeline((s) => s.forensics);
+  const selected = useTimeline((s) => s.selected);
+  if (!f) return null;
+  const hits = [...f.heuristics].sort((a, b) => (a.severity === b.severity ? b.version - a.version : a.severity === 'warn' ? -1 : 1));
+  return (
+    <section className="side-block findings-list" data-testid="findings">
+      <div className="block-title">Findings <span className="count">{hits.length}</span></div>
+      {hits.length === 0 ? (
+        <p className="muted small" data-testid="findings-empty">No heuristic fired: nothing in this log looks like an incident.</p>
+      ) : (
+        <ul>
+          {hits.map((h, i) => (
+            <li key={i}>
+              <button type="button" className={`finding-item ${h.severity}${selected === h.version ? ' active' : ''}`} data-testid="finding-item"
+                data-name={h.name} data-version={h.version} onClick={() => onPick(h.version)} title={h.message}>
+                <span className="mono strong">v{h.version}</span>
+                <span className={`sev sev-${h.severity}`}>{h.severity}</span>
+                <code className="ellipsis">{h.name}</code>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Versions({ onPick }: { onPick(v: number): void }) {
+  const f = useTimeline((s) => s.forensics);
+  const selected = useTimeline((s) => s.selected);
+  const newestFirst = useMemo(() => (f ? [...f.versions].reverse() : []), [f]);
+  const [warn, info] = useMemo(() => {
+    const w = new Set<number>();
+    const i = new Set<number>();
+    for (const h of f?.heuristics ?? []) (h.severity === 'warn' ? w : i).add(h.version);
+    return [w, i];
+  }, [f]);
+  if (!f) return null;
+  const at = selected === null ? null : newestFirst.findIndex((v) => v.version === selected);
+  return (
+    <section className="side-block versions-block">
+      <div className="block-title">Versions <span className="count" data-testid="timeline-version-count">{f.versions.length}</span><span className="muted small">newest first</span></div>
+      <div className="vrow vhead"><span className="num">Ver</span><span>Committed (UTC)</span><span>Operation</span><span className="num">+rows</span><span className="num">−rows</span><span /></div>
+      <WindowedList
+        items={newestFirst}
+        rowHeight={ROW}
+        scrollTo={at}
+        testId="timeline-versions"
+        className="vlist"
+        row={(v) => (
+          <div key={v.version} className={`vrow${v.version === selected ? ' selected' : ''}${v.readable ? '' : ' unreadable'}`} data-testid="timeline-row" data-version={v.version}
+            onClick={() => onPick(v.version)} style={{ height: ROW }}>
+            <span className="num mono strong">{v.version}</span>
+            <span className="mono muted">{v.timestamp ? formatUtc(v.timestamp) : '—'}</span>
+            <span className="ellipsis">{v.operation ? <span className={`op op-${operationKind(v.operation)}`}>{v.operation}</span> : <span className="faint">{v.readable ? 'no commitInfo' : 'unreadable'}</span>}</span>
+            <span className="num mono add">{v.addedRows === null ? '?' : v.addedRows ? `+${formatInt(v.addedRows)}` : ''}</span>
+            <span className="num mono remove">{v.removedRows === null ? '?' : v.removedRows ? `−${formatInt(v.removedRows)}` : ''}</span>
+            {flagsOf(v, warn, info)}
+          </div>
+        )}
+      />
+    </section>
+  );
+}
+
+function Loaded() {
+  const f = useTimeline((s) => s.forensics);
+  const selected = useTimeline((s) => s.selected);
+  const detail = useTimeline((s) => s.detail);
+  const select = useTimeline((s) => s.select);
+  const step = useTimeline((s) => s.step);
+  const pick = useCallback((v: number) => void select(v), [select]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
+      if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+        e.preventDefault();
+        step(e.key === 'ArrowLeft' ? -1 : 1);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [step]);
+
+  if (!f) return null;
+  if (f.versions.length === 0) {
+    return <div className="panel-empty">The log holds no versions.</div>;
+  }
+  return (
+    <>
+      <TimelineChart versions={f.versions} heuristics={f.heuristics} selected={selected} onSelect={pick} />
+      {f.notes.length > 0 && <div className="notes muted small">{f.notes.join(' · ')}</div>}
+      <div className="investigate-split">
+        <div className="investigate-left">
+          <Findings onPick={pick} />
+          <Versions onPick={pick} />
+        </div>
+        <div className="investigate-right">
+          <CommitPanel detail={detail} onRetry={() => { if (detail) pick(detail.version); }} onStep={(d) => step(d)} />
+        </div>
+      </div>
+    </>
+  );
+}
+
+export function TimelineView() {
+  const client = useClient();
+  const table = useWorkbench((s) => s.table);
+  const status = useTimeline((s) => s.status);
+  const path = useTimeline((s) => s.path);
+  const error = useTimeline((s) => s.error);
+  const progress = useTimeline((s) => s.progress);
+  const load = useTimeline((s) => s.load);
+  const cancel = useTimeline((s) => s.cancel);
+  const select = useTimeline((s) => s.select);
+  const focus = useNav((s) => s.focus);
+  const tablePath = table?.status === 'ready' ? table.summary?.path ?? null : null;
+
+  useEffect(() => {
+    if (tablePath && tablePath !== timelineStoreFor(client).getState().path) void load(tablePath);
+  }, [client, tablePath, load]);
+
+  // A version another screen asked for (bisect's culprit).
+  useEffect(() => {
+    if (!focus || !tablePath || focus.seq <= handledFocus) return;
+    handledFocus = focus.seq;
+    const st = timelineStoreFor(client).getState();
+    if (st.path !== tablePath || st.status === 'error') void load(tablePath, focus.version);
+    else if (st.status === 'ready') void select(focus.version);
+    else void load(tablePath, focus.version);
+  }, [focus, client, tablePath, load, select]);
+
+  // Opening, or failed to open: the table view says so (loading with Cancel, or the error).
+  if (!table || table.status !== 'ready') return <HistoryView />;
+
+  return (
+    <div className="investigate" data-testid="investigate">
+      <Header />
+      {(status === 'loading' || status === 'idle' || path !== tablePath) && (
+        <JobProgress progress={progress} waiting="Reading the log…" onCancel={cancel} testId="investigate-loading" cancelTestId="investigate-cancel" />
+      )}
+      {status === 'error' && error && path === tablePath && (
+        <div className="pad"><ErrorPanel error={error} onRetry={() => { if (tablePath) void load(tablePath); }} /></div>
+      )}
+      {status === 'ready' && path === tablePath && <Loaded />}
+    </div>
+  );
+}
