@@ -11,7 +11,7 @@ import type { JobContext, Progress } from './jobs';
 import type { ProofResult, ProofStep, RunKind, RunRecord } from './proof';
 import { LEVELS, type ContractSummary, type Level, type ReconcileResult } from './reconcile';
 import { PREDICATE_NAMES, type BisectPlan, type BisectResult, type PredicateName, type PredicateSpec, type ProbeEvent } from './bisect';
-import type { ForensicsResult, HeuristicHit, VersionSummary } from './forensics';
+import type { CommitDetail, CommitWho, ForensicsResult, HeuristicHit, VersionSummary } from './forensics';
 
 // ---------------------------------------------------------------------------------------------
 // Shapes the methods return
@@ -74,6 +74,8 @@ export interface VersionRow {
   /** commitInfo.operationParameters, values as written in the log. */
   operationParameters: Record<string, string | number | boolean | null>;
   engineInfo: string | null;
+  /** Who wrote it and why (commitInfo's userName, userId, userMetadata, job, notebook, ...). */
+  who: CommitWho;
   addedFiles: number;
   removedFiles: number;
 }
@@ -95,46 +97,11 @@ export interface TableOverview {
   rows: number | null;
   /** Bytes of the active data files (add.size). */
   bytes: number;
+  /** New commits arrived since the table was last shown (the log was re-read for them). */
+  logChanged: boolean;
 }
 
-/** One data file a commit added or removed. */
-export interface CommitFile {
-  path: string;
-  /** `col=value[/col2=value2]`; '' for an unpartitioned table. */
-  partition: string;
-  rows: number | null;
-  bytes: number;
-  dataChange: boolean;
-  /** The file carries a deletion vector. */
-  deletionVector: boolean;
-}
-
-/** What one commit changed in one partition. */
-export interface PartitionChange {
-  partition: string;
-  addedFiles: number;
-  removedFiles: number;
-  /** Rows with stats only; `rowsKnown` false when some file lacked them. */
-  addedRows: number;
-  removedRows: number;
-  addedBytes: number;
-  removedBytes: number;
-  rowsKnown: boolean;
-}
-
-/** One version opened in the investigation view. */
-export interface CommitDetail {
-  summary: VersionSummary;
-  /** The commit's commitInfo as written (operationMetrics included); null when it has none. */
-  commitInfo: Record<string, unknown> | null;
-  /** Up to COMMIT_FILES_LIMIT files each; the totals are in `summary`. */
-  added: CommitFile[];
-  removed: CommitFile[];
-  /** Sorted by partition. */
-  partitions: PartitionChange[];
-  /** The heuristics that fired at this version. */
-  heuristics: HeuristicHit[];
-}
+export type { CommitDetail, CommitFile, PartitionChange } from './forensics';
 
 export const COMMIT_FILES_LIMIT = 2000;
 

@@ -109,7 +109,7 @@ describe('bisect semantics', () => {
   });
 
   it('versions that need an unsupported reader feature are unreadable, with the reason, never good', async () => {
-    const r = await bisect(lakes.feature, { predicate: 'row-count', expect: 30, partition: 'dt=a' });
+    const r = await bisect(lakes.feature, { predicate: 'row-count', expect: 40, partition: 'dt=a' });
     expect(r.probes.filter((p) => p.version >= 5)).toEqual([]);
     expect(r.unreadableVersions).toEqual([5, 6]);
     expect(r.unreadable.map((u) => u.reason)).toEqual([expect.stringMatching(/futureFeature/), expect.stringMatching(/futureFeature/)]);

@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
 import type { CommitInfo, Metadata } from '../../shared/delta';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
-import type { ActiveFile, Snapshot, VersionChange, VersionInfo } from './types';
+import type { ActiveFile, Snapshot, TimestampSource, VersionChange, VersionInfo } from './types';
+import { buildHistory, type History, type VersionChecksum } from './history';
 import { commitFileName, listLog, selectSegment, type CheckpointRef, type LogListing, type LogSegment } from './logfiles';
 import { activeFiles, addCount, entryAbsolute, parseCommitBytes, ReplayState, type FileEntry, type ParsedCommit } from './replay';
 import { readCheckpoint } from './checkpoint';
@@ -27,11 +28,21 @@ export interface SnapshotOptions {
 }
 
 function commitTimestamp(c: ParsedCommit, mtime: number | undefined): number {
-  const ci = c.commitInfo;
-  if (ci && typeof ci.inCommitTimestamp === 'number') return ci.inCommitTimestamp;
-  if (ci && typeof ci.timestamp === 'number') return ci.timestamp;
-  return mtime ?? 0;
+  return commitTimestampOf(c, mtime).timestamp;
 }
+
+/** A commit's timestamp and where it came from (a file time is not a commit time: say so). */
+function commitTimestampOf(c: ParsedCommit, mtime: number | undefined): { timestamp: number; source: TimestampSource } {
+  const ci = c.commitInfo;
+  if (ci && typeof ci.inCommitTimestamp === 'number') return { timestamp: ci.inCommitTimestamp, source: 'inCommitTimestamp' };
+  if (ci && typeof ci.timestamp === 'number') return { timestamp: ci.timestamp, source: 'commitInfo' };
+  return { timestamp: mtime ?? 0, source: 'file_mtime' };
+}
+
+/** Missing versions listed one by one up to this gap; a larger gap is one range. */
+const MAX_LISTED_GAP = 10_000;
+/** A checksum file is a few hundred bytes; anything larger is not read. */
+const MAX_CRC_BYTES = 1 << 20;
 
 export class DeltaTable {
   readonly root: string;
@@ -43,6 +54,10 @@ export class DeltaTable {
   private readonly snapshotCache = new Map<number, Promise<Snapshot>>();
   private changesCache: VersionChange[] | null = null;
   private lastState: { version: number; state: ReplayState } | null = null;
+  private historyCache: Promise<History> | null = null;
+  private commitFileReads = 0;
+  private readonly commitBytes = new Map<number, number>();
+  private readonly commitBlank = new Map<number, boolean>();
 
   private constructor(root: string, listing: LogListing, opts: OpenOptions) {
     this.root = root;
@@ -76,6 +91,7 @@ export class DeltaTable {
     this.listing = listLog(this.root);
     this.changesCache = null;
     this.lastState = null;
+    this.historyCache = null;
   }
 
   get latestVersion(): number {
@@ -104,31 +120,91 @@ export class DeltaTable {
   }
 
   /**
-   * Every version from 0 to the latest: whether its commit file and a checkpoint exist, and whether
-   * a snapshot can be rebuilt from the log that remains (without opening checkpoints).
+   * The versions of the log: every version with a commit file or a checkpoint, whether a snapshot
+   * can be rebuilt from the log that remains (without opening checkpoints), and why not. Only
+   * versions that exist are walked; the missing versions of a gap are listed (unreadable) when the
+   * gap is small (a cleaned-up prefix), and named as a range in the next version's reason when it
+   * is not (a commit named 50,000,000 must not cost fifty million entries).
    */
   versions(): VersionInfo[] {
-    const latest = this.latestVersion;
+    const present = new Set<number>(this.listing.commits.keys());
+    for (const [v, list] of this.listing.checkpoints) if (list.some((c) => c.complete)) present.add(v);
+    for (const c of this.listing.compactions) present.add(c.to);
+    const sorted = [...present].sort((a, b) => a - b);
     const out: VersionInfo[] = [];
-    const readable: boolean[] = [];
+    const readable = new Map<number, boolean>();
     const compactionsByEnd = new Map<number, number[]>();
     for (const c of this.listing.compactions) compactionsByEnd.set(c.to, [...(compactionsByEnd.get(c.to) ?? []), c.from]);
-    for (let v = 0; v <= latest; v++) {
+    const ok = (v: number): boolean => v < 0 || readable.get(v) === true;
+    let prev = -1;
+    for (const v of sorted) {
+      const gap = v - prev - 1;
+      if (gap > 0 && gap <= MAX_LISTED_GAP) {
+        for (let m = prev + 1; m < v; m++) {
+          readable.set(m, false);
+          out.push({ version: m, hasCommitFile: false, hasCheckpoint: false, readable: false, reason: `commit ${commitFileName(m)} is missing (cleaned up) and no checkpoint covers version ${m}` });
+        }
+      }
       const hasCommitFile = this.listing.commits.has(v);
       const hasCheckpoint = (this.listing.checkpoints.get(v) ?? []).some((c) => c.complete);
-      const ok = hasCheckpoint
-        || (hasCommitFile && (v === 0 || readable[v - 1]))
-        || (compactionsByEnd.get(v) ?? []).some((from) => from === 0 || readable[from - 1]);
-      readable.push(ok);
-      const info: VersionInfo = { version: v, hasCommitFile, hasCheckpoint, readable: ok };
-      if (!ok) {
-        info.reason = hasCommitFile
-          ? `an earlier commit is missing and no checkpoint at or before version ${v} covers it`
-          : `commit ${commitFileName(v)} is missing (cleaned up) and no checkpoint covers version ${v}`;
+      const r = hasCheckpoint
+        || (hasCommitFile && gap === 0 && ok(v - 1))
+        || (compactionsByEnd.get(v) ?? []).some((from) => from === 0 || ok(from - 1));
+      readable.set(v, r);
+      const info: VersionInfo = { version: v, hasCommitFile, hasCheckpoint, readable: r };
+      if (!r) {
+        info.reason = gap > 0
+          ? `commits ${gap === 1 ? `v${prev + 1} is` : `v${prev + 1}-v${v - 1} are`} missing and no checkpoint at or before version ${v} covers ${gap === 1 ? 'it' : 'them'}`
+          : hasCommitFile
+            ? `an earlier commit is missing and no checkpoint at or before version ${v} covers it`
+            : `commit ${commitFileName(v)} is missing (cleaned up) and no checkpoint covers version ${v}`;
       }
       out.push(info);
+      prev = v;
     }
     return out;
+  }
+
+  /** Commit files read from disk so far (each is read once per open table; tests count them). */
+  get commitReads(): number {
+    return this.commitFileReads;
+  }
+
+  /**
+   * The one history of the log (main/delta/history.ts): file lifetimes keyed as the replay keys
+   * them, built from this table's cached commits, kept until the log changes (refresh()).
+   */
+  history(ctx?: JobContext): Promise<History> {
+    if (!this.historyCache) {
+      const p = buildHistory({
+        root: this.root,
+        versions: () => this.versions(),
+        changes: () => this.changes({}, ctx),
+        snapshotAt: async (version) => {
+          const s = await this.snapshot({ version }, ctx);
+          return { files: s.files, protocol: s.protocol, metadata: s.metadata, timestamp: s.timestamp };
+        },
+        checksum: (version) => this.checksum(version),
+      }, ctx);
+      this.historyCache = p;
+      p.catch(() => { if (this.historyCache === p) this.historyCache = null; });
+    }
+    return this.historyCache;
+  }
+
+  /** The version checksum file `NNN.crc` (PROTOCOL.md "Version Checksum File"), when present and sane. */
+  checksum(version: number): VersionChecksum | null {
+    const file = join(this.listing.logDir, `${String(version).padStart(20, '0')}.crc`);
+    try {
+      const st = statSync(file);
+      if (!st.isFile() || st.size > MAX_CRC_BYTES) return null;
+      const j = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      const out: VersionChecksum = {};
+      for (const k of ['tableSizeBytes', 'numFiles', 'numMetadata', 'numProtocol'] as const) if (typeof j[k] === 'number') out[k] = j[k];
+      return out;
+    } catch {
+      return null;
+    }
   }
 
   private commit(v: number): ParsedCommit {
@@ -142,6 +218,9 @@ export class DeltaTable {
       const code = (e as NodeJS.ErrnoException).code;
       throw new LakerecError(code === 'ENOENT' ? 'version_missing' : 'io_error', `commit file ${name} cannot be read (${code ?? (e as Error).message})`, { version: v });
     }
+    this.commitFileReads++;
+    this.commitBytes.set(v, bytes.length);
+    this.commitBlank.set(v, bytes.length === 0 || bytes.every((b) => b === 10 || b === 13 || b === 32 || b === 9));
     c = parseCommitBytes(bytes, v, name);
     this.commitCache.set(v, c);
     return c;
@@ -357,9 +436,13 @@ export class DeltaTable {
         const hasCheckpoint = (this.listing.checkpoints.get(v) ?? []).some((c) => c.complete);
         if (hasCommitFile) {
           const c = this.commit(v);
+          const ts = commitTimestampOf(c, this.listing.mtimes.get(v));
           out.push({
             version: v,
-            timestamp: commitTimestamp(c, this.listing.mtimes.get(v)),
+            timestamp: ts.timestamp,
+            timestampSource: ts.source,
+            commitBytes: this.commitBytes.get(v) ?? null,
+            blankCommit: this.commitBlank.get(v) ?? false,
             commitInfo: c.commitInfo as CommitInfo | null,
             adds: c.adds,
             removes: c.removes,
@@ -369,7 +452,7 @@ export class DeltaTable {
             hasCheckpoint,
           });
         } else {
-          out.push({ version: v, timestamp: this.timestampOf(v), commitInfo: null, adds: [], removes: [], protocol: null, metaData: null, hasCommitFile, hasCheckpoint });
+          out.push({ version: v, timestamp: this.timestampOf(v), timestampSource: 'checkpoint_mtime', commitBytes: null, blankCommit: false, commitInfo: null, adds: [], removes: [], protocol: null, metaData: null, hasCommitFile, hasCheckpoint });
         }
         report(ctx, { phase: 'reading log', done: ++done, total: sorted.length });
         // Yield now and then so a window stays responsive while a large log is read.

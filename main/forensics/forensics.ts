@@ -9,58 +9,27 @@ import type { CommitDetail, CommitFile, ForensicsResult, HeuristicHit, VersionSu
 import { LakerecError } from '../../shared/errors';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import { openDuck, sqlIdent, sqlString, type Duck } from '../engine/duck';
-import { activeAt, partitionLabel, replayHistory, type FileEntry, type History, type HistorySource, type VersionState } from './history';
-import { openHistorySource } from './source';
+import { activeAt, partitionLabel, whoOf, type FileEntry, type History, type VersionState } from '../delta/history';
+import { DeltaTable } from '../delta/table';
+import { runHeuristics } from './heuristics';
+import { commitDetail } from './commit';
 
 export interface ForensicsOptions {
   partitionBy?: string;
   ctx?: JobContext;
-  /** Tests and embedders may hand a source directly (default: the reader over `root`). */
-  source?: HistorySource;
   allowOutsidePaths?: boolean;
 }
 
 export async function forensics(root: string, opts: ForensicsOptions = {}): Promise<ForensicsResult> {
-  const src = opts.source ?? await openHistorySource(root, { allowOutsidePaths: opts.allowOutsidePaths });
-  const history = await replayHistory(src, opts.ctx);
-  return forensicsOfHistory(history, opts);
+  const table = await DeltaTable.open(root, { allowOutsidePaths: opts.allowOutsidePaths ?? false });
+  return forensicsOfHistory(await table.history(opts.ctx), opts);
 }
 
-/** One commit opened: its summary, the files it added and removed, per-partition counts, and the
- *  heuristics that fired at it. `version_not_found` for a version the log never had. */
+/** One commit opened (the CLI's --version N): the same drill-down the window shows. */
 export async function forensicsCommit(root: string, version: number, opts: ForensicsOptions = {}): Promise<CommitDetail> {
-  const src = opts.source ?? await openHistorySource(root, { allowOutsidePaths: opts.allowOutsidePaths });
-  const history = await replayHistory(src, opts.ctx);
-  if (!Number.isInteger(version) || version < 0 || version > history.latestVersion) {
-    throw new LakerecError('version_not_found', `version ${version} is not in this table (versions 0 to ${history.latestVersion})`, { version });
-  }
-  const result = await forensicsOfHistory(history, opts);
-  const st = history.states[version];
-  const cols = result.partitionSource === 'partition_values' ? result.partitionBy : (st.metadata?.partitionColumns ?? []);
-  const fileOf = (f: FileEntry): CommitFile => ({
-    path: f.path, partition: cols.length ? partitionLabel(f.partitionValues, cols) : '', rows: f.numRecords, bytes: f.size,
-    dvRows: f.deletionVector ? f.deletionVector.cardinality : null, addedIn: f.addedIn,
-  });
-  const added = (st.commitAdded ?? st.added).map((id) => fileOf(history.files[id]));
-  const removed: CommitFile[] = st.commitAdded
-    ? (st.change?.removes ?? []).map((r) => ({
-      path: r.path, partition: cols.length && r.partitionValues ? partitionLabel(r.partitionValues, cols) : '',
-      rows: removeRows([r]), bytes: r.size ?? 0, dvRows: r.deletionVector ? r.deletionVector.cardinality : null, addedIn: null,
-    }))
-    : st.removed.map((id) => fileOf(history.files[id]));
-  const byPart = new Map<string, CommitDetail['partitions'][number]>();
-  const slot = (p: string) => {
-    let e = byPart.get(p);
-    if (!e) { e = { partition: p, addedFiles: 0, removedFiles: 0, addedRows: 0, removedRows: 0 }; byPart.set(p, e); }
-    return e;
-  };
-  for (const f of added) { const e = slot(f.partition); e.addedFiles++; e.addedRows = e.addedRows === null || f.rows === null ? null : e.addedRows + f.rows; }
-  for (const f of removed) { const e = slot(f.partition); e.removedFiles++; e.removedRows = e.removedRows === null || f.rows === null ? null : e.removedRows + f.rows; }
-  return {
-    root: history.root, summary: result.versions[version], added, removed,
-    partitions: [...byPart.values()].sort((a, b) => a.partition.localeCompare(b.partition)),
-    heuristics: result.heuristics.filter((hh) => hh.version === version),
-  };
+  const table = await DeltaTable.open(root, { allowOutsidePaths: opts.allowOutsidePaths ?? false });
+  const history = await table.history(opts.ctx);
+  return commitDetail(history, await forensicsOfHistory(history, opts), version);
 }
 
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
@@ -158,25 +127,39 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
   for (const st of h.states) {
     const ci = st.change?.commitInfo ?? null;
     // A snapshot reset shows the commit's own adds, not the whole reset diff.
-    const adds = (st.commitAdded ?? st.added).map((id) => h.files[id]);
-    const rems = st.commitAdded ? [] : st.removed.map((id) => h.files[id]);
+    const allAdds = (st.commitAdded ?? st.added).map((id) => h.files[id]);
+    const allRems = st.commitAdded ? [] : st.removed.map((id) => h.files[id]).filter((e) => e.removedIn === st.version);
+    // A file re-added in place (same path, new deletion vector) is a rewrite: its rows count net.
+    const rewrittenIds = new Set<number>();
+    let dvDeleted = 0;
+    let rewriteAdded = 0;
+    let rewriteUnknown = false;
+    for (const a of allAdds) {
+      if (a.rewrote === null || h.files[a.rewrote].removedIn !== st.version) continue;
+      const old = h.files[a.rewrote];
+      rewrittenIds.add(old.id);
+      if (a.numRecords === null || old.numRecords === null) { rewriteUnknown = true; continue; }
+      if (old.numRecords >= a.numRecords) dvDeleted += old.numRecords - a.numRecords; else rewriteAdded += a.numRecords - old.numRecords;
+    }
+    const adds = allAdds.filter((a) => a.rewrote === null || !rewrittenIds.has(a.rewrote));
+    const rems = allRems.filter((r) => !rewrittenIds.has(r.id));
     const sum = (xs: FileEntry[], f: (e: FileEntry) => number | null): number | null => {
       let s = 0;
       for (const x of xs) { const n = f(x); if (n === null) return null; s += n; }
       return s;
     };
-    // A file re-added with a new deletion vector: rows hidden by the DV's growth, not a new file.
-    let dvDeleted = 0;
-    const remByPath = new Map(rems.map((r) => [r.path, r]));
-    for (const a of adds) {
-      const r = remByPath.get(a.path);
-      if (r && a.numRecords !== null && r.numRecords !== null) dvDeleted += Math.max(0, r.numRecords - a.numRecords);
-    }
+    const orphanRows = removeRows(st.orphanRemoves);
     const parts = new Set<string>();
-    if (partitionSource !== 'none') for (const f of [...adds, ...rems]) parts.add(partOf(f));
+    if (partitionSource !== 'none') {
+      for (const f of [...allAdds, ...allRems]) parts.add(partOf(f));
+      const cols = st.metadata?.partitionColumns ?? [];
+      if (partitionSource === 'partition_values') for (const r of st.orphanRemoves) if (r.partitionValues) parts.add(partitionLabel(r.partitionValues, partitionBy.filter((c) => cols.includes(c))));
+    }
     const change = st.change;
     const allRearrange = change !== null && (change.adds.length + change.removes.length) > 0
       && change.adds.every((a) => a.dataChange === false) && change.removes.every((r) => r.dataChange === false);
+    const addedRows = sum(adds, (e) => e.numRecords);
+    const remRows = sum(rems, (e) => e.numRecords);
     versions.push({
       version: st.version,
       timestamp: change?.timestamp ?? 0,
@@ -184,17 +167,20 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
       operation: ci?.operation ?? (st.fromSnapshot ? 'CHECKPOINT' : null),
       operationParameters: (ci?.operationParameters as Record<string, unknown> | undefined) ?? {},
       writer: ci?.engineInfo ?? null,
+      who: whoOf(ci),
+      timestampSource: change?.timestampSource ?? 'none',
       isolationLevel: ci?.isolationLevel ?? null,
       isBlindAppend: ci?.isBlindAppend ?? null,
       readVersion: typeof ci?.readVersion === 'number' ? ci.readVersion : null,
       addedFiles: adds.length,
-      // After a snapshot reset the commit's removes name files the replay never opened: count them from the commit.
-      removedFiles: st.commitAdded && change ? change.removes.length : rems.length,
-      addedRows: sum(adds, (e) => e.numRecords),
-      removedRows: st.commitAdded && change ? removeRows(change.removes) : sum(rems, (e) => e.numRecords),
+      // Removes whose add predates the oldest readable version count from the remove actions.
+      removedFiles: rems.length + st.orphanRemoves.length,
+      addedRows: addedRows === null || rewriteUnknown ? null : addedRows + rewriteAdded,
+      removedRows: remRows === null || orphanRows === null || rewriteUnknown ? null : remRows + orphanRows + dvDeleted,
       dvDeletedRows: dvDeleted,
+      rewrittenFiles: rewrittenIds.size,
       addedBytes: adds.reduce((s, e) => s + e.size, 0),
-      removedBytes: st.commitAdded && change ? change.removes.reduce((s, r) => s + (r.size ?? 0), 0) : rems.reduce((s, e) => s + e.size, 0),
+      removedBytes: rems.reduce((s, e) => s + e.size, 0) + st.orphanRemoves.reduce((s, r) => s + (r.size ?? 0), 0),
       tableRows: st.tableRows,
       tableFiles: st.tableFiles,
       partitions: [...parts].sort(),
@@ -315,12 +301,14 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
   };
   try {
     for (const st of h.states) {
-      if (st.version % 500 === 0) {
+      if (st.index % 500 === 0) {
         throwIfCancelled(opts.ctx);
-        report(opts.ctx, { phase: 'looking for incidents', done: st.version, total: h.states.length });
+        report(opts.ctx, { phase: 'looking for incidents', done: st.index, total: h.states.length });
       }
       const v = st.version;
-      const sum = versions[v];
+      const sum = versions[st.index];
+      const prevSt = st.index > 0 ? h.states[st.index - 1] : undefined;
+      const prevSum = st.index > 0 ? versions[st.index - 1] : undefined;
       const ci = st.change?.commitInfo ?? null;
       const op = ci?.operation ?? 'commit';
       if (st.fromSnapshot) { apply(st); continue; } // a checkpoint reset: not a commit a writer made
@@ -333,7 +321,7 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
       if (partitionSource !== 'none') for (const f of [...dataRems, ...adds]) countBefore.set(partOf(f), partCount.get(partOf(f)) ?? 0);
       const dupMatches = isAppend(st, h) ? matchEarlier(adds) : null;
       // nulls_appeared: a column with no null in any active file gets nulls from this commit.
-      const hadData = st.tableFiles > 0 && (v > 0 ? h.states[v - 1].tableFiles > 0 : false);
+      const hadData = st.tableFiles > 0 && (prevSt ? prevSt.tableFiles > 0 : false);
       const newNulls = new Map<string, { rows: number; files: number }>();
       if (hadData) {
         for (const f of adds) {
@@ -445,20 +433,20 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
       }
 
       // blind_append_after_overwrite: an append into partitions the previous commit just overwrote.
-      if (v > 0 && isAppend(st, h) && isOverwrite(h.states[v - 1]) && partitionSource !== 'none') {
-        const prevParts = new Set(versions[v - 1].partitions);
+      if (prevSt && prevSum && isAppend(st, h) && isOverwrite(prevSt) && partitionSource !== 'none') {
+        const prevParts = new Set(prevSum.partitions);
         const overlap = sum.partitions.filter((p) => prevParts.has(p));
         if (overlap.length) {
           hits.push({
             name: 'blind_append_after_overwrite', version: v, severity: 'info',
-            message: `append into ${overlap.join(', ')} right after v${v - 1} overwrote it: the overwrite's rows and these may both be meant as the partition's contents`,
-            evidence: { overwriteVersion: v - 1, partitions: overlap, rowsAppended: sum.addedRows },
+            message: `append into ${overlap.join(', ')} right after v${prevSt.version} overwrote it: the overwrite's rows and these may both be meant as the partition's contents`,
+            evidence: { overwriteVersion: prevSt.version, partitions: overlap, rowsAppended: sum.addedRows },
           });
         }
       }
 
       if (st.metadataChanged) {
-        const prev = v > 0 ? h.states[v - 1].metadata : null;
+        const prev = prevSt?.metadata ?? null;
         const a = fieldsOf(prev);
         const b = fieldsOf(st.metadata);
         const added = b.filter((f) => !a.some((x) => x.name === f.name)).map((f) => f.name);
@@ -481,20 +469,8 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
         });
       }
 
-      if (st.protocolChanged) {
-        const prev = v > 0 ? h.states[v - 1].protocol : null;
-        const p = st.protocol;
-        const newFeatures = [...(p?.readerFeatures ?? []), ...(p?.writerFeatures ?? [])]
-          .filter((f) => ![...(prev?.readerFeatures ?? []), ...(prev?.writerFeatures ?? [])].includes(f));
-        hits.push({
-          name: 'protocol_upgraded', version: v, severity: 'info',
-          message: `protocol reader ${prev?.minReaderVersion ?? '?'} -> ${p?.minReaderVersion ?? '?'}, writer ${prev?.minWriterVersion ?? '?'} -> ${p?.minWriterVersion ?? '?'}${newFeatures.length ? `, features +${[...new Set(newFeatures)].join(', +')}` : ''}: older readers can no longer read this table`,
-          evidence: { readerBefore: prev?.minReaderVersion ?? null, readerAfter: p?.minReaderVersion ?? null, writerBefore: prev?.minWriterVersion ?? null, writerAfter: p?.minWriterVersion ?? null, newFeatures: [...new Set(newFeatures)] },
-        });
-      }
-
       // large_delete: a commit whose net row loss is at least a quarter of the table.
-      const prevRows = v > 0 ? h.states[v - 1].tableRows : null;
+      const prevRows = prevSt ? prevSt.tableRows : null;
       if (prevRows && st.tableRows !== null && prevRows - st.tableRows >= Math.max(1, prevRows * 0.25) && !isOverwrite(st)) {
         hits.push({
           name: 'large_delete', version: v, severity: 'warn',
@@ -518,11 +494,11 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
       }
 
       // clock_went_backwards: a commit timestamp earlier than its predecessor's.
-      if (v > 0 && st.change && h.states[v - 1].change && sum.timestamp && versions[v - 1].timestamp && sum.timestamp < versions[v - 1].timestamp) {
+      if (prevSt && prevSum && st.change && prevSt.change && sum.timestamp && prevSum.timestamp && sum.timestamp < prevSum.timestamp) {
         hits.push({
           name: 'clock_went_backwards', version: v, severity: 'info',
-          message: `commit time ${sum.when} is ${((versions[v - 1].timestamp - sum.timestamp) / 1000).toFixed(1)} s earlier than v${v - 1}'s ${versions[v - 1].when}: time travel by timestamp is ambiguous here`,
-          evidence: { timestamp: sum.when, previousTimestamp: versions[v - 1].when, previousVersion: v - 1 },
+          message: `commit time ${sum.when} is ${((prevSum.timestamp - sum.timestamp) / 1000).toFixed(1)} s earlier than v${prevSum.version}'s ${prevSum.when}: time travel by timestamp is ambiguous here`,
+          evidence: { timestamp: sum.when, previousTimestamp: prevSum.when, previousVersion: prevSum.version },
         });
       }
 
@@ -539,7 +515,7 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
       // writer_changed: a different engine wrote this commit than the previous one with an engineInfo.
       if (sum.writer) {
         let prevWriter: string | null = null;
-        for (let u = v - 1; u >= 0 && prevWriter === null; u--) prevWriter = versions[u].writer;
+        for (let u = st.index - 1; u >= 0 && prevWriter === null; u--) prevWriter = versions[u].writer;
         if (prevWriter && prevWriter !== sum.writer) {
           hits.push({
             name: 'writer_changed', version: v, severity: 'info',
@@ -553,13 +529,16 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
     duck?.close();
   }
 
+  // The heuristics that live in their own files (main/forensics/heuristics/), one signature each.
+  hits.push(...runHeuristics({ history: h, versions }));
+
   // vacuumed_history: versions the log can no longer produce.
   const unreadable = h.states.filter((s) => !s.info.readable).map((s) => s.version);
   if (unreadable.length) {
     hits.push({
       name: 'vacuumed_history', version: unreadable[unreadable.length - 1], severity: 'info',
       message: `${unreadable.length} version(s) can no longer be read (${ranges(unreadable)}); the oldest readable version is ${h.oldestReadable ?? 'none'}`,
-      evidence: { unreadableVersions: ranges(unreadable), count: unreadable.length, oldestReadable: h.oldestReadable, reason: h.states[unreadable[0]].info.reason ?? null },
+      evidence: { unreadableVersions: ranges(unreadable), count: unreadable.length, oldestReadable: h.oldestReadable, reason: h.byVersion.get(unreadable[0])?.info.reason ?? null },
     });
   }
 
@@ -577,7 +556,8 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
     }
     const gone = h.files.filter((f) => f.removedIn !== null && !fileExists(f));
     if (gone.length) {
-      const newest = Math.max(...gone.map((f) => f.removedIn as number));
+      let newest = 0;
+      for (const f of gone) if ((f.removedIn as number) > newest) newest = f.removedIn as number;
       hits.push({
         name: 'data_files_missing', version: newest, severity: 'info',
         message: `${gone.length} removed file(s) were deleted from disk (VACUUM): versions before v${newest} keep their log but not their data`,
