@@ -11,7 +11,7 @@ import type { JobContext, Progress } from './jobs';
 import type { ProofResult, ProofStep, RunKind, RunRecord } from './proof';
 import { LEVELS, type ContractSummary, type Level, type ReconcileResult } from './reconcile';
 import { PREDICATE_NAMES, type BisectPlan, type BisectResult, type PredicateName, type PredicateSpec, type ProbeEvent } from './bisect';
-import type { CommitDetail, CommitWho, ForensicsResult, HeuristicHit, VersionSummary } from './forensics';
+import type { CommitDetail, CommitWho, ForensicsResult } from './forensics';
 
 // ---------------------------------------------------------------------------------------------
 // Shapes the methods return
@@ -374,7 +374,7 @@ function commitDetailRequest(v: unknown): { path: string; version: number } {
 function bisectRequest(v: unknown): BisectRequest {
   const m = 'bisect';
   if (!isPlainObject(v)) throw bad(m, 'expected an object with "path" and "predicate"');
-  onlyFields(m, v, ['path', 'predicate', 'keys', 'expect', 'partition', 'source']);
+  onlyFields(m, v, ['path', 'predicate', 'keys', 'expect', 'partition', 'source', 'allowMoving']);
   const predicate = v.predicate;
   if (typeof predicate !== 'string' || !(PREDICATE_NAMES as readonly string[]).includes(predicate)) {
     throw bad(m, `"predicate" must be one of ${PREDICATE_NAMES.join(', ')}`);
@@ -396,6 +396,10 @@ function bisectRequest(v: unknown): BisectRequest {
     out.partition = v.partition.trim();
   }
   if (v.source !== undefined) out.source = pathString(m, 'source', v.source);
+  if (v.allowMoving !== undefined) {
+    if (typeof v.allowMoving !== 'boolean') throw bad(m, '"allowMoving" must be true or false');
+    if (v.allowMoving) out.allowMoving = true;
+  }
   return out;
 }
 

@@ -151,5 +151,6 @@ export function bisectSpec(req: BisectRequest, resolve: (p: string) => string): 
   if (req.expect !== undefined) spec.expect = req.expect;
   if (req.partition !== undefined) spec.partition = req.partition;
   if (req.source !== undefined) spec.source = resolve(req.source);
+  if (req.allowMoving) spec.allowMoving = true;
   return spec;
 }

@@ -246,7 +246,7 @@ function culpritLine(i: IncidentInput): string {
   const b = i.bisect;
   if (!b) return 'no bisect';
   const brk = incidentBreak(b);
-  if (!brk) return `none (${b.outcome})`;
+  if (!brk) return `none (${b.headline})`;
   const c = b.culprit && b.culprit.version === brk.version ? b.culprit : null;
   const s = i.forensics?.versions.find((x) => x.version === brk.version) ?? null;
   return `v${brk.version} ${c?.operation ?? s?.operation ?? '(no commitInfo)'} at ${c?.when ?? s?.when ?? '?'}`;
@@ -343,9 +343,8 @@ function bisectSection(i: IncidentInput): HtmlSection {
   const spec = [p.predicate, p.keys ? `keys ${p.keys.join(', ')}` : '', p.partition ? `partition ${p.partition}` : '', p.expect !== undefined ? `expect ${p.expect}` : '', p.source ? 'against the source' : '']
     .filter(Boolean).join(', ');
   const brk = incidentBreak(b);
-  const outcome = b.outcome === 'bad'
-    ? `First bad version <b>v${b.firstBad}</b> (last good v${b.lastGood ?? '?'}).`
-    : b.outcome === 'clean' ? 'Every readable version passes.' : b.outcome === 'not_recoverable' ? 'The oldest readable version already fails: the history cannot say when it broke.' : 'No version could be evaluated.';
+  // The same one-line answer the CLI prints first and the window's banner shows (bisectHeadline).
+  const outcome = `<b>${esc(b.headline)}</b>`;
   const breakNote = brk?.note ? `<p><b>Culprit: v${brk.version}.</b> ${esc(brk.note)}</p>` : '';
   return {
     id: 'bisect', title: 'Bisect',

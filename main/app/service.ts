@@ -6,7 +6,7 @@ import type {
   ApiHandlers, SampleTable, TableSummary, TransportMode, VersionRow,
 } from '../../shared/api';
 import { LakerecError } from '../../shared/errors';
-import type { JobContext } from '../../shared/jobs';
+import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import type { VersionChange } from '../delta/types';
 import { whoOf } from '../delta/history';
 import { bisectSpec, InvestigationCache } from './investigate';
@@ -41,8 +41,11 @@ async function readChanges(root: string, ctx: JobContext, tables: InvestigationC
   // Our own check first: it words each wrong-folder case for a person and maps EACCES.
   await assertTableFolder(root);
   // The same open table the investigation uses: the log is read once for header, list and timeline.
+  throwIfCancelled(ctx);
   const table = await tables.table(root, ctx);
   const changes = await table.changes({}, ctx);
+  // Served from the open table when the log is unchanged: still say where the read stands.
+  report(ctx, { phase: 'reading log', done: changes.length, total: changes.length });
   if (changes.length === 0) {
     throw new LakerecError('not_a_delta_table', `${root} has a _delta_log folder but no commits in it.`, { path: root });
   }

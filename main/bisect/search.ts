@@ -120,9 +120,11 @@ export async function searchVersions(input: SearchInput): Promise<SearchOutcome>
       if (!applicable.length) notes.push('the partition holds no file at any readable version');
       return { ...base, outcome: 'unreadable', firstBad: null, lastGood: null, exhaustive: true, monotone: null, oldestReadable: oldest, latestState };
     }
-    if (firstBadIdx < 0 && latestState === 'unreadable') {
-      notes.push(`no examined version fails, but the latest (v${latestVersion}) could not be evaluated: the table as it is now is not known to be clean`);
-      return { ...base, outcome: 'unreadable', firstBad: null, lastGood: evaluated[evaluated.length - 1].v, exhaustive: true, monotone, oldestReadable: oldest, latestState };
+    const lastEvaluated = evaluated[evaluated.length - 1];
+    if (latestState === 'unreadable' && lastEvaluated.s === 'good') {
+      // Never "clean" or a culprit when the table as it is now cannot be read.
+      notes.push(`${firstBadIdx < 0 ? 'no examined version fails' : `v${lastEvaluated.v} passes`}, but the latest (v${latestVersion}) could not be evaluated: the table as it is now is not known to be clean`);
+      return { ...base, outcome: 'unreadable', firstBad: null, lastGood: lastEvaluated.v, exhaustive: true, monotone, transitions, oldestReadable: oldest, latestState };
     }
     if (firstBadIdx < 0) {
       return { ...base, outcome: 'clean', firstBad: null, lastGood: evaluated[evaluated.length - 1].v, exhaustive: true, monotone, oldestReadable: oldest, latestState };

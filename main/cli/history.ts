@@ -6,6 +6,8 @@ import type { AddFile, RemoveFile } from '../../shared/delta';
 import { DeltaTable } from '../delta/table';
 import { numRecordsFromStats, numRecordsOfAdd } from '../delta/replay';
 import { canonicalisePath } from '../delta/paths';
+import { whoOf, type CommitWho } from '../delta/history';
+import { whoText } from './forensics';
 
 export interface HistoryRow {
   version: number;
@@ -17,6 +19,8 @@ export interface HistoryRow {
   addedRows: number | null;
   /** Rows removed: the removes' stats, else the rows of the add each cancels (null when unknown). */
   removedRows: number | null;
+  /** Who wrote it and why (commitInfo's userName, userId, userMetadata, clusterId, job, notebook, engineInfo, txnId). */
+  who: CommitWho;
   hasCommitFile: boolean;
   hasCheckpoint: boolean;
   /** A snapshot can be rebuilt from the log that remains. */
@@ -72,6 +76,7 @@ export async function historyRows(table: DeltaTable): Promise<HistoryRow[]> {
       removedFiles: c?.removes.length ?? 0,
       addedRows: c ? sumRows(c.adds, addRows) : null,
       removedRows: c ? removedRowsOf.get(c.version) ?? null : null,
+      who: whoOf(c?.commitInfo ?? null),
       hasCommitFile: i.hasCommitFile,
       hasCheckpoint: i.hasCheckpoint,
       readable: i.readable,
@@ -91,7 +96,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.out(JSON.stringify({ table: table.root, latestVersion: table.latestVersion, warnings: table.warnings, versions: rows }, null, 2) + '\n');
     return 0;
   }
-  const header = ['version', 'timestamp', 'operation', '+files', '-files', '+rows', '-rows', 'checkpoint', 'state'];
+  const header = ['version', 'timestamp', 'operation', '+files', '-files', '+rows', '-rows', 'checkpoint', 'state', 'who'];
   const lines = rows.map((r) => [
     String(r.version),
     r.timestamp,
@@ -102,6 +107,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     r.removedRows === null ? '?' : String(r.removedRows),
     r.hasCheckpoint ? 'yes' : '',
     !r.readable ? 'log unreadable' : r.dataFilesExist === false ? `data missing (${r.missingDataFiles} files)` : 'ok',
+    whoText(r.who),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const fmt = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();

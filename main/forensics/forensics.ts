@@ -5,7 +5,7 @@ import { readdirSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { Metadata, RemoveFile, StructField } from '../../shared/delta';
 import { numRecordsFromStats } from '../delta/replay';
-import type { CommitDetail, CommitFile, ForensicsResult, HeuristicHit, VersionSummary } from '../../shared/forensics';
+import type { CommitDetail, ForensicsResult, HeuristicHit, VersionSummary } from '../../shared/forensics';
 import { LakerecError } from '../../shared/errors';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import { openDuck, sqlIdent, sqlString, type Duck } from '../engine/duck';

@@ -108,7 +108,7 @@ export const useBisect = create<BisectState>()((set, get) => ({
             const probe: ProbeEvent = { version: d.version, state: d.state, probeIndex: d.probeIndex, ...(d.detail ? { detail: d.detail } : {}) };
             set((s) => ({ probes: [...s.probes, probe], progress: p }));
           } else if (d?.kind === 'plan') {
-            set({ plan: { latestVersion: d.latestVersion, unreadableVersions: d.unreadableVersions, exhaustive: d.exhaustive }, progress: p });
+            set({ plan: { latestVersion: d.latestVersion, unreadableVersions: d.unreadableVersions, unreadable: d.unreadable, partitionAppearsAt: d.partitionAppearsAt, exhaustive: d.exhaustive }, progress: p });
           } else set({ progress: p });
         },
       });
