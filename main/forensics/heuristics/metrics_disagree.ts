@@ -1,7 +1,7 @@
 // metrics_disagree: a commit whose operationMetrics (what the writer said it did) disagree with the
 // actions the commit holds (what the log says it did): an add deleted by hand, a truncated commit.
 import type { EvidenceValue } from '../../../shared/forensics';
-import type { Heuristic } from './index';
+import type { Heuristic } from './types';
 
 const num = (x: unknown): number | null => {
   if (typeof x === 'number' && Number.isFinite(x)) return x;
@@ -10,45 +10,49 @@ const num = (x: unknown): number | null => {
 };
 
 export const metricsDisagree: Heuristic = {
-  name: 'metrics_disagree',
-  run({ history: h, versions }) {
-    const hits = [];
-    for (const st of h.states) {
-      const m = st.change?.commitInfo?.operationMetrics;
-      if (!m || !st.change?.hasCommitFile) continue;
-      const adds = (st.commitAdded ?? st.added).map((id) => h.files[id]);
-      const sum = versions[st.index];
-      const addsInLog = st.change.adds.length;
-      const removesInLog = st.change.removes.length;
-      let physicalRows: number | null = 0;
-      let anyDv = false;
-      for (const a of adds) {
-        if (a.deletionVector) anyDv = true;
-        const n = a.numRecords === null ? null : a.numRecords + (a.deletionVector?.cardinality ?? 0);
-        physicalRows = physicalRows === null || n === null ? null : physicalRows + n;
-      }
-      const checks: { metric: string; claimed: number | null; actual: number | null; evidenceName: string }[] = [
-        { metric: 'numFiles', claimed: num(m.numFiles), actual: addsInLog, evidenceName: 'addsInLog' },
-        { metric: 'numAddedFiles', claimed: num(m.numAddedFiles), actual: addsInLog, evidenceName: 'addsInLog' },
-        { metric: 'numRemovedFiles', claimed: num(m.numRemovedFiles), actual: removesInLog, evidenceName: 'removesInLog' },
-        { metric: 'numOutputRows', claimed: anyDv ? null : num(m.numOutputRows), actual: physicalRows, evidenceName: 'rowsInLog' },
-        { metric: 'numDeletedRows', claimed: num(m.numDeletedRows), actual: sum.removedRows === null || sum.addedRows === null ? null : sum.removedRows - sum.addedRows, evidenceName: 'deletedRowsInLog' },
-      ];
-      const off: string[] = [];
-      const evidence: Record<string, EvidenceValue> = {};
-      for (const c of checks) {
-        if (c.claimed === null || c.actual === null) continue;
-        evidence[c.metric] = c.claimed;
-        evidence[c.evidenceName] = c.actual;
-        if (c.claimed !== c.actual) off.push(`${c.metric} says ${c.claimed}, the commit's actions ${c.actual}`);
-      }
-      if (!off.length) continue;
-      hits.push({
-        name: 'metrics_disagree' as const, version: st.version, severity: 'warn' as const,
-        message: `${st.change.commitInfo?.operation ?? 'commit'}'s operationMetrics disagree with its actions: ${off.join('; ')} (actions removed or edited by hand?)`,
-        evidence,
-      });
-    }
-    return hits;
+  names: ['metrics_disagree'],
+  start({ history: h, versions }) {
+    return {
+      end() {
+        const hits = [];
+        for (const st of h.states) {
+          const m = st.change?.commitInfo?.operationMetrics;
+          if (!m || !st.change?.hasCommitFile) continue;
+          const adds = (st.commitAdded ?? st.added).map((id) => h.files[id]);
+          const sum = versions[st.index];
+          const addsInLog = st.change.adds.length;
+          const removesInLog = st.change.removes.length;
+          let physicalRows: number | null = 0;
+          let anyDv = false;
+          for (const a of adds) {
+            if (a.deletionVector) anyDv = true;
+            const n = a.numRecords === null ? null : a.numRecords + (a.deletionVector?.cardinality ?? 0);
+            physicalRows = physicalRows === null || n === null ? null : physicalRows + n;
+          }
+          const checks: { metric: string; claimed: number | null; actual: number | null; evidenceName: string }[] = [
+            { metric: 'numFiles', claimed: num(m.numFiles), actual: addsInLog, evidenceName: 'addsInLog' },
+            { metric: 'numAddedFiles', claimed: num(m.numAddedFiles), actual: addsInLog, evidenceName: 'addsInLog' },
+            { metric: 'numRemovedFiles', claimed: num(m.numRemovedFiles), actual: removesInLog, evidenceName: 'removesInLog' },
+            { metric: 'numOutputRows', claimed: anyDv ? null : num(m.numOutputRows), actual: physicalRows, evidenceName: 'rowsInLog' },
+            { metric: 'numDeletedRows', claimed: num(m.numDeletedRows), actual: sum.removedRows === null || sum.addedRows === null ? null : sum.removedRows - sum.addedRows, evidenceName: 'deletedRowsInLog' },
+          ];
+          const off: string[] = [];
+          const evidence: Record<string, EvidenceValue> = {};
+          for (const c of checks) {
+            if (c.claimed === null || c.actual === null) continue;
+            evidence[c.metric] = c.claimed;
+            evidence[c.evidenceName] = c.actual;
+            if (c.claimed !== c.actual) off.push(`${c.metric} says ${c.claimed}, the commit's actions ${c.actual}`);
+          }
+          if (!off.length) continue;
+          hits.push({
+            name: 'metrics_disagree' as const, version: st.version, severity: 'warn' as const,
+            message: `${st.change.commitInfo?.operation ?? 'commit'}'s operationMetrics disagree with its actions: ${off.join('; ')} (actions removed or edited by hand?)`,
+            evidence,
+          });
+        }
+        return hits;
+      },
+    };
   },
 };
