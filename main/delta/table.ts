@@ -1,6 +1,6 @@
 // DeltaTable: a Delta table's log, read per PROTOCOL.md. Open a folder, list its versions, build a
 // snapshot at any version or timestamp, and produce every version's change set in one pass.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
 import type { CommitInfo, Metadata } from '../../shared/delta';
@@ -55,6 +55,7 @@ export class DeltaTable {
   private changesCache: VersionChange[] | null = null;
   private lastState: { version: number; state: ReplayState } | null = null;
   private historyCache: Promise<History> | null = null;
+  private crcNames: Set<string> | null = null;
   private commitFileReads = 0;
   private readonly commitBytes = new Map<number, number>();
   private readonly commitBlank = new Map<number, boolean>();
@@ -92,6 +93,7 @@ export class DeltaTable {
     this.changesCache = null;
     this.lastState = null;
     this.historyCache = null;
+    this.crcNames = null;
   }
 
   get latestVersion(): number {
@@ -194,7 +196,13 @@ export class DeltaTable {
 
   /** The version checksum file `NNN.crc` (PROTOCOL.md "Version Checksum File"), when present and sane. */
   checksum(version: number): VersionChecksum | null {
-    const file = join(this.listing.logDir, `${String(version).padStart(20, '0')}.crc`);
+    const name = `${String(version).padStart(20, '0')}.crc`;
+    // One listing of the folder, not a stat per version (10,000 versions, a handful of .crc files).
+    if (!this.crcNames) {
+      try { this.crcNames = new Set(readdirSync(this.listing.logDir).filter((n) => n.endsWith('.crc'))); } catch { this.crcNames = new Set(); }
+    }
+    if (!this.crcNames.has(name)) return null;
+    const file = join(this.listing.logDir, name);
     try {
       const st = statSync(file);
       if (!st.isFile() || st.size > MAX_CRC_BYTES) return null;

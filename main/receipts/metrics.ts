@@ -64,6 +64,9 @@ export function collectMetrics(root: string, opts: { benchPath?: string } = {}):
     }
     put('bench.reconcile.rows', get(bench, 'reconcile', 'rows'));
     put('bench.demo.seconds', get(bench, 'demo', 'seconds'));
+    put('bench.history.log_read_ratio', get(bench, 'history', 'logReadRatio'));
+    put('bench.history.timeline_ms', get(bench, 'history', 'timelineMs'));
+    put('bench.history.step_median_ms', get(bench, 'history', 'stepMedianMs'));
     const runs = (get(bench, 'bisect', 'runs') as Json[] | undefined) ?? [];
     const nn = runs.find((r) => typeof r.predicate === 'string' && r.predicate.startsWith('no-null-keys'));
     if (nn) {
