@@ -61,6 +61,9 @@ export interface CommitWho {
   txnId: string | null;
 }
 
+/** A commit that says nothing about who wrote it. */
+export const NO_WHO: CommitWho = Object.freeze({ userName: null, userId: null, userMetadata: null, clusterId: null, job: null, notebook: null, engineInfo: null, txnId: null });
+
 /** The timeline's and the CLI's filters over versions (all optional, all must match). */
 export interface VersionFilter {
   operation?: string;

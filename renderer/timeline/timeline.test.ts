@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { HeuristicHit, VersionSummary } from '../../shared/forensics';
+import { NO_WHO, type HeuristicHit, type VersionSummary } from '../../shared/forensics';
 import { requestOf } from '../bisect/store';
 import { bucketOf, buildBuckets, MAX_BARS, niceAxis } from './timeline';
 
 function version(v: number, added: number | null, removed: number | null, op = 'WRITE'): VersionSummary {
   return {
-    version: v, timestamp: v * 1000, when: '', operation: op, operationParameters: {}, writer: null, isolationLevel: null, isBlindAppend: null,
+    version: v, timestamp: v * 1000, when: '', operation: op, operationParameters: {}, writer: null, who: NO_WHO, timestampSource: 'commitInfo', rewrittenFiles: 0, isolationLevel: null, isBlindAppend: null,
     readVersion: null, addedFiles: 1, removedFiles: removed ? 1 : 0, addedRows: added, removedRows: removed, dvDeletedRows: 0, addedBytes: 0,
     removedBytes: 0, tableRows: null, tableFiles: 0, partitions: [], rearrangeOnly: false, hasCommitFile: true, hasCheckpoint: v % 100 === 0,
     readable: v >= 10, protocolChanged: false, metadataChanged: false,

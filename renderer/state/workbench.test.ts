@@ -1,7 +1,8 @@
 // The store's flow over a scripted ApiClient (the real transports are covered by the e2e).
 import { describe, expect, it } from 'vitest';
+import { NO_WHO } from '../../shared/forensics';
 import { ApiCallError, type ApiClient, type ApiMethod, type ApiRequest, type ApiResponse, type InvokeOptions } from '../../shared/api';
-import { createWorkbenchStore } from './store';
+import { createWorkbenchStore } from './workbench';
 
 type Script = Partial<{ [M in ApiMethod]: (req: ApiRequest<M>, opts?: InvokeOptions) => Promise<ApiResponse<M>> }>;
 
@@ -16,6 +17,7 @@ function client(script: Script): ApiClient & { calls: string[] } {
       return f(request, opts);
     },
     pathForDroppedFile: () => null,
+    uploadFile: () => Promise.reject(new ApiCallError({ code: 'usage', message: 'no uploads here' })),
   };
 }
 
@@ -23,12 +25,12 @@ const summary = (path: string) => ({
   path, name: path.split('/').pop()!, version: 1, oldestVersion: 0, commitCount: 2, lastCommitAt: 0,
   partitionColumns: [], tableName: null, minReaderVersion: 1, minWriterVersion: 2,
 });
-const row = (version: number) => ({ version, timestamp: 0, operation: 'WRITE', operationParameters: {}, engineInfo: null, addedFiles: 1, removedFiles: 0 });
+const row = (version: number) => ({ version, timestamp: 0, operation: 'WRITE', operationParameters: {}, engineInfo: null, who: NO_WHO, addedFiles: 1, removedFiles: 0 });
 
 describe('workbench store', () => {
   it('boots, opens the initial table, lists its versions', async () => {
     const c = client({
-      appInfo: async () => ({ version: '0.1.0', mode: 'web', canPickFolder: false, canResolveDroppedFiles: false, initialTable: '/t/a', sampleTables: [] }),
+      appInfo: async () => ({ version: '0.1.0', mode: 'web', canPickFolder: false, canResolveDroppedFiles: false, canPickSource: false, canSaveFiles: false, initialTable: '/t/a', sampleTables: [] }),
       recentTables: async () => ({ tables: [] }),
       openTable: async ({ path }) => ({ table: summary(path), recent: [{ path, name: 'a', openedAt: 1 }] }),
       listVersions: async (_r, opts) => {
