@@ -57,6 +57,12 @@ export function partitionAppearsAt(h: History, part: { column: string; value: st
   return first;
 }
 
+/** A partition no version of the log ever held: every version would "fail" and version 0 would be named. */
+function neverThere(h: History, part: { column: string; value: string }): void {
+  if (partitionAppearsAt(h, part) !== null) return;
+  throw new LakerecError('predicate_refused', `--partition ${part.column}=${part.value}: no version of this log holds a file in that partition, so there is no version at which it broke (check the value, e.g. the date format)`, { partition: `${part.column}=${part.value}` });
+}
+
 export function parsePartition(p: string): { column: string; value: string } {
   const eq = p.indexOf('=');
   if (eq <= 0) throw new LakerecError('usage', `--partition must be COLUMN=VALUE, got "${p}"`);
@@ -110,6 +116,7 @@ export async function bindPredicate(spec: PredicateSpec, h: History, opts: BindO
         }
       }
       if (!part && !spec.allowMoving) throw new LakerecError('predicate_refused', ROW_COUNT_REFUSAL, { predicate: 'row-count' });
+      if (part) neverThere(h, part);
       return rowCount(spec, part, h, reader);
     }
     case 'matches-source': {
@@ -117,6 +124,7 @@ export async function bindPredicate(spec: PredicateSpec, h: History, opts: BindO
       if (!spec.source) throw new LakerecError('usage', '--predicate matches-source needs --source FILE (Parquet, CSV or JSON lines)');
       const part = parsePartition(spec.partition);
       if (!columns.includes(part.column)) throw new LakerecError('usage', `--partition ${part.column}=...: the table has no column "${part.column}"`);
+      if (md.partitionColumns.includes(part.column)) neverThere(h, part);
       return matchesSource(spec, part, h, reader);
     }
     default:

@@ -99,6 +99,10 @@ describe('bisect semantics', () => {
     expect(bisectHeadline(r)).not.toMatch(/healed/i);
   });
 
+  it('a partition no version ever held is refused, not "broke at v0"', async () => {
+    await expect(bisect(lakes.appears, { predicate: 'row-count', expect: 10, partition: 'dt=zz' })).rejects.toMatchObject({ code: 'predicate_refused', message: expect.stringMatching(/no version of this log holds a file/) });
+  });
+
   it('row-count without --partition is refused (a moving reference) unless --allow-moving', async () => {
     await expect(bisect(lakes.appears, { predicate: 'row-count', expect: 10 })).rejects.toMatchObject({ code: 'predicate_refused', message: expect.stringMatching(/--allow-moving/) });
     const r = await bisect(lakes.appears, { predicate: 'row-count', expect: 20, allowMoving: true });
