@@ -61,6 +61,19 @@ export interface CommitWho {
   txnId: string | null;
 }
 
+/** Who wrote a commit and why, in one short phrase (empty when the log does not say). */
+export function whoText(w: CommitWho | null | undefined): string {
+  if (!w) return '';
+  const parts: string[] = [];
+  if (w.userName || w.userId) parts.push(`by ${w.userName ?? ''}${w.userName && w.userId ? ` (${w.userId})` : w.userId ?? ''}`);
+  if (w.job) parts.push(`job ${[w.job.name, w.job.id && `#${w.job.id}`, w.job.run && `run ${w.job.run}`].filter(Boolean).join(' ')}`);
+  if (w.notebook) parts.push(`notebook ${w.notebook}`);
+  if (w.clusterId) parts.push(`cluster ${w.clusterId}`);
+  if (w.txnId) parts.push(`txn ${w.txnId}`);
+  if (w.userMetadata) parts.push(`"${w.userMetadata}"`);
+  return parts.join(' · ');
+}
+
 /** A commit that says nothing about who wrote it. */
 export const NO_WHO: CommitWho = Object.freeze({ userName: null, userId: null, userMetadata: null, clusterId: null, job: null, notebook: null, engineInfo: null, txnId: null });
 

@@ -3,6 +3,7 @@
 // from forensics, a bisect of the table's history, and the contract used. The window's "Export
 // incident report" and the CLI's `--html` both call renderIncidentHtml, so the same inputs give
 // the same file. Every value of a confidential column is masked before any section sees it.
+import { NO_WHO, whoText } from '../../shared/forensics';
 import type { BisectResult, PredicateSpec } from '../../shared/bisect';
 import { toErrorData } from '../../shared/errors';
 import type { ForensicsResult, VersionSummary } from '../../shared/forensics';
@@ -239,6 +240,7 @@ function commitTable(v: number, b: BisectResult, f: ForensicsResult | null | und
     + (c?.addedPaths.length ? `<tr><th>added</th><td>${c.addedPaths.slice(0, 6).map((x) => `<code>${esc(x)}</code>`).join('<br>')}</td></tr>` : '')
     + (c?.removedPaths.length ? `<tr><th>removed</th><td>${c.removedPaths.slice(0, 6).map((x) => `<code>${esc(x)}</code>`).join('<br>')}</td></tr>` : '')
     + (s?.writer ? `<tr><th>writer</th><td>${esc(s.writer)}</td></tr>` : '')
+    + (whoText(c?.who ?? s?.who ?? NO_WHO) ? `<tr><th>who</th><td>${esc(whoText(c?.who ?? s?.who ?? NO_WHO))}</td></tr>` : '')
     + '</table>';
 }
 

@@ -4,22 +4,11 @@ import { resolve } from 'node:path';
 import { parseArgs, bool, int, str, requirePositional } from './args';
 import type { CliIO } from './io';
 import { forensics, forensicsCommit } from '../forensics/forensics';
-import { matchesFilter, type CommitDetail, type CommitFile, type CommitWho, type ForensicsResult, type HeuristicHit, type VersionFilter } from '../../shared/forensics';
+import { matchesFilter, whoText, type CommitDetail, type CommitFile, type ForensicsResult, type HeuristicHit, type VersionFilter } from '../../shared/forensics';
 import { LakerecError } from '../../shared/errors';
 
 const USAGE = 'lakerec forensics TABLE [--partition-by COL] [--version N] [--operation OP] [--since ISO] [--until ISO] [--partition C=V] [--user U] [--writer W] [--text S] [--json] [--evidence] [--wide]';
 
-/** Who wrote a commit and why, in one short phrase (empty when the log does not say). */
-export function whoText(w: CommitWho): string {
-  const parts: string[] = [];
-  if (w.userName || w.userId) parts.push(`by ${w.userName ?? ''}${w.userName && w.userId ? ` (${w.userId})` : w.userId ?? ''}`);
-  if (w.job) parts.push(`job ${[w.job.name, w.job.id && `#${w.job.id}`, w.job.run && `run ${w.job.run}`].filter(Boolean).join(' ')}`);
-  if (w.notebook) parts.push(`notebook ${w.notebook}`);
-  if (w.clusterId) parts.push(`cluster ${w.clusterId}`);
-  if (w.txnId) parts.push(`txn ${w.txnId}`);
-  if (w.userMetadata) parts.push(`"${w.userMetadata}"`);
-  return parts.join(' · ');
-}
 
 /** ISO time to the second for the table (the JSON keeps milliseconds). */
 export function toSeconds(iso: string): string {
@@ -174,3 +163,5 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   // Heuristics are leads for a human, not verdicts: forensics exits 0 when the log could be read.
   return 0;
 }
+
+export { whoText };

@@ -9,6 +9,7 @@ import type {
   AddFile, CommitInfo, DeletionVectorDescriptor, FileStats, Metadata, Protocol, RemoveFile, StructType,
 } from '../../shared/delta';
 import type { ActiveFile, VersionChange, VersionInfo } from './types';
+import type { CommitWho } from '../../shared/forensics';
 import { throwIfCancelled, report, type JobContext } from '../../shared/jobs';
 import { canonicalisePath, type CanonicalPath } from './paths';
 import { dvUniqueId } from './dv';
@@ -383,18 +384,9 @@ export function partitionLabel(pv: Record<string, string | null>, cols: string[]
   return cols.map((c) => `${c}=${pv[c] === null || pv[c] === undefined ? '__null__' : pv[c]}`).join('/');
 }
 
-/** Who wrote a commit and why, from its commitInfo (fields Databricks, Spark and delta-rs write). */
-export interface CommitWho {
-  userName: string | null;
-  userId: string | null;
-  userMetadata: string | null;
-  clusterId: string | null;
-  job: { id: string | null; name: string | null; run: string | null } | null;
-  notebook: string | null;
-  engineInfo: string | null;
-  txnId: string | null;
-}
+export type { CommitWho };
 
+/** Who wrote a commit and why, from its commitInfo (fields Databricks, Spark and delta-rs write). */
 const strOrNull = (x: unknown): string | null => (x === undefined || x === null || x === '' ? null : typeof x === 'object' ? JSON.stringify(x) : String(x));
 
 export function whoOf(ci: CommitInfo | null): CommitWho {
