@@ -136,7 +136,7 @@ function Versions({ onPick }: { onPick(v: number): void }) {
       <div className="block-title">Versions <span className="count" data-testid="timeline-version-count">{active ? `${newestFirst.length} of ${f.versions.length}` : f.versions.length}</span><span className="muted small">newest first</span></div>
       <FilterBar filter={filter} onChange={setFilter} />
       <div className="vrow vhead"><span className="num">Ver</span><span>Committed (UTC)</span><span>Operation</span><span className="num">+rows</span><span className="num">−rows</span><span>Who</span><span /></div>
-      {newestFirst.length === 0 && <p className="muted small" data-testid="filter-empty">No version matches the filter.</p>}
+      {newestFirst.length === 0 && <p className="muted small filter-empty" data-testid="filter-empty">No version matches the filter.</p>}
       <WindowedList
         items={newestFirst}
         rowHeight={ROW}
