@@ -49,7 +49,7 @@ export class InvestigationCache {
     let hit = this.entries.get(root);
     if (hit && hit.stamp !== stamp) {
       // New commits: re-list, keep the parsed commits (they are immutable), rebuild the history.
-      hit.table.refresh();
+      await hit.table.refresh();
       hit = { ...hit, stamp, history: null, forensics: null, changed: true };
     }
     if (!hit) hit = { stamp, table: await DeltaTable.open(root), history: null, forensics: null, changed: false };

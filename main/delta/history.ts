@@ -34,7 +34,7 @@ export interface HistorySource {
   /** The active files, protocol and metadata of a readable version (used where commits are gone). */
   snapshotAt(version: number): Promise<{ files: ActiveFile[]; protocol: Protocol; metadata: Metadata; timestamp: number }>;
   /** The version's checksum file, when there is one (null: none, or unreadable). */
-  checksum?(version: number): VersionChecksum | null;
+  checksum?(version: number): Promise<VersionChecksum | null> | VersionChecksum | null;
 }
 
 export interface FileEntry {
@@ -269,7 +269,7 @@ export async function buildHistory(src: HistorySource, ctx?: JobContext): Promis
     const st: VersionState = {
       version: v, index: states.length, info, change, added: [], removed: [], orphanRemoves: [], protocol, metadata,
       protocolChanged: false, metadataChanged: false, tableRows: null, tableFiles: open.size, tableBytes: openBytes, fromSnapshot: false, exact: false,
-      checksum: src.checksum?.(v) ?? null,
+      checksum: (await src.checksum?.(v)) ?? null,
     };
     const contiguous = v === prevVersion + 1;
     prevVersion = v;

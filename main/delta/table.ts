@@ -1,23 +1,28 @@
 // DeltaTable: a Delta table's log, read per PROTOCOL.md. Open a folder, list its versions, build a
 // snapshot at any version or timestamp, and produce every version's change set in one pass.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+// Every byte is read through the Storage seam (./storage): a local folder by default.
 import { LakerecError } from '../../shared/errors';
 import type { CommitInfo, Metadata } from '../../shared/delta';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import type { ActiveFile, Snapshot, TimestampSource, VersionChange, VersionInfo } from './types';
 import { buildHistory, type History, type VersionChecksum } from './history';
-import { commitFileName, listLog, selectSegment, type CheckpointRef, type LogListing, type LogSegment } from './logfiles';
+import { commitFileName, listedVersions, listLog, selectSegment, type CheckpointRef, type LogListing, type LogSegment } from './logfiles';
 import { activeFiles, addCount, entryAbsolute, parseCommitBytes, ReplayState, type FileEntry, type ParsedCommit } from './replay';
 import { readCheckpoint } from './checkpoint';
 import { checkReaderProtocol } from './features';
-import { columnMappingMode, parseSchemaString } from './schema';
-import { deletionVectorLocation } from './dv';
+import { columnMappingMode, parseSchemaString, validateMetadata } from './schema';
+import { deletionVectorLocation, dvStoragePath } from './dv';
+import { bindStorage, LIMIT_KNOBS, LocalStorage, type ReadLimits, type Storage } from './storage';
 
 export interface OpenOptions {
   /** Read data and DV files whose paths resolve outside the table root (off by default). */
   allowOutsidePaths?: boolean;
+  /** Override the read limits (default: storage/limits.ts and its environment knobs). */
+  limits?: Partial<ReadLimits>;
 }
+
+/** versions() lists missing versions one by one only up to this many; beyond, the versions that exist. */
+export const MISSING_VERSIONS_LISTED_MAX = 100_000;
 
 export interface SnapshotOptions {
   version?: number;
@@ -39,14 +44,14 @@ function commitTimestampOf(c: ParsedCommit, mtime: number | undefined): { timest
   return { timestamp: mtime ?? 0, source: 'file_mtime' };
 }
 
-/** Missing versions listed one by one up to this gap; a larger gap is one range. */
-const MAX_LISTED_GAP = 10_000;
 /** A checksum file is a few hundred bytes; anything larger is not read. */
 const MAX_CRC_BYTES = 1 << 20;
 
 export class DeltaTable {
   readonly root: string;
   readonly allowOutsidePaths: boolean;
+  /** Where the table's bytes come from (the reader reads nothing else). */
+  readonly storage: Storage;
   private listing: LogListing;
   private readonly commitCache = new Map<number, ParsedCommit>();
   private readonly checkpointCache = new Map<CheckpointRef, Promise<ParsedCommit>>();
@@ -55,41 +60,47 @@ export class DeltaTable {
   private changesCache: VersionChange[] | null = null;
   private lastState: { version: number; state: ReplayState } | null = null;
   private historyCache: Promise<History> | null = null;
-  private crcNames: Set<string> | null = null;
+  private crcNames: Promise<Set<string>> | null = null;
   private commitFileReads = 0;
   private readonly commitBytes = new Map<number, number>();
   private readonly commitBlank = new Map<number, boolean>();
 
-  private constructor(root: string, listing: LogListing, opts: OpenOptions) {
-    this.root = root;
+  private constructor(storage: Storage, listing: LogListing) {
+    this.storage = storage;
+    this.root = storage.root;
     this.listing = listing;
-    this.allowOutsidePaths = opts.allowOutsidePaths ?? false;
+    this.allowOutsidePaths = storage.allowOutsidePaths;
   }
 
   /** Opens a table folder. Throws `not_found`, `not_a_folder`, `not_a_delta_table`. */
   static async open(root: string, opts: OpenOptions = {}): Promise<DeltaTable> {
-    const abs = resolve(root);
-    let st;
+    return DeltaTable.openStorage(new LocalStorage(root, { allowOutsidePaths: opts.allowOutsidePaths, limits: opts.limits }));
+  }
+
+  /** Opens the table a store holds (the local folder, memory, later an object store). */
+  static async openStorage(storage: Storage): Promise<DeltaTable> {
+    let listing: LogListing | null;
     try {
-      st = statSync(abs);
-    } catch {
-      throw new LakerecError('not_found', `${abs} does not exist`, { path: abs });
+      listing = await listLog(storage);
+    } catch (e) {
+      // A file named _delta_log: not a table (as before the seam), not a folder error.
+      if (e instanceof LakerecError && e.code === 'not_a_folder') listing = null;
+      else throw e;
     }
-    if (!st.isDirectory()) throw new LakerecError('not_a_folder', `${abs} is not a folder`, { path: abs });
-    const logDir = join(abs, '_delta_log');
-    if (!existsSync(logDir) || !statSync(logDir).isDirectory()) {
-      throw new LakerecError('not_a_delta_table', `${abs} has no _delta_log folder, so it is not a Delta table`, { path: abs });
+    if (listing === null) {
+      throw new LakerecError('not_a_delta_table', `${storage.root} has no _delta_log folder, so it is not a Delta table`, { path: storage.root });
     }
-    const listing = listLog(abs);
     if (listing.commits.size === 0 && listing.checkpoints.size === 0) {
-      throw new LakerecError('not_a_delta_table', `${logDir} holds no commits or checkpoints`, { path: abs });
+      throw new LakerecError('not_a_delta_table', `${listing.logDir} holds no commits or checkpoints`, { path: storage.root });
     }
-    return new DeltaTable(abs, listing, opts);
+    return new DeltaTable(storage, listing);
   }
 
   /** Re-lists _delta_log (new commits by another writer); cached parses stay valid (commits are immutable). */
-  refresh(): void {
-    this.listing = listLog(this.root);
+  async refresh(): Promise<void> {
+    const listing = await listLog(this.storage);
+    if (listing === null) throw new LakerecError('not_a_delta_table', `${this.root} has no _delta_log folder any more`, { path: this.root });
+    this.listing = listing;
     this.changesCache = null;
     this.lastState = null;
     this.historyCache = null;
@@ -122,40 +133,42 @@ export class DeltaTable {
   }
 
   /**
-   * The versions of the log: every version with a commit file or a checkpoint, whether a snapshot
-   * can be rebuilt from the log that remains (without opening checkpoints), and why not. Only
-   * versions that exist are walked; the missing versions of a gap are listed (unreadable) when the
-   * gap is small (a cleaned-up prefix), and named as a range in the next version's reason when it
-   * is not (a commit named 50,000,000 must not cost fifty million entries).
+   * The versions the log holds (a commit file or a complete checkpoint), ascending. Iterate these
+   * (or changes()), never 0..latestVersion: a hostile log may name version 50,000,000 after 0.
+   */
+  listedVersions(): number[] {
+    return listedVersions(this.listing);
+  }
+
+  /**
+   * Every version from 0 to the latest: whether its commit file and a checkpoint exist, and whether
+   * a snapshot can be rebuilt from the log that remains (without opening checkpoints). Missing
+   * versions (cleaned up) are listed one by one only while there are at most
+   * MISSING_VERSIONS_LISTED_MAX of them; beyond that, only the versions that exist.
    */
   versions(): VersionInfo[] {
-    const present = new Set<number>(this.listing.commits.keys());
-    for (const [v, list] of this.listing.checkpoints) if (list.some((c) => c.complete)) present.add(v);
-    for (const c of this.listing.compactions) present.add(c.to);
-    const sorted = [...present].sort((a, b) => a - b);
+    const listed = this.listedVersions();
+    const latest = this.latestVersion;
+    const missingCount = latest + 1 - listed.length;
+    const walk: Iterable<number> = missingCount <= MISSING_VERSIONS_LISTED_MAX ? rangeTo(latest) : listed;
     const out: VersionInfo[] = [];
     const readable = new Map<number, boolean>();
+    const readableAt = (v: number): boolean => readable.get(v) ?? false;
     const compactionsByEnd = new Map<number, number[]>();
     for (const c of this.listing.compactions) compactionsByEnd.set(c.to, [...(compactionsByEnd.get(c.to) ?? []), c.from]);
-    const ok = (v: number): boolean => v < 0 || readable.get(v) === true;
     let prev = -1;
-    for (const v of sorted) {
-      const gap = v - prev - 1;
-      if (gap > 0 && gap <= MAX_LISTED_GAP) {
-        for (let m = prev + 1; m < v; m++) {
-          readable.set(m, false);
-          out.push({ version: m, hasCommitFile: false, hasCheckpoint: false, readable: false, reason: `commit ${commitFileName(m)} is missing (cleaned up) and no checkpoint covers version ${m}` });
-        }
-      }
+    for (const v of walk) {
       const hasCommitFile = this.listing.commits.has(v);
       const hasCheckpoint = (this.listing.checkpoints.get(v) ?? []).some((c) => c.complete);
-      const r = hasCheckpoint
-        || (hasCommitFile && gap === 0 && ok(v - 1))
-        || (compactionsByEnd.get(v) ?? []).some((from) => from === 0 || ok(from - 1));
-      readable.set(v, r);
-      const info: VersionInfo = { version: v, hasCommitFile, hasCheckpoint, readable: r };
-      if (!r) {
-        info.reason = gap > 0
+      const ok = hasCheckpoint
+        || (hasCommitFile && (v === 0 || readableAt(v - 1)))
+        || (compactionsByEnd.get(v) ?? []).some((from) => from === 0 || readableAt(from - 1));
+      readable.set(v, ok);
+      const info: VersionInfo = { version: v, hasCommitFile, hasCheckpoint, readable: ok };
+      if (!ok) {
+        // A gap walked over (not listed one by one) is named as a range.
+        const gap = v - prev - 1;
+        info.reason = hasCommitFile && gap > 0 && !readable.has(v - 1)
           ? `commits ${gap === 1 ? `v${prev + 1} is` : `v${prev + 1}-v${v - 1} are`} missing and no checkpoint at or before version ${v} covers ${gap === 1 ? 'it' : 'them'}`
           : hasCommitFile
             ? `an earlier commit is missing and no checkpoint at or before version ${v} covers it`
@@ -167,7 +180,7 @@ export class DeltaTable {
     return out;
   }
 
-  /** Commit files read from disk so far (each is read once per open table; tests count them). */
+  /** Commit files read so far (each is read once per open table; tests count them). */
   get commitReads(): number {
     return this.commitFileReads;
   }
@@ -195,40 +208,43 @@ export class DeltaTable {
   }
 
   /** The version checksum file `NNN.crc` (PROTOCOL.md "Version Checksum File"), when present and sane. */
-  checksum(version: number): VersionChecksum | null {
+  async checksum(version: number): Promise<VersionChecksum | null> {
     const name = `${String(version).padStart(20, '0')}.crc`;
-    // One listing of the folder, not a stat per version (10,000 versions, a handful of .crc files).
-    if (!this.crcNames) {
-      try { this.crcNames = new Set(readdirSync(this.listing.logDir).filter((n) => n.endsWith('.crc'))); } catch { this.crcNames = new Set(); }
-    }
-    if (!this.crcNames.has(name)) return null;
-    const file = join(this.listing.logDir, name);
+    // One listing of the folder, not a lookup per version (10,000 versions, a handful of .crc files).
+    this.crcNames ??= this.storage.list('_delta_log').then((es) => new Set((es ?? []).map((e) => e.path.slice('_delta_log/'.length)).filter((n) => n.endsWith('.crc'))), () => new Set<string>());
+    if (!(await this.crcNames).has(name)) return null;
     try {
-      const st = statSync(file);
-      if (!st.isFile() || st.size > MAX_CRC_BYTES) return null;
-      const j = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      const bytes = await this.storage.read(`_delta_log/${name}`, { maxBytes: MAX_CRC_BYTES, what: `checksum ${name}`, knob: LIMIT_KNOBS.commitBytes });
+      const j = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
       const out: VersionChecksum = {};
       for (const k of ['tableSizeBytes', 'numFiles', 'numMetadata', 'numProtocol'] as const) if (typeof j[k] === 'number') out[k] = j[k];
       return out;
     } catch {
+      // An unreadable or malformed checksum file is not evidence either way.
       return null;
     }
   }
 
-  private commit(v: number): ParsedCommit {
+  /** A JSON log file's bytes (commit or compaction), capped. */
+  private async logBytes(name: string, version: number): Promise<Buffer> {
+    try {
+      return await this.storage.read(`_delta_log/${name}`, { maxBytes: this.storage.limits.commitBytes, what: `commit ${name}`, knob: LIMIT_KNOBS.commitBytes });
+    } catch (e) {
+      if (e instanceof LakerecError && e.code === 'not_found') {
+        throw new LakerecError('version_missing', `commit file ${name} cannot be read (it no longer exists)`, { version });
+      }
+      throw e;
+    }
+  }
+
+  private async commit(v: number): Promise<ParsedCommit> {
     let c = this.commitCache.get(v);
     if (c) return c;
     const name = this.listing.commits.get(v) ?? commitFileName(v);
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(join(this.listing.logDir, name));
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      throw new LakerecError(code === 'ENOENT' ? 'version_missing' : 'io_error', `commit file ${name} cannot be read (${code ?? (e as Error).message})`, { version: v });
-    }
+    const bytes = await this.logBytes(name, v);
     this.commitFileReads++;
     this.commitBytes.set(v, bytes.length);
-    this.commitBlank.set(v, bytes.length === 0 || bytes.every((b) => b === 10 || b === 13 || b === 32 || b === 9));
+    this.commitBlank.set(v, bytes.every((b) => b === 10 || b === 13 || b === 32 || b === 9));
     c = parseCommitBytes(bytes, v, name);
     this.commitCache.set(v, c);
     return c;
@@ -237,7 +253,7 @@ export class DeltaTable {
   private checkpoint(cp: CheckpointRef): Promise<ParsedCommit> {
     let p = this.checkpointCache.get(cp);
     if (!p) {
-      p = readCheckpoint(this.listing.logDir, cp);
+      p = readCheckpoint(this.storage, cp);
       this.checkpointCache.set(cp, p);
       p.catch(() => this.checkpointCache.delete(cp));
     }
@@ -273,7 +289,7 @@ export class DeltaTable {
           const state = last.state.clone();
           for (const st of need) {
             throwIfCancelled(ctx);
-            if ('commit' in st) state.apply(this.commit(st.commit));
+            if ('commit' in st) state.apply(await this.commit(st.commit));
           }
           this.lastState = { version, state };
           return state;
@@ -297,17 +313,17 @@ export class DeltaTable {
       // Size the file table once for every add ahead (parse errors surface below, in order).
       let ahead = 0;
       try {
-        for (const step of seg.steps) if ('commit' in step) ahead += addCount(this.commit(step.commit));
+        for (const step of seg.steps) if ('commit' in step) ahead += addCount(await this.commit(step.commit));
       } catch { /* reported by the loop below */ }
       state.reserve(ahead);
       let done = 0;
       for (const step of seg.steps) {
         throwIfCancelled(ctx);
         if ('commit' in step) {
-          state.apply(this.commit(step.commit));
+          state.apply(await this.commit(step.commit));
         } else {
           const name = step.compaction.file;
-          const c = parseCommitBytes(readFileSync(join(this.listing.logDir, name)), step.compaction.to, name);
+          const c = parseCommitBytes(await this.logBytes(name, step.compaction.to), step.compaction.to, name);
           state.apply(c);
         }
         report(ctx, { phase: 'replaying log', done: ++done, total: seg.steps.length });
@@ -323,7 +339,7 @@ export class DeltaTable {
       throw new LakerecError('usage', 'give a version or a timestamp, not both');
     }
     const version = opts.timestamp !== undefined ? await this.versionAtTimestamp(opts.timestamp, ctx) : (opts.version ?? this.latestVersion);
-    if (opts.useCheckpoints === false) return this.snapshotFromState(await this.stateAt(version, ctx, false), version);
+    if (opts.useCheckpoints === false) return await this.snapshotFromState(await this.stateAt(version, ctx, false), version);
     let p = this.snapshotCache.get(version);
     if (!p) {
       p = this.buildSnapshot(version, ctx);
@@ -339,7 +355,7 @@ export class DeltaTable {
     return this.snapshotFromState(state, version);
   }
 
-  private snapshotFromState(state: ReplayState, version: number): Snapshot {
+  private async snapshotFromState(state: ReplayState, version: number): Promise<Snapshot> {
     if (!state.protocol) {
       throw new LakerecError('protocol_missing', `no protocol action at or before version ${version}: the log is incomplete`, { version });
     }
@@ -349,6 +365,7 @@ export class DeltaTable {
     }
     const metadata: Metadata = state.metadata;
     const schema = parseSchemaString(metadata);
+    validateMetadata(metadata, schema, version);
     const mode = columnMappingMode(metadata);
     if (mode !== 'none' && state.protocol.minReaderVersion < 2) {
       throw new LakerecError('log_corrupt', `column mapping mode "${mode}" needs reader version 2 or higher, the protocol says ${state.protocol.minReaderVersion}`);
@@ -375,10 +392,10 @@ export class DeltaTable {
       numRecords += f.numRecords;
     }
     const partitionColumns = metadata.partitionColumns ?? [];
-    return {
+    const snapshot: Snapshot = {
       root: this.root,
       version,
-      timestamp: this.timestampOf(version),
+      timestamp: await this.timestampOf(version),
       protocol: state.protocol,
       metadata,
       schema,
@@ -387,17 +404,22 @@ export class DeltaTable {
       files,
       numRecords,
     };
+    bindStorage(snapshot, this.storage);
+    return snapshot;
   }
 
-  private timestampOf(version: number): number {
+  private async timestampOf(version: number): Promise<number> {
     if (this.listing.commits.has(version)) {
       try {
-        return commitTimestamp(this.commit(version), this.listing.mtimes.get(version));
+        return commitTimestamp(await this.commit(version), this.listing.mtimes.get(version));
       } catch { /* fall through */ }
     }
     const cp = this.listing.checkpoints.get(version)?.[0];
     if (cp) {
-      try { return statSync(join(this.listing.logDir, cp.files[0])).mtimeMs; } catch { /* ignore */ }
+      try {
+        const st = await this.storage.stat(`_delta_log/${cp.files[0]}`);
+        if (st) return st.mtimeMs;
+      } catch { /* ignore */ }
     }
     return this.listing.mtimes.get(version) ?? 0;
   }
@@ -443,8 +465,11 @@ export class DeltaTable {
         const hasCommitFile = this.listing.commits.has(v);
         const hasCheckpoint = (this.listing.checkpoints.get(v) ?? []).some((c) => c.complete);
         if (hasCommitFile) {
-          const c = this.commit(v);
+          const c = await this.commit(v);
           const ts = commitTimestampOf(c, this.listing.mtimes.get(v));
+          // Metadata the protocol forbids is refused wherever the log is read (history too), not
+          // only when a snapshot is built.
+          if (c.metaData) validateMetadata(c.metaData, parseSchemaString(c.metaData), v);
           out.push({
             version: v,
             timestamp: ts.timestamp,
@@ -460,7 +485,7 @@ export class DeltaTable {
             hasCheckpoint,
           });
         } else {
-          out.push({ version: v, timestamp: this.timestampOf(v), timestampSource: 'checkpoint_mtime', commitBytes: null, blankCommit: false, commitInfo: null, adds: [], removes: [], protocol: null, metaData: null, hasCommitFile, hasCheckpoint });
+          out.push({ version: v, timestamp: await this.timestampOf(v), timestampSource: 'checkpoint_mtime', commitBytes: null, blankCommit: false, commitInfo: null, adds: [], removes: [], protocol: null, metaData: null, hasCommitFile, hasCheckpoint });
         }
         report(ctx, { phase: 'reading log', done: ++done, total: sorted.length });
         // Yield now and then so a window stays responsive while a large log is read.
@@ -481,38 +506,50 @@ export class DeltaTable {
   async versionsWithData(ctx?: JobContext): Promise<VersionInfo[]> {
     const infos = this.versions();
     const exists = new Map<string, boolean>();
-    const check = (abs: string | null): boolean => {
-      if (abs === null) return false;
-      let e = exists.get(abs);
-      if (e === undefined) { e = existsSync(abs); exists.set(abs, e); }
+    // A file that is refused (outside the real root, not a regular file) is not "missing": the
+    // read names the refusal.
+    const check = async (path: string | null): Promise<boolean> => {
+      if (path === null) return false;
+      let e = exists.get(path);
+      if (e === undefined) {
+        try { e = (await this.storage.stat(path)) !== null; } catch { e = true; }
+        exists.set(path, e);
+      }
       return e;
     };
-    const missingOf = (fe: FileEntry): boolean => {
+    const missingOf = async (fe: FileEntry): Promise<boolean> => {
       if (fe.outside && !this.allowOutsidePaths) return false; // refused, not missing
-      if (!check(entryAbsolute(fe, this.root))) return true;
+      if (!await check(fe.outside ? entryAbsolute(fe, this.root) : fe.key)) return true;
       const dv = fe.add.deletionVector;
       if (dv) {
         const loc = deletionVectorLocation(dv, this.root);
-        if (loc && !check(loc.absolute)) return true;
+        if (loc && !await check(dvStoragePath(loc))) return true;
       }
       return false;
     };
     let state: ReplayState | null = null;
     let missing = 0;
+    // Replay hooks are synchronous: collect the entries, then check them.
+    const added: FileEntry[] = [];
+    const removed: FileEntry[] = [];
     const hooks = {
-      onAdd: (fe: FileEntry) => { if (missingOf(fe)) missing++; },
-      onRemove: (fe: FileEntry) => { if (missingOf(fe)) missing--; },
+      onAdd: (fe: FileEntry) => { added.push(fe); },
+      onRemove: (fe: FileEntry) => { removed.push(fe); },
     };
     for (const info of infos) {
       throwIfCancelled(ctx);
       if (!info.readable) { state = null; info.dataFilesExist = null; continue; }
       try {
         if (state && info.hasCommitFile) {
-          state.apply(this.commit(info.version), hooks);
+          added.length = 0;
+          removed.length = 0;
+          state.apply(await this.commit(info.version), hooks);
+          for (const fe of added) if (await missingOf(fe)) missing++;
+          for (const fe of removed) if (await missingOf(fe)) missing--;
         } else {
           state = (await this.stateAt(info.version)).clone();
           missing = 0;
-          for (const fe of state.files.values()) if (missingOf(fe)) missing++;
+          for (const fe of state.files.values()) if (await missingOf(fe)) missing++;
         }
         info.dataFilesExist = missing === 0;
         info.missingDataFiles = missing;
@@ -526,6 +563,10 @@ export class DeltaTable {
     }
     return infos;
   }
+}
+
+function* rangeTo(last: number): Generator<number> {
+  for (let v = 0; v <= last; v++) yield v;
 }
 
 export type { ActiveFile, Snapshot, VersionChange, VersionInfo };
