@@ -38,6 +38,18 @@ describe('log integrity findings', () => {
     expect(r.heuristics.some((h) => h.name === 'metrics_disagree' && h.version === 1)).toBe(false);
   });
 
+  it('a deletion-vector DELETE whose metrics match (no files added or removed, only rewritten) is not a finding', async () => {
+    const dv = { storageType: 'u', pathOrInlineDv: 'ab^-aqEH.-t@S}K{vb[*k^', offset: 1, sizeInBytes: 34, cardinality: 529 };
+    base('dv-metrics').commit(2, [
+      commitInfo(2, 'DELETE', { operationMetrics: { numAddedFiles: '0', numRemovedFiles: '0', numDeletedRows: '529', numDeletionVectorsAdded: '1' } }),
+      { remove: { path: 'dt=a/1.parquet', deletionTimestamp: 1, dataChange: true, partitionValues: { dt: 'a' }, size: 9100 } },
+      add('dt=a/1.parquet', 900, { dt: 'a' }, { deletionVector: dv } as never),
+    ]);
+    const r = await forensics(join(dir, 'dv-metrics'));
+    expect(r.versions[2]).toMatchObject({ addedFiles: 0, removedFiles: 0, rewrittenFiles: 1, removedRows: 529, dvDeletedRows: 529 });
+    expect(r.heuristics.filter((h) => h.name === 'metrics_disagree')).toEqual([]);
+  });
+
   it('a version checksum file that disagrees with the replayed state', async () => {
     base('crc')
       .crc(1, { tableSizeBytes: 9100, numFiles: 1, numMetadata: 1, numProtocol: 1 })

@@ -20,8 +20,10 @@ export const metricsDisagree: Heuristic = {
           if (!m || !st.change?.hasCommitFile) continue;
           const adds = (st.commitAdded ?? st.added).map((id) => h.files[id]);
           const sum = versions[st.index];
-          const addsInLog = st.change.adds.length;
-          const removesInLog = st.change.removes.length;
+          // Files rewritten in place (a deletion vector added) are neither added nor removed files, as
+          // writers count them (Spark's DELETE with DVs: numAddedFiles 0, numRemovedFiles 0).
+          const addsInLog = sum.addedFiles;
+          const removesInLog = sum.removedFiles;
           let physicalRows: number | null = 0;
           let anyDv = false;
           for (const a of adds) {
@@ -29,12 +31,22 @@ export const metricsDisagree: Heuristic = {
             const n = a.numRecords === null ? null : a.numRecords + (a.deletionVector?.cardinality ?? 0);
             physicalRows = physicalRows === null || n === null ? null : physicalRows + n;
           }
+          // numDeletedRows: writers count it gross (rows of the removed files: an overwrite) or net (a
+          // copy-on-write DELETE: removed minus rewritten rows). Either agrees; only a figure matching
+          // neither is evidence.
+          const claimedDeleted = num(m.numDeletedRows);
+          const gross = sum.removedRows;
+          const net = sum.removedRows === null || sum.addedRows === null ? null : sum.removedRows - sum.addedRows;
+          const deletedRows = claimedDeleted !== null && (claimedDeleted === gross || claimedDeleted === net) ? claimedDeleted : net;
+          const rowsAgree = !anyDv && physicalRows !== null && num(m.numOutputRows) === physicalRows;
           const checks: { metric: string; claimed: number | null; actual: number | null; evidenceName: string }[] = [
-            { metric: 'numFiles', claimed: num(m.numFiles), actual: addsInLog, evidenceName: 'addsInLog' },
+            // Spark counts empty task files it never adds in numFiles: with numOutputRows agreeing, a numFiles
+            // above the adds is not evidence.
+            { metric: 'numFiles', claimed: rowsAgree && (num(m.numFiles) ?? 0) > addsInLog ? null : num(m.numFiles), actual: addsInLog, evidenceName: 'addsInLog' },
             { metric: 'numAddedFiles', claimed: num(m.numAddedFiles), actual: addsInLog, evidenceName: 'addsInLog' },
             { metric: 'numRemovedFiles', claimed: num(m.numRemovedFiles), actual: removesInLog, evidenceName: 'removesInLog' },
             { metric: 'numOutputRows', claimed: anyDv ? null : num(m.numOutputRows), actual: physicalRows, evidenceName: 'rowsInLog' },
-            { metric: 'numDeletedRows', claimed: num(m.numDeletedRows), actual: sum.removedRows === null || sum.addedRows === null ? null : sum.removedRows - sum.addedRows, evidenceName: 'deletedRowsInLog' },
+            { metric: 'numDeletedRows', claimed: num(m.numDeletedRows), actual: deletedRows, evidenceName: 'deletedRowsInLog' },
           ];
           const off: string[] = [];
           const evidence: Record<string, EvidenceValue> = {};
