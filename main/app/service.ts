@@ -154,10 +154,11 @@ export function createService(opts: ServiceOptions): ApiHandlers {
   const recent = new RecentTables(opts.userDataDir);
   const cwd = opts.cwd ?? process.cwd();
   const runsDir = opts.runsDir ?? opts.userDataDir;
-  const screens = createScreenHandlers({
-    runsDir, cwd, toolVersion: LAKEREC_VERSION, pickSource: opts.pickSource, saveFile: opts.saveFile,
-  }, opts.log);
+  // One open table per root for every screen: header, versions, timeline, bisect and reconcile's target.
   const investigation = new InvestigationCache();
+  const screens = createScreenHandlers({
+    runsDir, cwd, toolVersion: LAKEREC_VERSION, pickSource: opts.pickSource, saveFile: opts.saveFile, tables: investigation,
+  }, opts.log);
   return {
     ...screens,
 

@@ -12,6 +12,7 @@ import { HandLog, add, commitInfo, metaData, protocol, remove } from '../testing
 import { commitDetail } from '../forensics/commit';
 import { forensicsOfHistory } from '../forensics/forensics';
 import { InvestigationCache } from '../app/investigate';
+import { openTarget } from '../reconcile/sides';
 
 let dir: string;
 beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'lakerec-history-')); });
@@ -121,6 +122,9 @@ describe('the commit drill-down', () => {
     const table = await cache.table(root, {});
     table.versions();
     await table.snapshot();
+    // reconcile's target side, handed the open table by the window's service
+    const target = await openTarget(root, undefined, table);
+    expect(target.snapshot.version).toBe(5);
     expect(table.commitReads).toBe(6);
     // a new commit: the cache sees it, reads only the new file, and says so
     log.commit(6, [commitInfo(6, 'WRITE'), add('dt=a/6.parquet', 10, { dt: 'a' })]);
