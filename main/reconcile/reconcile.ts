@@ -15,6 +15,7 @@ import { compareFamily, DEFAULT_DIGEST, digestName, typesComparable, type Digest
 import { combineHalves, toHex128 } from './checksum';
 import { contractError, contractSummary, loadContract, type Contract } from './contract';
 import { classify, type Evidence, type KeyDiffEvidence, type PartitionRemoval, type StatsDuplicate } from './classify';
+import type { DeltaTable } from '../delta/table';
 import { normaliseType, openSource, openTarget, registerTargetView } from './sides';
 import { baselineFor, readBaseline, writeBaselineFile, type Baseline, type InheritedPartition, type StoredFloatSum } from './baseline';
 import { duckVersion, label, num, rows, sideProgress, sourceRowTotal, text, uncast } from './sql';
@@ -31,7 +32,8 @@ export const RECONCILE_MEMORY_LIMIT = '1536MB';
 export interface ReconcileOptions {
   /** Source of truth: Parquet file or folder, CSV, JSON lines, or a Delta table (`path@version`). */
   source: string;
-  target: { root: string; version?: number };
+  /** `table`: an already open table (the window's), so its log is not read again. */
+  target: { root: string; version?: number; table?: DeltaTable };
   /** A parsed contract, or the path of its YAML file. */
   contract: Contract | string;
   /** Deepest level to run (default rows). */
@@ -79,7 +81,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     const duckdb = await duckVersion(conn);
     const digest = digestName(mode, duckdb);
     report(ctx, { phase: 'reading the target log', done: 0, total: null });
-    const target = await openTarget(opts.target.root, opts.target.version);
+    const target = await openTarget(opts.target.root, opts.target.version, opts.target.table);
     throwIfCancelled(ctx);
     report(ctx, { phase: 'opening the source', done: 0, total: null });
     const source = await openSource(conn, opts.source, cwd, contract, target, 'lk_src_named');
