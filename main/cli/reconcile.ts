@@ -1,7 +1,8 @@
 // `lakerec reconcile SOURCE TABLE --contract F [--level L] ...`: the same engine as the window.
 // Reports are written only after the engine has a verdict, so a failed run never leaves a
 // report that claims one. Exit: 0 nothing blocking, 1 blocking finding, 2 usage, 3 unreadable.
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { readContractFile } from '../reconcile/contract';
 import { dirname, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
 import { LEVELS, type Level } from '../../shared/reconcile';
@@ -63,7 +64,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     // reconcile sections, the timeline excerpt, a bisect, the contract; confidential values masked.
     const incident = await composeIncident({
       result, table: resolve(io.cwd, table), source: /@\d+$/.test(source) ? null : resolve(io.cwd, source),
-      contractText: readFileSync(resolve(io.cwd, contract), 'utf8'), toolVersion: LAKEREC_VERSION,
+      contractText: readContractFile(resolve(io.cwd, contract)), toolVersion: LAKEREC_VERSION,
     });
     writeReport(resolve(io.cwd, html), renderIncidentHtml(incident), io, false);
   }

@@ -10,12 +10,13 @@ import {
   type RowDiff, type SchemaComparison, type CellText, type ColumnDiffCount, type BaselineUse,
 } from '../../shared/reconcile';
 import { openDuck, sqlIdent, sqlString } from '../engine/duck';
+import { checkScalarExpression } from '../engine/expression';
 import type { ActiveFile } from '../delta/types';
 import { canonicalField, canonicalRow, compareFamily, digestName, rowDigestHalves, typesComparable, type DigestMode } from './canonical';
 import {
   addGroup, combineHalves, emptyExactSum, exactSumToNumber, floatPartsSql, toHex128, type ExactSum,
 } from './checksum';
-import { contractError, contractSummary, loadContract, type Contract } from './contract';
+import { checkContractColumns, contractError, contractSummary, loadContract, type Contract } from './contract';
 import { classify, type Evidence, type KeyDiffEvidence, type PartitionRemoval, type StatsDuplicate } from './classify';
 import { openSource, openTarget, registerTargetView, targetChanges, type SourceSide, type TargetSide } from './sides';
 import { baselineFor, readBaseline, writeBaselineFile, type Baseline, type InheritedPartition, type StoredFloatSum } from './baseline';
@@ -56,6 +57,8 @@ interface PartitionSpec {
   targetIsDeltaPartition: boolean;
   /** DuckDB type of the partition column in the target. */
   type: string | null;
+  /** The contract's partition expression as DuckDB re-rendered it after checking it (null: none). */
+  expressionSql: string | null;
 }
 
 /** The partition expression without its text cast (to group by the typed value). */
@@ -131,6 +134,14 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     report(ctx, { phase: 'opening the source', done: 0, total: null });
     const source = await openSource(conn, opts.source, cwd, contract, target, 'lk_src_named');
     throwIfCancelled(ctx);
+    // Every column the contract names must exist on a side: a typo would silently mean "nothing".
+    checkContractColumns(contract, { sourceRaw: source.rawColumns.map((c) => c.name), source: source.columns.map((c) => c.name), target: target.columns.map((c) => c.name) });
+    // From here on DuckDB may read the two sides' files and nothing else (defence in depth under
+    // the type mapping and the expression check: no SQL of the run can open another file).
+    await duck.restrict({
+      dirs: [target.root, ...(source.access.dirs ?? [])],
+      files: [...(source.access.files ?? []), ...target.snapshot.files.filter((f) => !f.absolutePath.startsWith(target.root)).map((f) => f.absolutePath)],
+    });
 
     // ---- schema ----
     const part = await partitionSpec(conn, contract, source, target);
@@ -425,7 +436,15 @@ async function duckVersion(conn: DuckDBConnection): Promise<string> {
 /** The partition column (or expression) on each side; validates the expression against the source. */
 async function partitionSpec(conn: DuckDBConnection, contract: Contract, source: SourceSide, target: TargetSide): Promise<PartitionSpec & { srcHasCol: boolean }> {
   const pc = contract.partitioning?.column ?? null;
-  const expr = contract.partitioning?.expression ?? null;
+  // The expression is someone else's SQL: parsed and checked as one scalar expression over the
+  // sides' columns, and only DuckDB's rendering of it runs (main/engine/expression.ts).
+  let expr: string | null = null;
+  if (contract.partitioning?.expression) {
+    const known = [...source.columns, ...target.columns].map((c) => c.name);
+    const checked = await checkScalarExpression(conn, contract.partitioning.expression, known);
+    if (!checked.ok) throw contractError(contract, 'partitioning.expression', `partition expression refused: ${checked.problem}`);
+    expr = checked.sql;
+  }
   const srcHas = pc !== null && source.columns.some((c) => c.name === pc);
   const tgtHas = pc !== null && target.columns.some((c) => c.name === pc);
   let srcSelect = 'SELECT *';
@@ -437,7 +456,7 @@ async function partitionSpec(conn: DuckDBConnection, contract: Contract, source:
     await conn.run(`CREATE OR REPLACE TEMP VIEW lk_src AS ${srcSelect} FROM ${sqlIdent(source.view)}`);
     if (pc !== null) await conn.run(`SELECT ${sqlIdent(pc)} FROM lk_src LIMIT 0`);
   } catch (e) {
-    throw contractError(contract, 'partitioning.expression', `partition expression "${expr}" does not evaluate on the source: ${(e as Error).message.split('\n')[0]}`);
+    throw contractError(contract, 'partitioning.expression', `partition expression "${contract.partitioning?.expression ?? ''}" does not evaluate on the source: ${(e as Error).message.split('\n')[0]}`);
   }
   if (pc !== null && !srcHas) {
     const d = await rows(conn, 'DESCRIBE lk_src');
@@ -457,6 +476,7 @@ async function partitionSpec(conn: DuckDBConnection, contract: Contract, source:
     targetIsDeltaPartition: pc !== null && target.snapshot.partitionColumns.includes(pc),
     type: target.columns.find((c) => c.name === pc)?.type ?? null,
     srcHasCol: srcHas,
+    expressionSql: expr,
   };
 }
 
@@ -813,11 +833,11 @@ async function diffKeys(
   }
   // Moved rows: does the target's partition value disagree with the contract's own derivation of
   // it from the same row? Then the partition was derived differently (a zone, a clock), not moved.
-  if (ev.moved > 0 && contract.partitioning?.expression && part.column) {
+  if (ev.moved > 0 && part.expressionSql && part.column) {
     try {
       const jk = keyCols.map((kc, i) => `t.${sqlIdent(kc)} = k.${K[i]}`).join(' AND ');
       const r = (await rows(conn, `SELECT count(*) AS n FROM lk_kd k JOIN lk_tgt_all t ON ${jk}
-        WHERE k.kind = 'moved' AND CAST((${contract.partitioning.expression}) AS VARCHAR) IS DISTINCT FROM CAST(t.${sqlIdent(part.column)} AS VARCHAR)`))[0];
+        WHERE k.kind = 'moved' AND CAST((${part.expressionSql}) AS VARCHAR) IS DISTINCT FROM CAST(t.${sqlIdent(part.column)} AS VARCHAR)`))[0];
       ev.movedExprMismatch = num(r.n);
     } catch {
       ev.movedExprMismatch = null;
