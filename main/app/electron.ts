@@ -19,6 +19,7 @@ import {
   apiMethods, IPC_CANCEL, IPC_PROGRESS, ipcChannel, isJobId, type ProgressEvent,
 } from '../../shared/api';
 import { ELECTRON_CSP } from './csp';
+import { assertOutsideTables } from '../engine/outputs';
 import { Dispatcher } from './dispatch';
 import { defaultSample, resolveSamples } from './samples';
 import { runHistoryDir } from './screens';
@@ -172,10 +173,11 @@ export function runElectronApp(opts: ElectronAppOptions): void {
         const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
         return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0];
       },
-      saveFile: async (defaultName: string, content: string) => {
+      saveFile: async (defaultName: string, content: string, tableRoots: string[]) => {
         const options = { title: 'Save the incident report', defaultPath: defaultName, filters: [{ name: 'HTML', extensions: ['html'] }] };
         const r = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
         if (r.canceled || !r.filePath) return null;
+        assertOutsideTables(r.filePath, tableRoots, 'the report');
         await writeFile(r.filePath, content, 'utf8');
         return r.filePath;
       },

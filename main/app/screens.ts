@@ -35,8 +35,11 @@ export interface ScreenServiceOptions {
   toolVersion: string;
   /** Electron: the native open dialog for a source file. */
   pickSource?: () => Promise<string | null>;
-  /** Electron: the native save dialog; writes `content` and returns where, or null when cancelled. */
-  saveFile?: (defaultName: string, content: string) => Promise<string | null>;
+  /**
+   * Electron: the native save dialog; writes `content` and returns where, or null when cancelled.
+   * A path inside one of `tableRoots` is refused (the workbench never writes into a table).
+   */
+  saveFile?: (defaultName: string, content: string, tableRoots: string[]) => Promise<string | null>;
 }
 
 interface KeptResult {
@@ -226,7 +229,8 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
       let savedTo: string | null = null;
       if (save) {
         if (!o.saveFile) throw new LakerecError('usage', 'There is no save dialog in web mode: the page downloads the report instead.');
-        savedTo = await o.saveFile(fileName, html);
+        const roots = [kept.table, ...(existsSync(kept.source) && statSync(kept.source).isDirectory() ? [kept.source] : [])];
+        savedTo = await o.saveFile(fileName, html, roots);
       }
       return { html, fileName, savedTo, sections: incidentSections(input).map((s) => s.title) };
     },

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildHostileCorpus, type Cmd, type HostileCorpus } from '../testing/hostile-corpus';
@@ -86,4 +86,32 @@ describe('hostile corpus through the real CLI', () => {
     }
     expect(failures).toEqual([]);
   }, 300_000);
+
+  it('refuses every output path inside a table it reads (exit 2, naming the path), and still appends to the step summary', () => {
+    const clean = corpus.cases[0];
+    const before = treeHash(clean.table);
+    symlinkSync(join(clean.table, '_delta_log'), join(dir, 'log-link'));
+    const run = (args: string[], env: Record<string, string> = {}) => spawnSync(process.execPath, [bin, ...args], {
+      cwd: corpus.dir, encoding: 'utf8', timeout: 60_000, env: { ...process.env, LAKEREC_DEBUG: '', ...env },
+    });
+    const rec = ['reconcile', clean.source, clean.table, '--contract', clean.contract];
+    const inside = [
+      [...rec, '--level', 'checksum', '--write-baseline', join(clean.table, '_delta_log', '00000000000000000001.json')],
+      [...rec, '--html', join(clean.table, 'report.html')],
+      [...rec, '--markdown', join(dir, 'log-link', 'summary.md')],
+      ['snapshot', clean.table, '--out', join(clean.table, 'dt=2026-08-10', 'x.parquet')],
+      ['snapshot', clean.table, '--out', join(dir, 'log-link', 'x.parquet')],
+    ];
+    for (const args of inside) {
+      const r = run(args);
+      expect({ args, code: r.status }).toEqual({ args, code: 2 });
+      expect(r.stderr).toMatch(/^lakerec (reconcile|snapshot): usage: (--write-baseline|--html|--markdown|--out) \S+ is inside the table \S+: lakerec never writes into a table; choose a path outside it\n$/);
+    }
+    expect(treeHash(clean.table)).toBe(before);
+    const summary = join(dir, 'step-summary.md');
+    writeFileSync(summary, '# earlier step\n');
+    const r = run([...rec, '--markdown', summary], { GITHUB_STEP_SUMMARY: summary });
+    expect(r.status).toBe(0);
+    expect(readFileSync(summary, 'utf8')).toMatch(/^# earlier step\n[\s\S]*verdict/i);
+  }, 120_000);
 });

@@ -1,7 +1,8 @@
 // `lakerec reconcile SOURCE TABLE --contract F [--level L] ...`: the same engine as the window.
 // Reports are written only after the engine has a verdict, so a failed run never leaves a
 // report that claims one. Exit: 0 nothing blocking, 1 blocking finding, 2 usage, 3 unreadable.
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { assertOutsideTables } from '../engine/outputs';
 import { readContractFile } from '../reconcile/contract';
 import { dirname, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
@@ -39,6 +40,12 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const digest = str(p, 'digest') ?? 'md5';
   if (digest !== 'md5' && digest !== 'fast') throw new LakerecError('usage', `--digest must be md5 or fast, got "${digest}"`);
   const at = (f: string | undefined) => (f === undefined ? undefined : resolve(io.cwd, f));
+  // No output may land in a table this command reads (the target, a Delta or folder source).
+  const srcPath = resolve(io.cwd, /@\d+$/.test(source) && !existsSync(resolve(io.cwd, source)) ? source.replace(/@\d+$/, '') : source);
+  const roots = [resolve(io.cwd, table), ...(existsSync(srcPath) && statSync(srcPath).isDirectory() ? [srcPath] : [])];
+  for (const [flag, v] of [['--write-baseline', str(p, 'write-baseline')], ['--markdown', str(p, 'markdown')], ['--html', str(p, 'html')]] as const) {
+    if (v !== undefined) assertOutsideTables(resolve(io.cwd, v), roots, flag);
+  }
   const result = await reconcile({
     source,
     target: { root: resolve(io.cwd, table), ...(version !== undefined ? { version } : {}) },

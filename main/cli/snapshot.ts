@@ -7,6 +7,7 @@ import type { CliIO } from './io';
 import { DeltaTable } from '../delta/table';
 import { registerSnapshotView } from '../delta/scan';
 import { openDuck, sqlString } from '../engine/duck';
+import { assertOutsideTables } from '../engine/outputs';
 
 const usage = 'lakerec snapshot TABLE [--version N | --timestamp ISO] --out FILE.parquet';
 
@@ -23,12 +24,18 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     throw new LakerecError('usage', `--timestamp "${timestamp}" is not an ISO 8601 timestamp (e.g. 2024-01-31T12:00:00Z)`);
   }
   const allowOutsidePaths = bool(p, 'allow-outside-paths');
-  const table = await DeltaTable.open(resolve(io.cwd, tablePath), { allowOutsidePaths });
+  const root = resolve(io.cwd, tablePath);
+  const outPath = assertOutsideTables(resolve(io.cwd, out), [root], '--out');
+  const table = await DeltaTable.open(root, { allowOutsidePaths });
   const snapshot = await table.snapshot(timestamp !== undefined ? { timestamp } : version !== undefined ? { version } : {});
-  const outPath = resolve(io.cwd, out);
   const duck = await openDuck();
   try {
     await registerSnapshotView(duck.conn, snapshot, 'lakerec_snapshot', { allowOutsidePaths });
+    // DuckDB may now read the table's files and write the one output, nothing else.
+    await duck.restrict({
+      dirs: [root],
+      files: [outPath, ...snapshot.files.filter((f) => !f.absolutePath.startsWith(root)).map((f) => f.absolutePath)],
+    });
     try {
       await duck.conn.run(`COPY (SELECT * FROM lakerec_snapshot) TO ${sqlString(outPath)} (FORMAT parquet)`);
     } catch (e) {
