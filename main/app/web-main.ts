@@ -93,6 +93,6 @@ export async function runWebMode(argv: string[], entryUrl: string): Promise<void
     void server.close().then(() => process.exit(0));
     setTimeout(() => process.exit(0), 2000).unref();
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  // A closed terminal (SIGHUP) stops the server too: no orphan keeps a live token.
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, stop);
 }

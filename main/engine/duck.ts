@@ -2,11 +2,11 @@
 // for spilling (tables larger than RAM), memory bounded to the machine, no network, no extension
 // loading, and (once a run has registered its files) no file access beyond them.
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { realpathSync, rmSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { dirname, resolve, sep } from 'node:path';
 import { LakerecError } from '../../shared/errors';
-import { makeTempDir } from './tempdirs';
+import { makeTempDir, removeTempDir } from './tempdirs';
 
 export interface Duck {
   instance: DuckDBInstance;
@@ -63,7 +63,7 @@ export async function openDuck(opts: DuckOptions = {}): Promise<Duck> {
       autoload_known_extensions: 'false',
     });
   } catch (e) {
-    rmSync(spill, { recursive: true, force: true });
+    removeTempDir(spill);
     throw wrapDuckError(e, 'could not start DuckDB');
   }
   const conn = await instance.connect();
@@ -90,7 +90,7 @@ export async function openDuck(opts: DuckOptions = {}): Promise<Duck> {
     close() {
       try { conn.closeSync(); } catch { /* already closed */ }
       try { instance.closeSync(); } catch { /* already closed */ }
-      rmSync(spill, { recursive: true, force: true });
+      removeTempDir(spill);
     },
   };
 }

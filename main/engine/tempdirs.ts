@@ -12,9 +12,27 @@ const STALE = /^lakerec-(duck|uploads)-(\d+)-[A-Za-z0-9]{6}$/;
 const LEGACY = /^lakerec-(duck|uploads)-[A-Za-z0-9]{6}$/;
 const LEGACY_AGE_MS = 24 * 3600 * 1000;
 
-/** A fresh 0700 temp folder for `kind`, named with this process's pid. */
+const live = new Set<string>();
+let hooked = false;
+
+/**
+ * A fresh 0700 temp folder for `kind`, named with this process's pid. It is removed at process
+ * exit if its owner has not removed it (a job still running when SIGTERM arrived).
+ */
 export function makeTempDir(kind: TempKind, parent = tmpdir()): string {
-  return mkdtempSync(join(parent, `lakerec-${kind}-${process.pid}-`));
+  const dir = mkdtempSync(join(parent, `lakerec-${kind}-${process.pid}-`));
+  live.add(dir);
+  if (!hooked) {
+    hooked = true;
+    process.once('exit', () => { for (const d of live) rmSync(d, { recursive: true, force: true }); });
+  }
+  return dir;
+}
+
+/** Removes a folder made by makeTempDir (and forgets it). */
+export function removeTempDir(dir: string): void {
+  live.delete(dir);
+  rmSync(dir, { recursive: true, force: true });
 }
 
 function alive(pid: number): boolean {
