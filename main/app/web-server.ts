@@ -18,11 +18,11 @@ import {
   httpStatusFor, isJobId, type ApiResult, type ProgressEvent,
 } from '../../shared/api';
 import type { ErrorCode } from '../../shared/errors';
-import type { Dispatcher } from './dispatch';
+import type { CallDispatcher } from './dispatch';
 import { WEB_CSP } from './csp';
 
 export interface WebServerOptions {
-  dispatcher: Dispatcher;
+  dispatcher: CallDispatcher;
   /** The built renderer (dist/renderer). */
   staticDir: string;
   /** 0 (default): a free port chosen by the OS. */
