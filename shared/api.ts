@@ -176,6 +176,13 @@ export interface ContractText {
   origin: 'file' | 'template';
   /** The file it was read from (origin file). */
   path: string | null;
+  /** sha256 of `text` (what an acceptance is remembered by, with the path). */
+  sha256: string;
+  /**
+   * False for a contract found beside the table that the user has not accepted yet: it came with
+   * the table, i.e. from whoever wrote the table, so it is shown but not run until accepted once.
+   */
+  accepted: boolean;
 }
 
 export interface ReconcileRequest {
@@ -258,6 +265,8 @@ export interface ApiMap {
   validateContract: { request: { text: string }; response: ContractCheck };
   /** The contract for a table: a contract.yaml beside it (or beside its lake folder), else a template from its schema. */
   defaultContract: { request: { path: string }; response: ContractText };
+  /** Remembers that the user accepted the contract file at `path` with this content (sha256), in the app-data folder. */
+  acceptContract: { request: { path: string; sha256: string }; response: { accepted: true } };
   /** Reconcile a source against the table (a job: progress, cancel). Recorded in the run history. */
   reconcile: { request: ReconcileRequest; response: ReconcileRun };
   /** The incident report of a kept reconcile result, with the table's timeline excerpt and a bisect: one self-contained HTML file (a job). Electron with `save`: a save dialog writes it. */
@@ -493,6 +502,14 @@ export const apiSpec: { [M in ApiMethod]: MethodSpec<M> } = {
   pickSource: { validate: empty('pickSource'), job: false },
   validateContract: { validate: (v) => ({ text: contractYaml('validateContract', objectWith('validateContract', v, ['text']).text) }), job: false },
   defaultContract: { validate: pathRequest('defaultContract'), job: false },
+  acceptContract: {
+    validate: (v) => {
+      const o = objectWith('acceptContract', v, ['path', 'sha256']);
+      if (typeof o.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(o.sha256)) throw bad('acceptContract', '"sha256" must be 64 hex digits');
+      return { path: pathString('acceptContract', 'path', o.path), sha256: o.sha256 };
+    },
+    job: false,
+  },
   reconcile: { validate: reconcileRequest, job: true },
   exportReport: {
     validate: (v) => {

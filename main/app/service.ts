@@ -150,7 +150,7 @@ export function createService(opts: ServiceOptions): ApiHandlers {
   const cwd = opts.cwd ?? process.cwd();
   const runsDir = opts.runsDir ?? opts.userDataDir;
   const screens = createScreenHandlers({
-    runsDir, cwd, toolVersion: APP_VERSION, pickSource: opts.pickSource, saveFile: opts.saveFile,
+    runsDir, userDataDir: opts.userDataDir, cwd, toolVersion: APP_VERSION, pickSource: opts.pickSource, saveFile: opts.saveFile,
   }, opts.log);
   const investigation = new InvestigationCache();
   return {
