@@ -2,7 +2,7 @@
 // contracts checked line by line, reconcile as a job, the incident report, the round-trip proof
 // with each step pushed as it runs, and the local run history every run is recorded in.
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type {
   ApiHandlers, ContractCheck, ContractText, JobProgress, ReconcileRequest,
