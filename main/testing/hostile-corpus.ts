@@ -94,6 +94,10 @@ export async function buildHostileCorpus(dir: string): Promise<HostileCorpus> {
     writeFileSync(exprChain, `version: 1\nkeys: [id]\npartitioning:\n  column: part\n  expression: "CAST(ts AS DATE)); COPY (SELECT 1) TO ${sqlString(canaries[1]).replace(/"/g, '\\"')}; SELECT (1"\n`);
     cases.push({ name: 'a partition expression that chains a statement', table: clean, source: sourceCsv, contract: exprChain,
       expect: { ...ok, reconcile: 2 }, only: ['reconcile'], stderr: /expr-chain\.yaml:5: partition expression refused/ });
+    const exprTwo = join(dir, 'expr-two.yaml');
+    writeFileSync(exprTwo, `version: 1\nkeys: [id]\npartitioning:\n  column: part\n  expression: "CAST(ts AS DATE); COPY (SELECT 1) TO ${sqlString(canaries[1]).replace(/"/g, '\\"')}"\n`);
+    cases.push({ name: 'a partition expression followed by a second statement', table: clean, source: sourceCsv, contract: exprTwo,
+      expect: { ...ok, reconcile: 2 }, stderr: /expr-two\.yaml:5: partition expression refused: (one expression only|not a single SQL expression \(Only SELECT)/, only: ['reconcile'] });
     const exprRead = join(dir, 'expr-read.yaml');
     writeFileSync(exprRead, `version: 1\nkeys: [id]\npartitioning:\n  column: part\n  expression: "(SELECT content FROM read_text(${sqlString(secret).replace(/"/g, '\\"')}))"\n`);
     cases.push({ name: 'a partition expression with a subquery reading a file', table: clean, source: sourceCsv, contract: exprRead,
