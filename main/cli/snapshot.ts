@@ -31,6 +31,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const duck = await openDuck();
   try {
     await registerSnapshotView(duck.conn, snapshot, 'lakerec_snapshot', { allowOutsidePaths });
+    // Rows stream from the data files to the output: no order to keep means no buffering of
+    // the whole result (the snapshot's row order is not defined by Delta anyway).
+    await duck.conn.run('SET preserve_insertion_order = false');
     // DuckDB may now read the table's files and write the one output, nothing else.
     await duck.restrict({
       dirs: [root],
