@@ -55,3 +55,10 @@ it('scales the default memory limit to the machine, and takes LAKEREC_DUCKDB_MEM
   expect(defaultMemoryLimit({ LAKEREC_DUCKDB_MEMORY: '3GB' })).toBe('3GB');
   expect(() => defaultMemoryLimit({ LAKEREC_DUCKDB_MEMORY: "1GB'; COPY" })).toThrow(/must look like/);
 });
+
+it('bounds the memory of streaming work below the machine default unless LAKEREC_DUCKDB_MEMORY says otherwise', async () => {
+  const { boundedMemoryLimit } = await import('./duck');
+  expect(boundedMemoryLimit(512, {}, 23 * 1024 ** 3)).toBe('512MiB');
+  expect(boundedMemoryLimit(512, {}, 600 * 1024 ** 2)).toBe('300MiB');
+  expect(boundedMemoryLimit(512, { LAKEREC_DUCKDB_MEMORY: '2GB' })).toBe('2GB');
+});

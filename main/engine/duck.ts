@@ -50,6 +50,17 @@ export function defaultMemoryLimit(env: Record<string, string | undefined> = pro
   return `${mib}MiB`;
 }
 
+/**
+ * A memory limit for work that only needs to stream or spill (bisect's per-file caches): the
+ * machine's default, but at most `maxMiB`, so a 40M-row table keeps the process under 1 GB (the
+ * rest spills to the temp folder). LAKEREC_DUCKDB_MEMORY still decides when set.
+ */
+export function boundedMemoryLimit(maxMiB: number, env: Record<string, string | undefined> = process.env, total = totalmem()): string {
+  if (env.LAKEREC_DUCKDB_MEMORY) return defaultMemoryLimit(env, total);
+  const mib = Number(/^(\d+)MiB$/.exec(defaultMemoryLimit(env, total))?.[1] ?? maxMiB);
+  return `${Math.min(mib, maxMiB)}MiB`;
+}
+
 export async function openDuck(opts: DuckOptions = {}): Promise<Duck> {
   const memoryLimit = opts.memoryLimit ?? defaultMemoryLimit();
   const spill = makeTempDir('duck');
