@@ -45,3 +45,11 @@ it('does not run a contract found beside the table until it is accepted, and rem
   expect(changed.accepted).toBe(false);
   expect(await code(next.reconcile({ ...req, contract: changed.text }, ctx))).toMatch(/has not been accepted/);
 }, 60_000);
+
+it('validateContract lists every problem on its own line', async () => {
+  const r = await service.validateContract({ text: 'version: 2\nkeys: [id]\nkyes: [x]\n' }, ctx);
+  expect(r).toEqual({ ok: false, summary: null, problems: [
+    { line: 1, message: 'version: must be 1' },
+    { line: 3, message: 'the contract: unknown field "kyes"' },
+  ] });
+});

@@ -16,7 +16,7 @@ import type { Sensitivity } from '../../shared/sensitivity';
 import { DeltaTable } from '../delta/table';
 import { engineChoices } from '../proof/engines';
 import { runProof } from '../proof/run';
-import { contractSummary, parseContract, readContractFile } from '../reconcile/contract';
+import { ContractInvalid, contractSummary, parseContract, readContractFile } from '../reconcile/contract';
 import { AcceptedContracts, sha256Of } from './contract-trust';
 import { reconcile } from '../reconcile/reconcile';
 import { defaultDataDir, getRun, listRuns, recordRun, type RunInput } from '../runs/store';
@@ -109,6 +109,8 @@ export function checkContract(text: string): ContractCheck {
     const c = parseContract(text, 'contract');
     return { ok: true, problems: [], summary: contractSummary(c) };
   } catch (e) {
+    // Every problem on its own line in the editor.
+    if (e instanceof ContractInvalid) return { ok: false, problems: e.problems.map((p) => ({ line: p.line, message: p.message })), summary: null };
     const err = toErrorData(e);
     const line = typeof err.detail?.line === 'number' ? err.detail.line : null;
     // "contract:12: message" -> "message"; the line is shown beside it.
