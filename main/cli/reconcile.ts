@@ -4,7 +4,7 @@
 import { appendFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { assertOutsideTables } from '../engine/outputs';
 import { readContractFile } from '../reconcile/contract';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
 import { LEVELS, type Level } from '../../shared/reconcile';
 import { bool, int, parseArgs, requirePositional, str } from './args';
@@ -43,7 +43,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const at = (f: string | undefined) => (f === undefined ? undefined : resolve(io.cwd, f));
   // No output may land in a table this command reads (the target, a Delta or folder source).
   const srcPath = resolve(io.cwd, /@\d+$/.test(source) && !existsSync(resolve(io.cwd, source)) ? source.replace(/@\d+$/, '') : source);
-  const roots = [resolve(io.cwd, table), ...(existsSync(srcPath) && statSync(srcPath).isDirectory() ? [srcPath] : [])];
+  // (A TABLE that is no Delta table is an unreadable side, exit 3, found by the reader.)
+  const tableRoot = resolve(io.cwd, table);
+  const roots = [...(existsSync(join(tableRoot, '_delta_log')) ? [tableRoot] : []), ...(existsSync(srcPath) && statSync(srcPath).isDirectory() ? [srcPath] : [])];
   for (const [flag, v] of [['--write-baseline', str(p, 'write-baseline')], ['--markdown', str(p, 'markdown')], ['--html', str(p, 'html')]] as const) {
     if (v !== undefined) assertOutsideTables(resolve(io.cwd, v), roots, flag);
   }

@@ -25,8 +25,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   const allowOutsidePaths = bool(p, 'allow-outside-paths');
   const root = resolve(io.cwd, tablePath);
-  const outPath = assertOutsideTables(resolve(io.cwd, out), [root], '--out');
   const table = await DeltaTable.open(root, { allowOutsidePaths });
+  const outPath = assertOutsideTables(resolve(io.cwd, out), [root], '--out');
   const snapshot = await table.snapshot(timestamp !== undefined ? { timestamp } : version !== undefined ? { version } : {});
   const duck = await openDuck();
   try {
