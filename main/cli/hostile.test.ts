@@ -108,6 +108,9 @@ describe('hostile corpus through the real CLI', () => {
       expect(r.stderr).toMatch(/^lakerec (reconcile|snapshot): usage: (--write-baseline|--html|--markdown|--out) \S+ is inside the table \S+: lakerec never writes into a table; choose a path outside it\n$/);
     }
     expect(treeHash(clean.table)).toBe(before);
+    // snapshot over an existing output (DuckDB writes tmp_<name> and renames): still allowed
+    const out = join(dir, 'again.parquet');
+    for (let k = 0; k < 2; k++) expect(run(['snapshot', clean.table, '--out', out]).status).toBe(0);
     const summary = join(dir, 'step-summary.md');
     writeFileSync(summary, '# earlier step\n');
     const r = run([...rec, '--markdown', summary], { GITHUB_STEP_SUMMARY: summary });

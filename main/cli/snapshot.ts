@@ -1,6 +1,6 @@
 // `lakerec snapshot TABLE [--version N | --timestamp ISO] --out FILE.parquet`: a version's logical
 // rows (DVs applied, logical names, partition columns filled in) written to one Parquet file.
-import { resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
 import { parseArgs, bool, int, str, requirePositional } from './args';
 import type { CliIO } from './io';
@@ -37,7 +37,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     // DuckDB may now read the table's files and write the one output, nothing else.
     await duck.restrict({
       dirs: [root],
-      files: [outPath, ...snapshot.files.filter((f) => !f.absolutePath.startsWith(root)).map((f) => f.absolutePath)],
+      // DuckDB replaces an existing output through tmp_<name> beside it, then renames.
+      files: [outPath, join(dirname(outPath), `tmp_${basename(outPath)}`), ...snapshot.files.filter((f) => !f.absolutePath.startsWith(root)).map((f) => f.absolutePath)],
     });
     try {
       await duck.conn.run(`COPY (SELECT * FROM lakerec_snapshot) TO ${sqlString(outPath)} (FORMAT parquet)`);
