@@ -22,8 +22,9 @@ import { reconcile } from '../reconcile/reconcile';
 import { defaultDataDir, getRun, listRuns, recordRun, type RunInput } from '../runs/store';
 import { assertTableFolder, resolveUserPath, tableName } from './paths';
 import {
-  composeIncident, incidentFileName, incidentSections, maskReconcileResult, renderIncidentHtml, schemaSensitivity, sensitivityOf,
-} from './report';
+  composeIncident, incidentFileName, incidentSections, renderIncidentHtml,
+} from '../incident/report';
+import { maskReconcileResult, schemaSensitivity, sensitivityOf } from '../incident/mask';
 
 export type ScreenMethods =
   | 'pickSource' | 'validateContract' | 'defaultContract' | 'acceptContract' | 'reconcile' | 'exportReport'
