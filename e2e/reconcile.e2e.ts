@@ -57,6 +57,18 @@ describe.skipIf(missing !== null)('Reconcile screen (web mode, Chromium)', () =>
     await page.locator('[data-testid=contract-ok]').waitFor();
   });
 
+  it('a contract that came with the table is not run until it is accepted once', async () => {
+    const banner = page.locator('[data-testid=contract-trust]');
+    await banner.waitFor();
+    expect(await banner.textContent()).toMatch(/came with the table .*double_load\/contract\.yaml.*not run until you accept it/);
+    await shot('reconcile-contract-untrusted.png');
+    await page.click('[data-testid=contract-accept]');
+    await banner.waitFor({ state: 'detached' });
+    // remembered in the app-data folder, by path and content hash
+    const kept = JSON.parse(readFileSync(join(dir, 'user-data', 'accepted-contracts.json'), 'utf8')) as { path: string; sha256: string }[];
+    expect(kept.map((k) => k.path)).toEqual([expect.stringMatching(/double_load[/\\]contract\.yaml$/)]);
+  });
+
   it('a dropped source file (uploaded to the local engine) names double_load', async () => {
     await dropFile(page, '[data-testid=reconcile-view]', 'orders.parquet', readFileSync(join(lakeCopy, 'source', 'orders.parquet')));
     await expect.poll(() => page.textContent('[data-testid=source-chosen]')).toContain('uploaded');

@@ -86,10 +86,30 @@ export function isLakerecErrorData(v: unknown): v is LakerecErrorData {
     && typeof (v as { message?: unknown }).message === 'string';
 }
 
-/** Any thrown value as typed error data; unknown failures become `internal` with their message. */
+/** DuckDB's messages start with their class: "Binder Error: ...", "IO Error: ...", "Out of Memory Error: ...". */
+const DUCKDB_MESSAGE = /^(?:[A-Z][A-Za-z]*\s){1,4}Error: |^INTERNAL Error: /;
+
+/** JavaScript's own failures on input it did not expect: their text names our code, not the input. */
+const RUNTIME_ERRORS: ReadonlySet<string> = new Set(['TypeError', 'RangeError', 'ReferenceError', 'SyntaxError', 'URIError', 'EvalError']);
+
+/**
+ * Any thrown value as typed error data. Failures that are not a LakerecError are still named:
+ * a DuckDB error keeps its first line only (`io_error`), a file-system error its code and path
+ * (`io_error`), a JavaScript runtime error says what failed without its internals (`internal`).
+ */
 export function toErrorData(e: unknown): LakerecErrorData {
   if (e instanceof LakerecError) return e.toData();
   if (isLakerecErrorData(e)) return { code: e.code, message: e.message, detail: e.detail };
-  const message = e instanceof Error ? e.message : String(e);
+  const message = (e instanceof Error ? e.message : String(e)).split('\n')[0].trim().slice(0, 500);
+  if (DUCKDB_MESSAGE.test(message)) return { code: 'io_error', message: `DuckDB could not run the query: ${message}` };
+  const sys = e as { code?: unknown; syscall?: unknown; path?: unknown };
+  if (e instanceof Error && typeof sys.code === 'string' && /^E[A-Z]+$/.test(sys.code)) {
+    const path = typeof sys.path === 'string' ? ` ${sys.path}` : '';
+    return { code: 'io_error', message: `${typeof sys.syscall === 'string' ? sys.syscall : 'file access'} failed (${sys.code})${path}` };
+  }
+  if (e instanceof Error && RUNTIME_ERRORS.has(e.name)) {
+    const what = /Maximum call stack/.test(message) ? 'the input is nested or sized beyond what this build handles' : 'the input has a shape this build does not recognise';
+    return { code: 'internal', message: `unexpected failure (${e.name}): ${what}; LAKEREC_DEBUG=1 prints the trace` };
+  }
   return { code: 'internal', message };
 }

@@ -25,7 +25,12 @@ describe('Dispatcher', () => {
 
   it('turns a raw exception into `internal` data, never a throw', async () => {
     const d = new Dispatcher(handlers({ recentTables: async () => { throw new TypeError('boom'); } }));
-    expect(await d.call('recentTables', {}, { jobId: null })).toEqual({ ok: false, error: { code: 'internal', message: 'boom' } });
+    // A JavaScript runtime error names what failed, not the engine's internals.
+    expect(await d.call('recentTables', {}, { jobId: null })).toEqual({ ok: false, error: { code: 'internal', message: 'unexpected failure (TypeError): the input has a shape this build does not recognise; LAKEREC_DEBUG=1 prints the trace' } });
+    const plain = new Dispatcher(handlers({ recentTables: async () => { throw new Error('boom\nsecond line'); } }));
+    expect(await plain.call('recentTables', {}, { jobId: null })).toEqual({ ok: false, error: { code: 'internal', message: 'boom' } });
+    const duck = new Dispatcher(handlers({ recentTables: async () => { throw new Error('Binder Error: no such column\nLINE 1: SELECT x'); } }));
+    expect(await duck.call('recentTables', {}, { jobId: null })).toEqual({ ok: false, error: { code: 'io_error', message: 'DuckDB could not run the query: Binder Error: no such column' } });
   });
 
   it('cancels a running job, and a job whose cancel arrived first', async () => {

@@ -13,7 +13,13 @@ export interface CallOptions {
   onProgress?: (e: ProgressEvent) => void;
 }
 
-export class Dispatcher {
+/** What a transport needs of the engine: the Dispatcher itself, or an EngineHost in front of an engine process. */
+export interface CallDispatcher {
+  call(method: unknown, request: unknown, opts: CallOptions): Promise<ApiResult<unknown>>;
+  cancel(jobId: string): boolean;
+}
+
+export class Dispatcher implements CallDispatcher {
   private readonly jobs = new Map<string, AbortController>();
   /** Cancels that arrived before their call (a fast click on Cancel); kept briefly. */
   private readonly early = new Map<string, number>();

@@ -22,9 +22,30 @@ const rec = vi.hoisted(() => ({
   beforeRequest: null as null | { filter: { urls: string[] }; fn: Fn },
   userData: '',
   sandboxEnabled: false,
+  utilityForks: [] as { entry: string; options: { execArgv?: string[]; serviceName?: string; stdio?: unknown } }[],
+  killed: 0,
 }));
 
-vi.mock('electron', () => {
+vi.mock('electron', async () => {
+  // utilityProcess.fork, played by a real child process running the built engine entry (which
+  // speaks process.send when it has no Electron parentPort): the engine really runs elsewhere.
+  const { fork } = await import('node:child_process');
+  const { EventEmitter } = await import('node:events');
+  const built = (await import('node:path')).resolve(__dirname, '..', '..', 'dist', 'main', 'engine-worker.js');
+  class FakeUtility extends EventEmitter {
+    readonly stderr: NodeJS.ReadableStream | null;
+    private readonly child: ReturnType<typeof fork>;
+    constructor(entry: string, options: { env?: NodeJS.ProcessEnv; execArgv?: string[]; serviceName?: string; stdio?: unknown }) {
+      super();
+      rec.utilityForks.push({ entry, options });
+      this.child = fork(built, [], { env: options.env, execArgv: options.execArgv, stdio: ['ignore', 'inherit', 'pipe', 'ipc'], serialization: 'advanced' });
+      this.stderr = this.child.stderr;
+      this.child.on('message', (m) => this.emit('message', m));
+      this.child.on('exit', (code) => this.emit('exit', code ?? 1));
+    }
+    postMessage(m: unknown) { this.child.send(m as never); }
+    kill() { rec.killed++; return this.child.kill(); }
+  }
   class BrowserWindow {
     webContents = { id: 1, isDestroyed: () => false, send: () => {} };
     constructor(options: Record<string, unknown>) {
@@ -49,6 +70,7 @@ vi.mock('electron', () => {
       quit: () => {},
     },
     BrowserWindow,
+    utilityProcess: { fork: (entry: string, _args: string[], options: ConstructorParameters<typeof FakeUtility>[1]) => new FakeUtility(entry, options) },
     dialog: { showOpenDialog: async () => ({ canceled: true, filePaths: [] }) },
     ipcMain: { handle: (channel: string, fn: Fn) => { rec.ipc.set(channel, fn); } },
     protocol: {
@@ -88,6 +110,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
+  (rec.appEvents.get('will-quit') as (() => void) | undefined)?.();
   delete process.env.LAKEREC_USER_DATA;
   rmSync(dir, { recursive: true, force: true });
 });
@@ -138,6 +161,16 @@ describe('Electron main process', () => {
     expect(bad).toMatchObject({ ok: false, error: { code: 'usage' } });
     const appInfo = rec.ipc.get(ipcChannel('appInfo'))! as (e: unknown, p: unknown) => Promise<ApiResult<{ mode: string; initialTable: string; canPickFolder: boolean }>>;
     expect(await appInfo(ownEvent(), { request: {} })).toMatchObject({ ok: true, value: { mode: 'electron', initialTable: table, canPickFolder: true, canPickSource: true, canSaveFiles: true } });
+  });
+
+  it('runs the engine in utility processes with a heap ceiling, never in the main process', () => {
+    expect(rec.utilityForks.length).toBeGreaterThanOrEqual(1);
+    for (const f of rec.utilityForks) {
+      expect(f.entry).toBe(join(dir, 'app', 'dist', 'main', 'engine-worker.js'));
+      expect(f.options.execArgv).toEqual([expect.stringMatching(/^--max-old-space-size=\d+$/)]);
+      expect(f.options.serviceName).toMatch(/^lakerec engine \((job|call)\)$/);
+      expect(f.options.stdio).toBe('pipe');
+    }
   });
 
   it('refuses navigation, redirects, new windows, webviews, permissions and remote requests', () => {

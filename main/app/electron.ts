@@ -11,18 +11,18 @@
 //   requests and checks are denied.
 // - IPC: only the channels of shared/api.ts, only from our own page, requests validated.
 import {
-  app, BrowserWindow, dialog, ipcMain, protocol, session, type IpcMainInvokeEvent, type WebContents,
+  app, BrowserWindow, dialog, ipcMain, protocol, session, utilityProcess, type IpcMainInvokeEvent, type UtilityProcess, type WebContents,
 } from 'electron';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import {
   apiMethods, IPC_CANCEL, IPC_PROGRESS, ipcChannel, isJobId, type ProgressEvent,
 } from '../../shared/api';
 import { ELECTRON_CSP } from './csp';
-import { Dispatcher } from './dispatch';
+import { EngineHost, engineMemoryMb, type EngineSpawner } from './engine-host';
+import type { DialogKind, EngineConfig, EngineToHost, HostToEngine } from './engine-protocol';
 import { defaultSample, resolveSamples } from './samples';
 import { runHistoryDir } from './screens';
-import { createService } from './service';
 
 const SCHEME = 'lakerec';
 const APP_HOST = 'app';
@@ -116,6 +116,30 @@ function lockDownContents(contents: WebContents): void {
   contents.setWindowOpenHandler(() => ({ action: 'deny' }));
 }
 
+/** The window's engine processes: Electron utility processes running dist/main/engine-worker.js. */
+export function utilitySpawner(entry: string, config: EngineConfig, memoryMb: number, log: (line: string) => void): EngineSpawner {
+  return (lane) => {
+    const child: UtilityProcess = utilityProcess.fork(entry, [], {
+      env: { ...process.env, LAKEREC_ENGINE_CONFIG: JSON.stringify(config) },
+      execArgv: [`--max-old-space-size=${memoryMb}`],
+      stdio: 'pipe',
+      serviceName: `lakerec engine (${lane})`,
+    });
+    let fatal: string | null = null;
+    child.stderr?.on('data', (b: Buffer) => { for (const line of b.toString('utf8').split('\n')) if (line.trim()) log(`engine: ${line}`); });
+    return {
+      send: (msg: HostToEngine) => { try { child.postMessage(msg); } catch { /* exited */ } },
+      onMessage: (fn) => { child.on('message', (m: unknown) => fn(m as EngineToHost)); },
+      onExit: (fn) => {
+        // 'error' (FatalError: V8 out of memory, ...) comes before 'exit'.
+        child.on('error', (type: string, location: string) => { fatal = `${type} at ${location}`; });
+        child.on('exit', (code: number) => fn(fatal ? (/heap|memory/i.test(fatal) ? `out of memory: over its ${memoryMb} MB heap ceiling` : fatal) : `exit code ${code}`));
+      },
+      kill: () => { child.kill(); },
+    };
+  };
+}
+
 export function runElectronApp(opts: ElectronAppOptions): void {
   const distDir = join(opts.appRoot, 'dist');
   const rendererDir = join(distDir, 'renderer');
@@ -152,12 +176,11 @@ export function runElectronApp(opts: ElectronAppOptions): void {
     // Packaged, the sample lakes are an extra resource outside app.asar (DuckDB reads them).
     const lakesRoot = app.isPackaged ? process.resourcesPath : opts.appRoot;
     const sampleTables = await resolveSamples(lakesRoot, userDataDir, wantSample);
-    const service = createService({
-      mode: 'electron',
-      userDataDir,
-      runsDir: runHistoryDir(process.env.LAKEREC_USER_DATA ? userDataDir : null),
-      initialTable: initialTable ?? (wantSample ? defaultSample(sampleTables)?.path ?? null : null),
-      sampleTables,
+    // The engine runs in an Electron utility process (engine-host.ts): a hostile table can fail
+    // a job but cannot freeze or kill the window. The dialogs stay here and answer by message.
+    const log = (line: string) => process.stderr.write(line + '\n');
+    const memoryMb = engineMemoryMb();
+    const dialogs: Record<DialogKind, (defaultName?: string) => Promise<string | null>> = {
       pickFolder: async () => {
         const options = { title: 'Open a Delta table folder', properties: ['openDirectory' as const] };
         const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
@@ -172,15 +195,24 @@ export function runElectronApp(opts: ElectronAppOptions): void {
         const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
         return r.canceled || r.filePaths.length === 0 ? null : r.filePaths[0];
       },
-      saveFile: async (defaultName: string, content: string) => {
+      // The engine checks the chosen path against the tables and writes the file itself.
+      saveFile: async (defaultName) => {
         const options = { title: 'Save the incident report', defaultPath: defaultName, filters: [{ name: 'HTML', extensions: ['html'] }] };
         const r = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
-        if (r.canceled || !r.filePath) return null;
-        await writeFile(r.filePath, content, 'utf8');
-        return r.filePath;
+        return r.canceled || !r.filePath ? null : r.filePath;
       },
+    };
+    const dispatcher = new EngineHost({
+      spawn: utilitySpawner(join(distDir, 'main', 'engine-worker.js'), {
+        mode: 'electron', userDataDir, dialogs: true,
+        runsDir: runHistoryDir(process.env.LAKEREC_USER_DATA ? userDataDir : null),
+        initialTable: initialTable ?? (wantSample ? defaultSample(sampleTables)?.path ?? null : null),
+        sampleTables, cwd: process.cwd(),
+      }, memoryMb, log),
+      memoryMb, log,
+      dialog: (kind, defaultName) => dialogs[kind](defaultName),
     });
-    const dispatcher = new Dispatcher(service, (line) => process.stderr.write(line + '\n'));
+    app.on('will-quit', () => dispatcher.close());
 
     const fromOwnPage = (event: IpcMainInvokeEvent): boolean =>
       win !== null && event.sender === win.webContents && isOwnPage(event.senderFrame?.url ?? '');

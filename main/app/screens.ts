@@ -2,7 +2,7 @@
 // contracts checked line by line, reconcile as a job, the incident report, the round-trip proof
 // with each step pushed as it runs, and the local run history every run is recorded in.
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type {
   ApiHandlers, ContractCheck, ContractText, JobProgress, ReconcileRequest,
@@ -16,7 +16,8 @@ import type { Sensitivity } from '../../shared/sensitivity';
 import { DeltaTable } from '../delta/table';
 import { engineChoices } from '../proof/engines';
 import { runProof } from '../proof/run';
-import { contractSummary, parseContract } from '../reconcile/contract';
+import { ContractInvalid, contractSummary, parseContract, readContractFile } from '../reconcile/contract';
+import { AcceptedContracts, sha256Of } from './contract-trust';
 import { reconcile } from '../reconcile/reconcile';
 import { defaultDataDir, getRun, listRuns, recordRun, type RunInput } from '../runs/store';
 import { assertTableFolder, resolveUserPath, tableName } from './paths';
@@ -26,18 +27,23 @@ import {
 import { maskReconcileResult, schemaSensitivity, sensitivityOf } from '../incident/mask';
 
 export type ScreenMethods =
-  | 'pickSource' | 'validateContract' | 'defaultContract' | 'reconcile' | 'exportReport'
+  | 'pickSource' | 'validateContract' | 'defaultContract' | 'acceptContract' | 'reconcile' | 'exportReport'
   | 'proofEngines' | 'runProof' | 'listRuns' | 'getRun';
 
 export interface ScreenServiceOptions {
   /** The run history's folder (a DuckDB file in it). */
   runsDir: string;
+  /** The app-data folder (accepted contracts are remembered there; default runsDir). */
+  userDataDir?: string;
   cwd: string;
   toolVersion: string;
   /** Electron: the native open dialog for a source file. */
   pickSource?: () => Promise<string | null>;
-  /** Electron: the native save dialog; writes `content` and returns where, or null when cancelled. */
-  saveFile?: (defaultName: string, content: string) => Promise<string | null>;
+  /**
+   * Electron: the native save dialog; writes `content` and returns where, or null when cancelled.
+   * A path inside one of `tableRoots` is refused (the workbench never writes into a table).
+   */
+  saveFile?: (defaultName: string, content: string, tableRoots: string[]) => Promise<string | null>;
   /** The open tables the investigation keeps (one log read per table for every screen). */
   tables?: { table(root: string, ctx: JobContext): Promise<DeltaTable> };
 }
@@ -106,6 +112,8 @@ export function checkContract(text: string): ContractCheck {
     const c = parseContract(text, 'contract');
     return { ok: true, problems: [], summary: contractSummary(c) };
   } catch (e) {
+    // Every problem on its own line in the editor.
+    if (e instanceof ContractInvalid) return { ok: false, problems: e.problems.map((p) => ({ line: p.line, message: p.message })), summary: null };
     const err = toErrorData(e);
     const line = typeof err.detail?.line === 'number' ? err.detail.line : null;
     // "contract:12: message" -> "message"; the line is shown beside it.
@@ -153,6 +161,7 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
     return id;
   };
   const record = (kind: RunKind, input: Omit<RunInput, 'kind'>) => recordRunQuietly(o.runsDir, { kind, ...input }, log);
+  const accepted = new AcceptedContracts(o.userDataDir ?? o.runsDir);
 
   return {
     async pickSource() {
@@ -170,8 +179,23 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
       const root = resolveUserPath(path, o.cwd);
       await assertTableFolder(root);
       const file = contractFileFor(root);
-      if (file) return { text: readFileSync(file, 'utf8'), origin: 'file', path: file };
-      return { text: await templateContract(root), origin: 'template', path: null };
+      if (file) {
+        const text = readContractFile(file);
+        const sha256 = sha256Of(text);
+        return { text, origin: 'file', path: file, sha256, accepted: accepted.isAccepted(file, sha256) };
+      }
+      const text = await templateContract(root);
+      return { text, origin: 'template', path: null, sha256: sha256Of(text), accepted: true };
+    },
+
+    async acceptContract({ path, sha256 }) {
+      const file = resolveUserPath(path, o.cwd);
+      // Only what is on disk now can be accepted: the hash must be the file's.
+      if (sha256Of(readContractFile(file)) !== sha256) {
+        throw new LakerecError('usage', `The contract ${file} changed since it was shown: review it again before accepting it.`, { path: file });
+      }
+      accepted.accept(file, sha256);
+      return { accepted: true as const };
     },
 
     async reconcile(req: ReconcileRequest, ctx: JobContext) {
@@ -183,6 +207,16 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
       const title = `${tableName(table)} ← ${basename(source)}`;
       try {
         await assertTableFolder(table);
+        // A contract that came with the table runs only once the user accepted it.
+        const beside = contractFileFor(table);
+        if (beside) {
+          const sha256 = sha256Of(req.contract);
+          let fileSha: string | null = null;
+          try { fileSha = sha256Of(readContractFile(beside)); } catch { /* unreadable: not the same text */ }
+          if (fileSha === sha256 && !accepted.isAccepted(beside, sha256)) {
+            throw new LakerecError('usage', `The contract comes from the table's folder (${beside}) and has not been accepted: review it, then press Accept. A contract from someone else's table is never run unreviewed.`, { path: beside, reason: 'contract_not_accepted' });
+          }
+        }
         const contract = parseContract(req.contract, 'contract');
         // The window's baselines live in the app-data folder, one per table, source and contract name.
         let baseline: string | null = null;
@@ -229,7 +263,8 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
       let savedTo: string | null = null;
       if (save) {
         if (!o.saveFile) throw new LakerecError('usage', 'There is no save dialog in web mode: the page downloads the report instead.');
-        savedTo = await o.saveFile(fileName, html);
+        const roots = [kept.table, ...(existsSync(kept.source) && statSync(kept.source).isDirectory() ? [kept.source] : [])];
+        savedTo = await o.saveFile(fileName, html, roots);
       }
       return { html, fileName, savedTo, sections: incidentSections(input).map((s) => s.title) };
     },

@@ -30,7 +30,7 @@ export interface ServiceOptions {
   /** The native file dialog for a source of truth; absent in web mode. */
   pickSource?: () => Promise<string | null>;
   /** The native save dialog: writes `content`, returns where (null when cancelled); absent in web mode. */
-  saveFile?: (defaultName: string, content: string) => Promise<string | null>;
+  saveFile?: (defaultName: string, content: string, tableRoots: string[]) => Promise<string | null>;
   /** The run history's folder (default: userDataDir). */
   runsDir?: string;
   log?: (line: string) => void;
@@ -157,7 +157,7 @@ export function createService(opts: ServiceOptions): ApiHandlers {
   // One open table per root for every screen: header, versions, timeline, bisect and reconcile's target.
   const investigation = new InvestigationCache();
   const screens = createScreenHandlers({
-    runsDir, cwd, toolVersion: LAKEREC_VERSION, pickSource: opts.pickSource, saveFile: opts.saveFile, tables: investigation,
+    runsDir, userDataDir: opts.userDataDir, cwd, toolVersion: LAKEREC_VERSION, pickSource: opts.pickSource, saveFile: opts.saveFile, tables: investigation,
   }, opts.log);
   return {
     ...screens,

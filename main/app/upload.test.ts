@@ -75,4 +75,20 @@ describe('web mode upload', () => {
     await server.close();
     expect(existsSync(dirPath)).toBe(false);
   });
+
+  it('holds all uploads of one launch to a quota', async () => {
+    const q = await startWebServer({ dispatcher: new Dispatcher(createService({ mode: 'web', userDataDir: join(dir, 'userdata-q') })), staticDir: join(dir, 'static'), maxUploadBytes: 1024, uploadQuotaBytes: 2000 });
+    try {
+      const send = (name: string, n: number) => fetch(`${q.origin}${HTTP_UPLOAD_PATH}?name=${name}`, {
+        method: 'POST', headers: { 'content-type': 'application/octet-stream', authorization: `Bearer ${q.token}` }, body: 'x'.repeat(n),
+      });
+      expect((await send('a.csv', 900)).status).toBe(200);
+      expect((await send('b.csv', 900)).status).toBe(200);
+      const third = await send('c.csv', 900);
+      expect(third.status).toBe(413);
+      expect(((await third.json()) as { error: { message: string } }).error.message).toMatch(/^This launch has taken 0 MB of uploads/);
+    } finally {
+      await q.close();
+    }
+  });
 });

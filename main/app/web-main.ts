@@ -6,10 +6,9 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LakerecError } from '../../shared/errors';
 import { bool, int, parseArgs, str } from '../engine/args';
-import { Dispatcher } from './dispatch';
+import { EngineHost, engineMemoryMb, forkSpawner } from './engine-host';
 import { defaultSample, defaultUserDataDir, resolveSamples } from './samples';
 import { runHistoryDir } from './screens';
-import { createService } from './service';
 import { startWebServer } from './web-server';
 
 const USAGE = 'lakerec-workbench --web [FOLDER] [--sample] [--port N] [--no-open] [--user-data DIR]';
@@ -72,11 +71,17 @@ export async function runWebMode(argv: string[], entryUrl: string): Promise<void
     process.exit(3);
   }
   const log = (line: string) => process.stderr.write(line + '\n');
-  const service = createService({
-    mode: 'web', userDataDir, initialTable, sampleTables: samples, log,
-    runsDir: runHistoryDir(str(parsed, 'user-data') ? userDataDir : null),
+  // The engine runs in its own processes (engine-host.ts): a hostile table fails its job, the
+  // server keeps serving.
+  const memoryMb = engineMemoryMb();
+  const engine = new EngineHost({
+    spawn: forkSpawner(join(appRoot, 'dist', 'main', 'engine-worker.js'), {
+      mode: 'web', userDataDir, initialTable, sampleTables: samples, cwd: process.cwd(),
+      runsDir: runHistoryDir(str(parsed, 'user-data') ? userDataDir : null),
+    }, memoryMb, log),
+    memoryMb, log,
   });
-  const server = await startWebServer({ dispatcher: new Dispatcher(service, log), staticDir, port, log });
+  const server = await startWebServer({ dispatcher: engine, staticDir, port, log });
 
   process.stdout.write(`lakerec workbench (web mode) is serving on ${server.origin}\n`);
   process.stdout.write(`  open: ${server.pageUrl}\n`);
@@ -90,9 +95,10 @@ export async function runWebMode(argv: string[], entryUrl: string): Promise<void
   const stop = () => {
     if (stopping) return;
     stopping = true;
+    engine.close();
     void server.close().then(() => process.exit(0));
     setTimeout(() => process.exit(0), 2000).unref();
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  // A closed terminal (SIGHUP) stops the server too: no orphan keeps a live token.
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, stop);
 }

@@ -128,6 +128,23 @@ describe('web server', () => {
     expect(notJson.status).toBe(415);
   });
 
+  it('answers a JSON body over 1 MB with the documented 400, declared or chunked, and keeps serving', async () => {
+    const big = JSON.stringify({ path: 'x'.repeat(1024 * 1024 + 10) });
+    const r = await post('openTable', JSON.parse(big));
+    expect(r.status).toBe(400);
+    expect(await r.json()).toEqual({ ok: false, error: { code: 'usage', message: 'The request body is larger than 1 MB.' } });
+    // chunked (no Content-Length): the cap applies while reading
+    const stream = new ReadableStream({
+      start(c) { for (let i = 0; i < 3; i++) c.enqueue(new TextEncoder().encode(big.slice(i * 400_000, (i + 1) * 400_000) || ' ')); c.close(); },
+    });
+    const r2 = await fetch(`${server.origin}/api/openTable`, {
+      method: 'POST', headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' }, body: stream, duplex: 'half',
+    } as RequestInit);
+    expect(r2.status).toBe(400);
+    expect(((await r2.json()) as ApiResult<unknown>).ok).toBe(false);
+    expect((await post('recentTables', {})).status).toBe(200);
+  });
+
   it('serves the renderer with a CSP and never a file outside it', async () => {
     const page = await fetch(`${server.origin}/`);
     expect(page.status).toBe(200);

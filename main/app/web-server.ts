@@ -7,9 +7,9 @@
 // Host must be this loopback address (DNS rebinding), and a browser's Origin must be ours
 // (another site in the same browser cannot drive the engine); no CORS headers are ever sent.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream, createWriteStream, rmSync } from 'node:fs';
+import { makeTempDir, removeStaleTempDirs } from '../engine/tempdirs';
 import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -18,11 +18,11 @@ import {
   httpStatusFor, isJobId, type ApiResult, type ProgressEvent,
 } from '../../shared/api';
 import type { ErrorCode } from '../../shared/errors';
-import type { Dispatcher } from './dispatch';
+import type { CallDispatcher } from './dispatch';
 import { WEB_CSP } from './csp';
 
 export interface WebServerOptions {
-  dispatcher: Dispatcher;
+  dispatcher: CallDispatcher;
   /** The built renderer (dist/renderer). */
   staticDir: string;
   /** 0 (default): a free port chosen by the OS. */
@@ -32,7 +32,12 @@ export interface WebServerOptions {
   log?: (line: string) => void;
   /** Largest upload accepted (default MAX_UPLOAD_BYTES). */
   maxUploadBytes?: number;
+  /** Bytes all uploads of this launch may hold together (default UPLOAD_QUOTA_BYTES). */
+  uploadQuotaBytes?: number;
 }
+
+/** Per launch: four of the largest uploads. */
+export const UPLOAD_QUOTA_BYTES = 4 * MAX_UPLOAD_BYTES;
 
 export interface WebServer {
   /** http://127.0.0.1:PORT */
@@ -91,26 +96,43 @@ function sendError(res: ServerResponse, status: number, code: ErrorCode, message
   sendJson(res, status, body, extra);
 }
 
+class BodyTooLarge extends Error {}
+
+/**
+ * The request body as text, at most MAX_BODY bytes. Past the cap the rest is drained, not read
+ * into memory, so the 400 reaches the client instead of a connection reset.
+ */
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolveBody, reject) => {
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (Number.isFinite(declared) && declared > MAX_BODY) {
+      req.resume();
+      reject(new BodyTooLarge());
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
+    let over = false;
     req.on('data', (c: Buffer) => {
+      if (over) return;
       size += c.length;
       if (size > MAX_BODY) {
-        reject(new Error('too large'));
-        req.destroy();
+        over = true;
+        chunks.length = 0;
+        reject(new BodyTooLarge());
         return;
       }
       chunks.push(c);
     });
-    req.on('end', () => resolveBody(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => { if (!over) resolveBody(Buffer.concat(chunks).toString('utf8')); });
     req.on('error', reject);
   });
 }
 
 export async function startWebServer(opts: WebServerOptions): Promise<WebServer> {
   const token = opts.token ?? randomBytes(32).toString('base64url');
+  // Folders a crashed launch left behind (its pid is gone) go first.
+  removeStaleTempDirs();
   const tokenBuf = Buffer.from(`Bearer ${token}`);
   const log = opts.log ?? (() => {});
   const staticRoot = resolve(opts.staticDir);
@@ -118,11 +140,14 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   let port = 0;
   // Uploaded sources live in one sandbox per launch: readable by this user only, never inside a
   // table the user opened, removed when the server closes or the process exits.
-  const uploadDir = mkdtempSync(join(tmpdir(), 'lakerec-uploads-'));
+  const uploadDir = makeTempDir('uploads');
   await chmod(uploadDir, 0o700);
   const removeUploads = () => rmSync(uploadDir, { recursive: true, force: true });
   process.once('exit', removeUploads);
   const maxUpload = opts.maxUploadBytes ?? MAX_UPLOAD_BYTES;
+  // All uploads of one launch together: a page cannot fill the disk one file at a time.
+  const uploadQuota = opts.uploadQuotaBytes ?? UPLOAD_QUOTA_BYTES;
+  let uploadedBytes = 0;
 
   const allowedHosts = (): Set<string> => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const allowedOrigins = (): Set<string> => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
@@ -196,8 +221,9 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     try {
       const text = await readBody(req);
       body = text === '' ? {} : JSON.parse(text);
-    } catch {
-      sendError(res, 400, 'usage', 'The request body is not valid JSON (or larger than 1 MB).');
+    } catch (e) {
+      if (e instanceof BodyTooLarge) sendError(res, 400, 'usage', 'The request body is larger than 1 MB.');
+      else sendError(res, 400, 'usage', 'The request body is not valid JSON (or larger than 1 MB).');
       return;
     }
 
@@ -240,6 +266,12 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       refuse(413, `The file is larger than ${Math.round(maxUpload / 1048576)} MB: type its path instead (the engine reads it in place).`);
       return;
     }
+    const quotaLeft = uploadQuota - uploadedBytes;
+    const quotaMessage = `This launch has taken ${Math.round(uploadQuota / 1048576)} MB of uploads: type the file's path instead (the engine reads it in place), or restart the workbench.`;
+    if ((Number.isFinite(declared) && declared > quotaLeft) || quotaLeft <= 0) {
+      refuse(413, quotaMessage);
+      return;
+    }
     const dir = await mkdtemp(join(uploadDir, 'u-'));
     const file = join(dir, name);
     let size = 0;
@@ -247,7 +279,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       const out = createWriteStream(file, { mode: 0o600 });
       req.on('data', (c: Buffer) => {
         size += c.length;
-        if (size > maxUpload) {
+        if (size > maxUpload || size > quotaLeft) {
           req.unpipe(out);
           out.destroy();
           done(false);
@@ -255,15 +287,17 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       });
       req.on('error', () => done(false));
       out.on('error', () => done(false));
-      out.on('finish', () => done(size <= maxUpload));
+      out.on('finish', () => done(size <= maxUpload && size <= quotaLeft));
       req.pipe(out);
     });
     if (!ok) {
       await rm(dir, { recursive: true, force: true });
       if (size > maxUpload) refuse(413, `The file is larger than ${Math.round(maxUpload / 1048576)} MB: type its path instead (the engine reads it in place).`);
+      else if (size > quotaLeft) refuse(413, quotaMessage);
       else if (!res.destroyed) sendError(res, 400, 'io_error', 'The upload was interrupted.');
       return;
     }
+    uploadedBytes += size;
     log(`upload: ${name} (${size} bytes)`);
     sendJson(res, 200, { ok: true, value: { path: file } });
   }

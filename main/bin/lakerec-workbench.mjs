@@ -137,7 +137,8 @@ async function main() {
     say('opening the Electron window…');
     // The app folder (package.json "main" is dist/main/electron.js), so Electron knows the app's name.
     const child = spawn(bin, [root, ...appArgs.filter((a) => a !== '--web')], { cwd: process.cwd(), stdio: 'inherit' });
-    for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+    // The window goes with the launcher, whatever stops it (Ctrl+C, kill, a closed terminal).
+    for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(sig, () => child.kill(sig));
     child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
     return;
   }

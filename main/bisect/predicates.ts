@@ -12,7 +12,7 @@ import type { JobContext } from '../../shared/jobs';
 import type { ActiveFile, Snapshot } from '../delta/types';
 import { columnMappingMode, deltaTypeToDuckDb, parseSchemaString } from '../delta/schema';
 import { registerSnapshotView, dropSnapshotView } from '../delta/scan';
-import { openDuck, sqlIdent, sqlString, type Duck } from '../engine/duck';
+import { boundedMemoryLimit, openDuck, sqlIdent, sqlString, type Duck } from '../engine/duck';
 import { canonicalRow, typeFamily, type CanonicalColumn } from '../reconcile/canonical';
 import { activeAt, stateOf, type FileEntry, type History } from '../delta/history';
 import type { Evaluation } from './search';
@@ -149,7 +149,8 @@ class DataReader {
   }
 
   async conn(): Promise<Duck['conn']> {
-    if (!this.duck) this.duck = await openDuck({ threads: 2 });
+    // Bounded: the caches spill past 512 MiB instead of growing with the table (40M rows < 1 GB RSS).
+    if (!this.duck) this.duck = await openDuck({ threads: 2, memoryLimit: boundedMemoryLimit(512) });
     return this.duck.conn;
   }
 

@@ -2,6 +2,7 @@
 // documented exit code. No stack trace ever reaches the user (set LAKEREC_DEBUG=1 to see one).
 import { LAKEREC_VERSION } from '../../shared/version';
 import { LakerecError, ExitCode, exitCodeFor, toErrorData } from '../../shared/errors';
+import { oneLine } from '../../shared/escape';
 import { commands } from './commands';
 import type { CliIO } from './io';
 
@@ -27,7 +28,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   if (name === '--version') { io.out(LAKEREC_VERSION + '\n'); return ExitCode.Ok; }
   const cmd = commands.find((c) => c.name === name);
   if (!cmd) {
-    io.err(`lakerec: unknown command "${name}" (try lakerec --help)\n`);
+    io.err(`lakerec: unknown command "${oneLine(name, 200)}" (try lakerec --help)\n`);
     return ExitCode.Usage;
   }
   if (rest.includes('--help') || rest.includes('-h')) { io.out(`usage: ${cmd.usage}\n`); return ExitCode.Ok; }
@@ -37,7 +38,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   } catch (e) {
     const data = toErrorData(e);
     if (io.env.LAKEREC_DEBUG && e instanceof Error) io.err(String(e.stack) + '\n');
-    io.err(`lakerec ${name}: ${data.code === 'internal' ? 'error' : data.code.replace(/_/g, ' ')}: ${data.message}\n`);
+    // One line, whatever the message holds: paths and values from a table may carry newlines,
+    // escape sequences or NULs, which are written escaped.
+    io.err(`lakerec ${name}: ${data.code === 'internal' ? 'error' : data.code.replace(/_/g, ' ')}: ${oneLine(data.message)}\n`);
     return e instanceof LakerecError ? e.exitCode : exitCodeFor(data.code);
   }
 }

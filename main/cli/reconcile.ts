@@ -1,8 +1,10 @@
 // `lakerec reconcile SOURCE TABLE --contract F [--level L] ...`: the same engine as the window.
 // Reports are written only after the engine has a verdict, so a failed run never leaves a
 // report that claims one. Exit: 0 nothing blocking, 1 blocking finding, 2 usage, 3 unreadable.
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { appendFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { assertOutsideTables } from '../engine/outputs';
+import { readContractFile } from '../reconcile/contract';
+import { dirname, join, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
 import { LEVELS, type Level } from '../../shared/reconcile';
 import { bool, int, parseArgs, requirePositional, str } from '../engine/args';
@@ -42,6 +44,14 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const digest = str(p, 'digest') ?? DEFAULT_DIGEST;
   if (digest !== 'md5' && digest !== 'fast') throw new LakerecError('usage', `--digest must be md5 or fast, got "${digest}"`);
   const at = (f: string | undefined) => (f === undefined ? undefined : resolve(io.cwd, f));
+  // No output may land in a table this command reads (the target, a Delta or folder source).
+  const srcPath = resolve(io.cwd, /@\d+$/.test(source) && !existsSync(resolve(io.cwd, source)) ? source.replace(/@\d+$/, '') : source);
+  // (A TABLE that is no Delta table is an unreadable side, exit 3, found by the reader.)
+  const tableRoot = resolve(io.cwd, table);
+  const roots = [...(existsSync(join(tableRoot, '_delta_log')) ? [tableRoot] : []), ...(existsSync(srcPath) && statSync(srcPath).isDirectory() ? [srcPath] : [])];
+  for (const [flag, v] of [['--write-baseline', str(p, 'write-baseline')], ['--markdown', str(p, 'markdown')], ['--html', str(p, 'html')]] as const) {
+    if (v !== undefined) assertOutsideTables(resolve(io.cwd, v), roots, flag);
+  }
   // --progress: rows done and total per side on stderr (rewritten in place on a terminal).
   const printer = bool(p, 'progress') ? progressPrinter(io.err, process.stderr.isTTY === true) : null;
   const result = await reconcile({
@@ -70,7 +80,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     // reconcile sections, the timeline excerpt, a bisect, the contract; confidential values masked.
     const incident = await composeIncident({
       result, table: resolve(io.cwd, table), source: /@\d+$/.test(source) ? null : resolve(io.cwd, source),
-      contractText: readFileSync(resolve(io.cwd, contract), 'utf8'), toolVersion: LAKEREC_VERSION,
+      contractText: readContractFile(resolve(io.cwd, contract)), toolVersion: LAKEREC_VERSION,
     });
     writeReport(resolve(io.cwd, html), renderIncidentHtml(incident), io, false);
   }

@@ -1,12 +1,13 @@
 // `lakerec snapshot TABLE [--version N | --timestamp ISO] --out FILE.parquet`: a version's logical
 // rows (DVs applied, logical names, partition columns filled in) written to one Parquet file.
-import { resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
 import { parseArgs, bool, int, str, requirePositional } from '../engine/args';
 import type { CliIO } from './io';
 import { DeltaTable } from '../delta/table';
 import { registerSnapshotView } from '../delta/scan';
 import { openDuck, sqlString } from '../engine/duck';
+import { assertOutsideTables } from '../engine/outputs';
 
 const usage = 'lakerec snapshot TABLE [--version N | --timestamp ISO] --out FILE.parquet';
 
@@ -23,12 +24,22 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     throw new LakerecError('usage', `--timestamp "${timestamp}" is not an ISO 8601 timestamp (e.g. 2024-01-31T12:00:00Z)`);
   }
   const allowOutsidePaths = bool(p, 'allow-outside-paths');
-  const table = await DeltaTable.open(resolve(io.cwd, tablePath), { allowOutsidePaths });
+  const root = resolve(io.cwd, tablePath);
+  const table = await DeltaTable.open(root, { allowOutsidePaths });
+  const outPath = assertOutsideTables(resolve(io.cwd, out), [root], '--out');
   const snapshot = await table.snapshot(timestamp !== undefined ? { timestamp } : version !== undefined ? { version } : {});
-  const outPath = resolve(io.cwd, out);
   const duck = await openDuck();
   try {
     await registerSnapshotView(duck.conn, snapshot, 'lakerec_snapshot', { allowOutsidePaths });
+    // Rows stream from the data files to the output: no order to keep means no buffering of
+    // the whole result (the snapshot's row order is not defined by Delta anyway).
+    await duck.conn.run('SET preserve_insertion_order = false');
+    // DuckDB may now read the table's files and write the one output, nothing else.
+    await duck.restrict({
+      dirs: [root],
+      // DuckDB replaces an existing output through tmp_<name> beside it, then renames.
+      files: [outPath, join(dirname(outPath), `tmp_${basename(outPath)}`), ...snapshot.files.filter((f) => !f.absolutePath.startsWith(root)).map((f) => f.absolutePath)],
+    });
     try {
       await duck.conn.run(`COPY (SELECT * FROM lakerec_snapshot) TO ${sqlString(outPath)} (FORMAT parquet)`);
     } catch (e) {

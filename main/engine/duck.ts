@@ -1,15 +1,31 @@
 // One place that opens DuckDB, so every engine module gets the same settings: a temp directory
-// for spilling (tables larger than RAM), bounded memory, and no network.
+// for spilling (tables larger than RAM), memory bounded to the machine, no network, no extension
+// loading, and (once a run has registered its files) no file access beyond them.
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { totalmem } from 'node:os';
+import { dirname, resolve, sep } from 'node:path';
+import { LakerecError } from '../../shared/errors';
+import { makeTempDir, removeTempDir } from './tempdirs';
 
 export interface Duck {
   instance: DuckDBInstance;
   conn: DuckDBConnection;
+  /**
+   * Limits DuckDB's file access to these folders and files from now on, for good: external
+   * access off, the allow lists set, the configuration locked (no later SET can undo it). Call it
+   * once the run knows every file it will read or write.
+   */
+  restrict(access: DuckAccess): Promise<void>;
   /** Closes the connection and removes the spill folder. */
   close(): void;
+}
+
+export interface DuckAccess {
+  /** Folders whose files (recursively) may be read; a table root, a source folder. */
+  dirs?: string[];
+  /** Single files that may be read or written (a source file, an output). */
+  files?: string[];
 }
 
 export interface DuckOptions {
@@ -17,27 +33,99 @@ export interface DuckOptions {
   threads?: number;
 }
 
+const MEMORY_RE = /^\s*\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$/i;
+
+/**
+ * DuckDB's memory limit when a caller gives none: LAKEREC_DUCKDB_MEMORY (e.g. "2GB"), else half
+ * the machine's memory, at least 256 MiB and at most 8 GiB; beyond it DuckDB spills to disk.
+ */
+export function defaultMemoryLimit(env: Record<string, string | undefined> = process.env, total = totalmem()): string {
+  const v = env.LAKEREC_DUCKDB_MEMORY;
+  if (v !== undefined && v !== '') {
+    if (!MEMORY_RE.test(v)) throw new LakerecError('usage', `LAKEREC_DUCKDB_MEMORY must look like 512MB or 4GB, got ${JSON.stringify(v)}`);
+    return v.trim();
+  }
+  const half = Math.floor(total / 2);
+  const mib = Math.max(256, Math.min(8 * 1024, Math.floor(half / (1024 * 1024))));
+  return `${mib}MiB`;
+}
+
+/**
+ * A memory limit for work that only needs to stream or spill (bisect's per-file caches): the
+ * machine's default, but at most `maxMiB`, so a 40M-row table keeps the process under 1 GB (the
+ * rest spills to the temp folder). LAKEREC_DUCKDB_MEMORY still decides when set.
+ */
+export function boundedMemoryLimit(maxMiB: number, env: Record<string, string | undefined> = process.env, total = totalmem()): string {
+  if (env.LAKEREC_DUCKDB_MEMORY) return defaultMemoryLimit(env, total);
+  const mib = Number(/^(\d+)MiB$/.exec(defaultMemoryLimit(env, total))?.[1] ?? maxMiB);
+  return `${Math.min(mib, maxMiB)}MiB`;
+}
+
 export async function openDuck(opts: DuckOptions = {}): Promise<Duck> {
-  const spill = mkdtempSync(join(tmpdir(), 'lakerec-duck-'));
-  const instance = await DuckDBInstance.create(':memory:', {
-    temp_directory: spill,
-    memory_limit: opts.memoryLimit ?? '4GB',
-    ...(opts.threads ? { threads: String(opts.threads) } : {}),
-    autoinstall_known_extensions: 'false',
-    autoload_known_extensions: 'false',
-  });
+  const memoryLimit = opts.memoryLimit ?? defaultMemoryLimit();
+  const spill = makeTempDir('duck');
+  let instance: DuckDBInstance;
+  try {
+    instance = await DuckDBInstance.create(':memory:', {
+      temp_directory: spill,
+      memory_limit: memoryLimit,
+      ...(opts.threads ? { threads: String(opts.threads) } : {}),
+      autoinstall_known_extensions: 'false',
+      autoload_known_extensions: 'false',
+    });
+  } catch (e) {
+    removeTempDir(spill);
+    throw wrapDuckError(e, 'could not start DuckDB');
+  }
   const conn = await instance.connect();
   // Timestamps are compared and printed in UTC, whatever the machine's zone.
   await conn.run("SET TimeZone = 'UTC'");
+  let restricted = false;
   return {
     instance,
     conn,
+    async restrict(access: DuckAccess) {
+      if (restricted) throw new LakerecError('internal', 'DuckDB file access was already restricted for this run');
+      restricted = true;
+      const dirs = new Set<string>();
+      const files = new Set<string>();
+      // Both the path as given and its real path: DuckDB checks the string it is handed.
+      for (const d of access.dirs ?? []) for (const p of spellings(d)) dirs.add(p.endsWith(sep) ? p : p + sep);
+      for (const f of access.files ?? []) for (const p of spellings(f)) files.add(p);
+      const list = (xs: Set<string>) => `[${[...xs].map(sqlString).join(', ')}]::VARCHAR[]`;
+      await conn.run(`SET allowed_directories = ${list(dirs)}`);
+      await conn.run(`SET allowed_paths = ${list(files)}`);
+      await conn.run('SET enable_external_access = false');
+      await conn.run('SET lock_configuration = true');
+    },
     close() {
       try { conn.closeSync(); } catch { /* already closed */ }
       try { instance.closeSync(); } catch { /* already closed */ }
-      rmSync(spill, { recursive: true, force: true });
+      removeTempDir(spill);
     },
   };
+}
+
+/** A path as given (absolute) and as its real path (or its parent's real path if it does not exist yet). */
+function spellings(p: string): string[] {
+  const abs = resolve(p);
+  const out = [abs];
+  try {
+    out.push(realpathSync(abs));
+  } catch {
+    try { out.push(resolve(realpathSync(dirname(abs)), abs.slice(dirname(abs).length + 1))); } catch { /* parent missing too */ }
+  }
+  return [...new Set(out)];
+}
+
+/**
+ * A DuckDB failure as one line of a named lakerec error: DuckDB's messages run over several lines
+ * (LINE 1: ..., a caret) and may quote the SQL; only the first line is kept.
+ */
+export function wrapDuckError(e: unknown, what: string, code: 'io_error' | 'source_unreadable' | 'internal' = 'internal'): LakerecError {
+  if (e instanceof LakerecError) return e;
+  const first = (e instanceof Error ? e.message : String(e)).split('\n')[0].trim();
+  return new LakerecError(code, `${what}: ${first}`);
 }
 
 /** A SQL string literal (single quotes doubled). */

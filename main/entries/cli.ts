@@ -1,4 +1,5 @@
 import { runCli } from '../cli/main';
+import { removeStaleTempDirs } from '../engine/tempdirs';
 
 // Leave with the code the tool decided on, after the streams have drained: a native module's
 // finaliser must never turn a documented exit code into a crash code.
@@ -11,6 +12,8 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 async function main(): Promise<void> {
+  // Spill folders a crashed run left behind (its pid is gone) are removed first.
+  removeStaleTempDirs();
   const code = await runCli(process.argv.slice(2), {
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { LakerecError } from '../../shared/errors';
-import { parseContract } from './contract';
+import { checkContractColumns, parseContract } from './contract';
 
 function err(text: string): LakerecError {
   try {
@@ -69,5 +69,46 @@ tags:
     for (const f of readdirSync(dir).filter((x) => x.endsWith('.yaml'))) {
       expect(() => parseContract(readFileSync(join(dir, f), 'utf8'), f)).not.toThrow();
     }
+  });
+});
+
+describe('contract: hostile and careless input', () => {
+  it('reports every problem with its line, not only the first', () => {
+    const e = err('version: 2\nkeys: [id]\nkyes: [x]\nlateness: { column: dt, allow: "soon" }\nordering: 3\n');
+    expect(e.message).toMatch(/^c\.yaml:1: version: must be 1; c\.yaml:3: .*unknown field "kyes"; c\.yaml:4: .*"1 day".*; c\.yaml:5: ordering: has the wrong shape$/);
+    expect(e.detail?.problems).toBe(4);
+    const syntax = err('version: 1\nkeys: [id\nname: x\nbad: : :\n');
+    expect(syntax.message.split('; ').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('stops a YAML alias bomb with a line (contract_invalid, exit 2)', () => {
+    const levels = ['a: &a [x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 10; i++) {
+      const p = String.fromCharCode(96 + i);
+      levels.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill('*' + p).join(', ')}]`);
+    }
+    const t0 = Date.now();
+    const e = err(`version: 1\nkeys: [id]\n${levels.join('\n')}\n`);
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(e.code).toBe('contract_invalid');
+    expect(e.exitCode).toBe(2);
+    expect(e.message).toMatch(/^c\.yaml:4: the contract cannot be expanded/);
+  });
+
+  it('refuses a contract over the size cap before parsing it', () => {
+    const t0 = Date.now();
+    const e = err('version: 1\nkeys: [id]\n' + '# pad\n'.repeat(400_000));
+    expect(Date.now() - t0).toBeLessThan(1000);
+    expect(e.message).toMatch(/^c\.yaml:1: the contract is larger than 1 MB/);
+  });
+
+  it('reports every column it names that neither side has, with its line', () => {
+    const c = parseContract('version: 1\nkeys: [id]\nignore: [gone, also_gone]\nrenames: { old_name: id }\nordering: nope\ncolumns:\n  ghost: { float: exclude }\n  id: { sensitivity: internal }\nlateness: { column: late, allow: 1 day }\n', 'c.yaml');
+    let e: unknown;
+    try { checkContractColumns(c, { sourceRaw: ['id', 'v'], source: ['id', 'v'], target: ['id', 'v'] }); } catch (x) { e = x; }
+    expect((e as LakerecError).message).toBe('c.yaml:3: ignore: column "gone" is in neither side; c.yaml:3: ignore: column "also_gone" is in neither side; '
+      + 'c.yaml:4: renames: column "old_name" is not a column of the source; c.yaml:5: ordering: column "nope" is in neither side; '
+      + 'c.yaml:7: columns: column "ghost" is in neither side; c.yaml:9: lateness: column "late" is in neither side');
+    expect(() => checkContractColumns(c, { sourceRaw: ['id', 'gone', 'also_gone', 'old_name', 'nope', 'ghost', 'late'], source: [], target: [] })).not.toThrow();
   });
 });

@@ -2,9 +2,9 @@
 // what to ignore, what "equal" means for a float, ...). Parsed with positions so every error
 // names its line, and checked against a JSON schema before anything reads a table.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import Ajv, { type ErrorObject } from 'ajv';
-import { LineCounter, parseDocument, isNode } from 'yaml';
+import { LineCounter, parseDocument, isNode, visit } from 'yaml';
 import { LakerecError } from '../../shared/errors';
 import type { ContractSummary } from '../../shared/reconcile';
 
@@ -130,19 +130,53 @@ function describeAjvError(e: ErrorObject): string {
   }
 }
 
-/** Parses and checks contract text; `path` is used in messages. Throws contract_invalid with a line. */
+/** A contract is a short reviewed file: anything larger is refused before it is parsed. */
+export const MAX_CONTRACT_BYTES = 1024 * 1024;
+
+export interface ContractProblem { line: number; message: string }
+
+/** Every problem of a contract, each with its line (empty when the contract is valid). */
+export function contractProblems(text: string): ContractProblem[] {
+  try {
+    parseContract(text, 'contract');
+    return [];
+  } catch (e) {
+    if (e instanceof ContractInvalid) return e.problems;
+    throw e;
+  }
+}
+
+/** contract_invalid carrying every problem (the message lists them all, the window shows them one per line). */
+export class ContractInvalid extends LakerecError {
+  readonly problems: ContractProblem[];
+  constructor(where: string, problems: ContractProblem[]) {
+    const sorted = [...problems].sort((a, b) => a.line - b.line);
+    super('contract_invalid', sorted.map((p) => `${where}:${p.line}: ${p.message}`).join('; '), { line: sorted[0]?.line ?? 1, path: where, problems: sorted.length });
+    this.problems = sorted;
+  }
+}
+
+/** Parses and checks contract text; `path` is used in messages. Throws contract_invalid with every problem and its line. */
 export function parseContract(text: string, path: string | null = null): Contract {
   const where = path ?? 'contract';
+  const fail = (problems: ContractProblem[]): never => { throw new ContractInvalid(where, problems); };
+  if (text.length > MAX_CONTRACT_BYTES) fail([{ line: 1, message: `the contract is larger than ${MAX_CONTRACT_BYTES / 1024 / 1024} MB; a contract is a short reviewed file` }]);
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {
-    const e = doc.errors[0];
-    const line = lc.linePos(e.pos[0]).line;
-    throw new LakerecError('contract_invalid', `${where}:${line}: ${e.message.split('\n')[0]}`, { line, path: where });
+    fail(doc.errors.slice(0, 20).map((e) => ({ line: lc.linePos(e.pos[0]).line, message: e.message.split('\n')[0] })));
   }
-  const value: unknown = doc.toJS();
+  let value: unknown;
+  try {
+    // The YAML library stops an alias bomb (billions of nodes from a few lines) by counting.
+    value = doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    let line = 1;
+    visit(doc, { Alias(_, node) { if (line === 1 && node.range) line = lc.linePos(node.range[0]).line; return visit.BREAK; } });
+    fail([{ line, message: `the contract cannot be expanded: ${(e as Error).message.split('\n')[0]}` }]);
+  }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    throw new LakerecError('contract_invalid', `${where}:1: a contract is a YAML mapping (version, keys, ...)`, { line: 1, path: where });
+    fail([{ line: 1, message: 'a contract is a YAML mapping (version, keys, ...)' }]);
   }
   const lineOf = (instancePath: string): number => {
     const parts = instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
@@ -154,13 +188,24 @@ export function parseContract(text: string, path: string | null = null): Contrac
   };
   const errors = validate(value);
   if (errors.length > 0) {
-    // The most specific error first: the deepest path, and "unknown field" over a vague anyOf.
+    // One problem per mistake: a vague anyOf/type/const is dropped where a more specific error
+    // explains the same value (deeper, or at the same place).
     const rank = (k: string) => (k === 'additionalProperties' ? 0 : k === 'required' ? 1 : k === 'anyOf' || k === 'const' || k === 'type' ? 3 : 2);
-    const best = [...errors].sort((a, b) => b.instancePath.length - a.instancePath.length || rank(a.keyword) - rank(b.keyword))[0];
-    let path = best.instancePath;
-    if (best.keyword === 'additionalProperties') path += '/' + String(best.params.additionalProperty);
-    const line = lineOf(path);
-    throw new LakerecError('contract_invalid', `${where}:${line}: ${describeAjvError(best)}`, { line, path: where });
+    const kept = errors.filter((e) => rank(e.keyword) < 3 || !errors.some((f) => f !== e && (
+      f.instancePath.startsWith(e.instancePath + '/') || (f.instancePath === e.instancePath
+        && (rank(f.keyword) < 3 || (f.keyword === 'anyOf' && e.keyword !== 'anyOf'))))));
+    const seen = new Set<string>();
+    const problems: ContractProblem[] = [];
+    for (const e of kept.length > 0 ? kept : errors) {
+      let at = e.instancePath;
+      if (e.keyword === 'additionalProperties') at += '/' + String(e.params.additionalProperty);
+      const message = describeAjvError(e);
+      const line = lineOf(at);
+      if (seen.has(`${line}:${message}`)) continue;
+      seen.add(`${line}:${message}`);
+      problems.push({ line, message });
+    }
+    fail(problems);
   }
   const raw = value as {
     name?: string; keys: string[];
@@ -183,12 +228,13 @@ export function parseContract(text: string, path: string | null = null): Contrac
   }
   const keys = raw.keys;
   const ignore = raw.ignore ?? [];
-  for (const k of keys) {
-    if (ignore.includes(k)) {
-      const line = lines.ignore;
-      throw new LakerecError('contract_invalid', `${where}:${line}: key column "${k}" cannot be ignored`, { line, path: where });
-    }
-  }
+  const keyProblems = keys.filter((k) => ignore.includes(k)).map((k) => ({ line: lines.ignore, message: `key column "${k}" cannot be ignored` }));
+  if (keyProblems.length > 0) fail(keyProblems);
+  // Each column the contract names, with its line, for the check against the sides' columns.
+  (raw.ignore ?? []).forEach((n, i) => { lines[`ignore.${n}`] = lineOf(`/ignore/${i}`); });
+  for (const n of Object.keys(raw.renames ?? {})) lines[`renames.${n}`] = lineOf(`/renames/${n.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+  for (const n of Object.keys(raw.columns ?? {})) lines[`columns.${n}`] = lineOf(`/columns/${n.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+  if (raw.lateness) lines['lateness.column'] = lineOf('/lateness/column');
   let lateness: Contract['lateness'] = null;
   if (raw.lateness) {
     const m = /^\s*(\d+)\s*(day|days|d|hour|hours|h)\s*$/.exec(raw.lateness.allow);
@@ -214,16 +260,55 @@ export function parseContract(text: string, path: string | null = null): Contrac
   };
 }
 
-/** Reads and parses a contract file; a missing file is a wrong invocation (exit 2). */
+/** Reads and parses a contract file; a missing, special or oversized file is a wrong invocation (exit 2). */
 export function loadContract(path: string): Contract {
-  let text: string;
+  return parseContract(readContractFile(path), path);
+}
+
+/** The text of a contract file: a regular file (never a FIFO or device), at most MAX_CONTRACT_BYTES. */
+export function readContractFile(path: string): string {
+  let fd: number;
   try {
-    text = readFileSync(path, 'utf8');
+    // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (e) {
-    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
+    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as NodeJS.ErrnoException).code ?? 'cannot open';
     throw new LakerecError('contract_invalid', `cannot read contract ${path}: ${why}`, { path });
   }
-  return parseContract(text, path);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new LakerecError('contract_invalid', `cannot read contract ${path}: not a regular file`, { path });
+    if (st.size > MAX_CONTRACT_BYTES) throw new LakerecError('contract_invalid', `${path}:1: the contract is larger than ${MAX_CONTRACT_BYTES / 1024 / 1024} MB; a contract is a short reviewed file`, { path, line: 1 });
+    const buf = Buffer.alloc(st.size);
+    let n = 0;
+    while (n < st.size) {
+      const r = readSync(fd, buf, n, st.size - n, n);
+      if (r === 0) break;
+      n += r;
+    }
+    return buf.subarray(0, n).toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The columns a contract names that neither side has, each with its line, all at once: ignore,
+ * columns, renames (source names), ordering, lateness. Keys and the partition column have their
+ * own checks (they may be derived).
+ */
+export function checkContractColumns(c: Contract, sides: { sourceRaw: string[]; source: string[]; target: string[] }): void {
+  const any = new Set([...sides.sourceRaw, ...sides.source, ...sides.target]);
+  const raw = new Set(sides.sourceRaw);
+  const problems: ContractProblem[] = [];
+  const line = (f: string, fallback: string) => c.lines[f] ?? c.lines[fallback] ?? 1;
+  for (const n of c.ignore) if (!any.has(n)) problems.push({ line: line(`ignore.${n}`, 'ignore'), message: `ignore: column "${n}" is in neither side` });
+  for (const n of Object.keys(c.renames)) if (!raw.has(n)) problems.push({ line: line(`renames.${n}`, 'renames'), message: `renames: column "${n}" is not a column of the source` });
+  if (c.ordering !== null && !any.has(c.ordering)) problems.push({ line: line('ordering', 'ordering'), message: `ordering: column "${c.ordering}" is in neither side` });
+  const ruled = new Set([...Object.keys(c.floats), ...Object.keys(c.lines).filter((k) => k.startsWith('columns.')).map((k) => k.slice('columns.'.length))]);
+  for (const n of ruled) if (!any.has(n)) problems.push({ line: line(`columns.${n}`, 'columns'), message: `columns: column "${n}" is in neither side` });
+  if (c.lateness && !any.has(c.lateness.column)) problems.push({ line: line('lateness.column', 'lateness'), message: `lateness: column "${c.lateness.column}" is in neither side` });
+  if (problems.length > 0) throw new ContractInvalid(c.path ?? 'contract', problems);
 }
 
 export function contractSummary(c: Contract): ContractSummary {

@@ -148,11 +148,11 @@ export async function diffKeys(
   }
   // Moved rows: does the target's partition value disagree with the contract's own derivation of
   // it from the same row? Then the partition was derived differently (a zone, a clock), not moved.
-  if (ev.moved > 0 && contract.partitioning?.expression && part.column) {
+  if (ev.moved > 0 && part.expressionSql && part.column) {
     try {
       const jk = keyCols.map((kc, i) => `t.${sqlIdent(kc)} = k.${K[i]}`).join(' AND ');
       const r = (await rows(conn, `SELECT count(*) AS n FROM lk_kd k JOIN lk_tgt_all t ON ${jk}
-        WHERE k.kind = 'moved' AND CAST((${contract.partitioning.expression}) AS VARCHAR) IS DISTINCT FROM CAST(t.${sqlIdent(part.column)} AS VARCHAR)`))[0];
+        WHERE k.kind = 'moved' AND CAST((${part.expressionSql}) AS VARCHAR) IS DISTINCT FROM CAST(t.${sqlIdent(part.column)} AS VARCHAR)`))[0];
       ev.movedExprMismatch = num(r.n);
     } catch {
       ev.movedExprMismatch = null;

@@ -4,6 +4,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { PartitionResult, SchemaComparison } from '../../shared/reconcile';
 import { sqlIdent, sqlString } from '../engine/duck';
+import { checkScalarExpression } from '../engine/expression';
 import type { ActiveFile } from '../delta/types';
 import { typesComparable } from './canonical';
 import { contractError, type Contract } from './contract';
@@ -14,7 +15,15 @@ import { dayOf, label, rows, type PartitionSpec } from './sql';
 /** The partition column (or expression) on each side; validates the expression against the source. */
 export async function partitionSpec(conn: DuckDBConnection, contract: Contract, source: SourceSide, target: TargetSide): Promise<PartitionSpec & { srcHasCol: boolean }> {
   const pc = contract.partitioning?.column ?? null;
-  const expr = contract.partitioning?.expression ?? null;
+  // The expression is someone else's SQL: parsed and checked as one scalar expression over the
+  // sides' columns, and only DuckDB's rendering of it runs (main/engine/expression.ts).
+  let expr: string | null = null;
+  if (contract.partitioning?.expression) {
+    const known = [...source.columns, ...target.columns].map((c) => c.name);
+    const checked = await checkScalarExpression(conn, contract.partitioning.expression, known);
+    if (!checked.ok) throw contractError(contract, 'partitioning.expression', `partition expression refused: ${checked.problem}`);
+    expr = checked.sql;
+  }
   const srcHas = pc !== null && source.columns.some((c) => c.name === pc);
   const tgtHas = pc !== null && target.columns.some((c) => c.name === pc);
   let srcSelect = 'SELECT *';
@@ -26,7 +35,7 @@ export async function partitionSpec(conn: DuckDBConnection, contract: Contract, 
     await conn.run(`CREATE OR REPLACE TEMP VIEW lk_src AS ${srcSelect} FROM ${sqlIdent(source.view)}`);
     if (pc !== null) await conn.run(`SELECT ${sqlIdent(pc)} FROM lk_src LIMIT 0`);
   } catch (e) {
-    throw contractError(contract, 'partitioning.expression', `partition expression "${expr}" does not evaluate on the source: ${(e as Error).message.split('\n')[0]}`);
+    throw contractError(contract, 'partitioning.expression', `partition expression "${contract.partitioning?.expression ?? ''}" does not evaluate on the source: ${(e as Error).message.split('\n')[0]}`);
   }
   if (pc !== null && !srcHas) {
     const d = await rows(conn, 'DESCRIBE lk_src');
@@ -46,6 +55,7 @@ export async function partitionSpec(conn: DuckDBConnection, contract: Contract, 
     targetIsDeltaPartition: pc !== null && target.snapshot.partitionColumns.includes(pc),
     type: target.columns.find((c) => c.name === pc)?.type ?? null,
     srcHasCol: srcHas,
+    expressionSql: expr,
   };
 }
 

@@ -13,7 +13,7 @@ import { openDuck } from '../engine/duck';
 import type { ActiveFile } from '../delta/types';
 import { compareFamily, DEFAULT_DIGEST, digestName, typesComparable, type DigestMode } from './canonical';
 import { combineHalves, toHex128 } from './checksum';
-import { contractError, contractSummary, loadContract, type Contract } from './contract';
+import { checkContractColumns, contractError, contractSummary, loadContract, type Contract } from './contract';
 import { classify, type Evidence, type KeyDiffEvidence, type PartitionRemoval, type StatsDuplicate } from './classify';
 import type { DeltaTable } from '../delta/table';
 import { normaliseType, openSource, openTarget, registerTargetView } from './sides';
@@ -86,6 +86,14 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     report(ctx, { phase: 'opening the source', done: 0, total: null });
     const source = await openSource(conn, opts.source, cwd, contract, target, 'lk_src_named');
     throwIfCancelled(ctx);
+    // Every column the contract names must exist on a side: a typo would silently mean "nothing".
+    checkContractColumns(contract, { sourceRaw: source.rawColumns.map((c) => c.name), source: source.columns.map((c) => c.name), target: target.columns.map((c) => c.name) });
+    // From here on DuckDB may read the two sides' files and nothing else (defence in depth under
+    // the type mapping and the expression check: no SQL of the run can open another file).
+    await duck.restrict({
+      dirs: [target.root, ...(source.access.dirs ?? [])],
+      files: [...(source.access.files ?? []), ...target.snapshot.files.filter((f) => !f.absolutePath.startsWith(target.root)).map((f) => f.absolutePath)],
+    });
 
     // ---- schema ----
     const part = await partitionSpec(conn, contract, source, target);

@@ -2,6 +2,7 @@
 // self-contained HTML file (no network; charts are inline SVG), and JSON. Pure string building
 // (no node imports), so any face can use it. HTML and markdown are made of sections, so an
 // incident report can add its own (a bisect result, a timeline excerpt) around these.
+import { escapeControl } from '../../shared/escape';
 import type { Finding, PartitionResult, ReconcileResult, RowDiff } from '../../shared/reconcile';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -37,14 +38,30 @@ export interface MarkdownSection {
   markdown: string;
 }
 
-function mdEscape(s: string): string {
-  return s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+/**
+ * Text from a table or a contract as inert markdown: one line (control characters escaped), every
+ * markdown and HTML metacharacter escaped, so a column name or a value cannot open a heading, a
+ * link, an image, raw HTML or a new table cell in a GitHub step summary.
+ */
+export function mdEscape(s: string): string {
+  return escapeControl(s)
+    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+    .replace(/[\\`*_{}[\]()#+\-.!|~:=^$"']/g, (c) => `\\${c}`);
+}
+
+/** A code span that holds any text: fenced with more backticks than it contains, one line, `|` escaped for tables. */
+export function mdCode(s: string): string {
+  const t = escapeControl(s).replace(/\|/g, '\\|');
+  const run = Math.max(0, ...(t.match(/`+/g) ?? []).map((m) => m.length));
+  const fence = '`'.repeat(run + 1);
+  const pad = t.startsWith('`') || t.endsWith('`') || t.startsWith(' ') ? ' ' : '';
+  return `${fence}${pad}${t}${pad}${fence}`;
 }
 
 function mdRowDiffs(rows: RowDiff[]): string {
   if (!rows.length) return '';
   const cols = [...new Set(rows.flatMap((r) => [...Object.keys(r.source ?? {}), ...Object.keys(r.target ?? {})]))].sort();
-  const out = [`| key | kind | partition (source -> target) | differing | ${cols.join(' | ')} |`, `|---|---|---|---|${cols.map(() => '---').join('|')}|`];
+  const out = [`| key | kind | partition (source -> target) | differing | ${cols.map(mdEscape).join(' | ')} |`, `|---|---|---|---|${cols.map(() => '---').join('|')}|`];
   for (const r of rows) {
     const key = Object.entries(r.key).map(([k, v]) => `${k}=${v ?? 'null'}`).join(', ');
     const cell = (c: string) => {
@@ -53,7 +70,7 @@ function mdRowDiffs(rows: RowDiff[]): string {
       if (r.source && r.target && s !== t) return `${mdEscape(String(s))} -> **${mdEscape(String(t))}**`;
       return mdEscape(String((r.target ?? r.source)?.[c] ?? ''));
     };
-    out.push(`| ${mdEscape(key)} | ${r.kind} | ${r.sourcePartition ?? '-'} -> ${r.targetPartition ?? '-'} | ${r.columns.join(', ') || '-'} | ${cols.map(cell).join(' | ')} |`);
+    out.push(`| ${mdEscape(key)} | ${r.kind} | ${mdEscape(r.sourcePartition ?? '-')} -> ${mdEscape(r.targetPartition ?? '-')} | ${r.columns.map(mdEscape).join(', ') || '-'} | ${cols.map(cell).join(' | ')} |`);
   }
   return out.join('\n');
 }
@@ -61,7 +78,7 @@ function mdRowDiffs(rows: RowDiff[]): string {
 export function reconcileMarkdownSections(r: ReconcileResult): MarkdownSection[] {
   const sections: MarkdownSection[] = [];
   const summary = [
-    `**Verdict: ${r.verdict}** (level \`${r.level}\`, exit code ${r.exitCode})`,
+    `**Verdict: ${r.verdict}** (level ${mdCode(r.level)}, exit code ${r.exitCode})`,
     '',
     `| | source | target |`,
     `|---|---|---|`,
@@ -82,22 +99,22 @@ export function reconcileMarkdownSections(r: ReconcileResult): MarkdownSection[]
 
   const parts = [`| partition | source rows | target rows | source checksum | target checksum | state |`, `|---|---|---|---|---|---|`];
   for (const p of r.partitions) {
-    parts.push(`| ${p.partition} | ${fmt(p.sourceRows)} | ${fmt(p.targetRows)} | \`${short(p.sourceChecksum)}\` | \`${short(p.targetChecksum)}\`${p.inherited ? ' (baseline)' : ''} | ${p.state === 'match' || p.state === 'counts_match' ? p.state : `**${p.state}**`} |`);
+    parts.push(`| ${mdEscape(p.partition)} | ${fmt(p.sourceRows)} | ${fmt(p.targetRows)} | \`${short(p.sourceChecksum)}\` | \`${short(p.targetChecksum)}\`${p.inherited ? ' (baseline)' : ''} | ${p.state === 'match' || p.state === 'counts_match' ? p.state : `**${p.state}**`} |`);
   }
   sections.push({ title: 'Partitions', markdown: parts.join('\n') });
 
   if (r.columnDiffs.length || r.rowDiffs.length) {
     const rows: string[] = [];
-    if (r.columnDiffs.length) rows.push(`Columns that differ on matched keys: ${r.columnDiffs.map((c) => `\`${c.column}\` (${fmt(c.rows)})`).join(', ')}`);
+    if (r.columnDiffs.length) rows.push(`Columns that differ on matched keys: ${r.columnDiffs.map((c) => `${mdCode(c.column)} (${fmt(c.rows)})`).join(', ')}`);
     if (r.rowDiffs.length) rows.push(mdRowDiffs(r.rowDiffs));
     sections.push({ title: 'Example rows', markdown: rows.join('\n\n') });
   }
   const c = r.contract;
   const contract = [
-    `Contract \`${c.name}\`${c.path ? ` (${mdEscape(c.path)})` : ''}: keys ${c.keys.map((k) => `\`${k}\``).join(', ')}; partition ${c.partitionColumn ? `\`${c.partitionColumn}\`${c.partitionExpression ? ` = \`${c.partitionExpression}\`` : ''}` : 'none'}; `
-      + `floats ${Object.entries(c.floats).map(([k, v]) => `\`${k}\` ${v === 'exclude' ? 'excluded (exact sum)' : `tolerance ${v.tolerance}`}`).join(', ') || 'none'}; naive timestamps ${c.naiveIsUtc ? 'are UTC' : 'refused'}; `
-      + `ignore ${c.ignore.join(', ') || 'nothing'}; ordering ${c.ordering ?? 'none'}.`,
-    `Digest \`${r.digest}\`, DuckDB ${r.engine.duckdb}, lakerec ${r.engine.lakerec}; ${(r.durationMs / 1000).toFixed(2)} s.`,
+    `Contract ${mdCode(c.name)}${c.path ? ` (${mdEscape(c.path)})` : ''}: keys ${c.keys.map(mdCode).join(', ')}; partition ${c.partitionColumn ? `${mdCode(c.partitionColumn)}${c.partitionExpression ? ` = ${mdCode(c.partitionExpression)}` : ''}` : 'none'}; `
+      + `floats ${Object.entries(c.floats).map(([k, v]) => `${mdCode(k)} ${v === 'exclude' ? 'excluded (exact sum)' : `tolerance ${v.tolerance}`}`).join(', ') || 'none'}; naive timestamps ${c.naiveIsUtc ? 'are UTC' : 'refused'}; `
+      + `ignore ${c.ignore.map(mdEscape).join(', ') || 'nothing'}; ordering ${c.ordering === null ? 'none' : mdEscape(c.ordering)}.`,
+    `Digest ${mdCode(r.digest)}, DuckDB ${r.engine.duckdb}, lakerec ${r.engine.lakerec}; ${(r.durationMs / 1000).toFixed(2)} s.`,
     ...r.notes.map((n) => `- ${mdEscape(n)}`),
   ];
   sections.push({ title: 'How it was compared', markdown: contract.join('\n\n') });
@@ -107,15 +124,15 @@ export function reconcileMarkdownSections(r: ReconcileResult): MarkdownSection[]
 function mdFinding(x: Finding): string {
   const ev = x.evidence;
   const lines = [
-    `### ${x.blocking ? '❌' : 'ℹ️'} \`${x.mode}\`: ${mdEscape(x.summary)}`,
+    `### ${x.blocking ? '❌' : 'ℹ️'} ${mdCode(x.mode)}: ${mdEscape(x.summary)}`,
     '',
-    `*Meaning.* ${x.meaning}`,
+    `*Meaning.* ${mdEscape(x.meaning)}`,
     '',
     `*Evidence* (level ${x.level}): ${Object.entries(ev.counts).map(([k, v]) => `${k} ${fmt(v)}`).join(', ')}`
-      + `${ev.partitions.length ? `; partitions ${ev.partitions.join(', ')}` : ''}${ev.exampleKeys.length ? `; e.g. ${ev.exampleKeys.slice(0, 5).map((k) => `\`${k}\``).join(', ')}` : ''}`,
+      + `${ev.partitions.length ? `; partitions ${ev.partitions.map(mdEscape).join(', ')}` : ''}${ev.exampleKeys.length ? `; e.g. ${ev.exampleKeys.slice(0, 5).map(mdCode).join(', ')}` : ''}`,
     ...ev.notes.map((n) => `- ${mdEscape(n)}`),
     '',
-    `*Action.* ${x.action}`,
+    `*Action.* ${mdEscape(x.action)}`,
   ];
   return lines.join('\n');
 }

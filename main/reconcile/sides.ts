@@ -1,15 +1,15 @@
 // The two sides of a reconciliation: a source of truth (Parquet file or folder, CSV, JSON lines,
 // or a Delta table at a version) and the Delta target. Each becomes a DuckDB view of logical
 // rows under target column names; nothing is read until a level needs it, and reads are counted.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { DataType, StructType } from '../../shared/delta';
 import { LakerecError } from '../../shared/errors';
 import type { SchemaColumn } from '../../shared/reconcile';
-import { sqlIdent, sqlString } from '../engine/duck';
+import { sqlIdent, sqlString, type DuckAccess } from '../engine/duck';
 import { DeltaTable } from '../delta/table';
-import { registerSnapshotView } from '../delta/scan';
+import { deltaTypeToDuckDb, registerSnapshotView } from '../delta/scan';
 import { partitionValueExpr } from '../delta/schema';
 import type { Snapshot, VersionChange } from '../delta/types';
 import { compareFamily } from './canonical';
@@ -17,23 +17,13 @@ import type { Contract } from './contract';
 
 export type SourceKind = 'parquet' | 'csv' | 'json' | 'delta';
 
-const deltaPrimitive: Record<string, string> = {
-  string: 'VARCHAR', long: 'BIGINT', integer: 'INTEGER', short: 'SMALLINT', byte: 'TINYINT',
-  float: 'FLOAT', double: 'DOUBLE', boolean: 'BOOLEAN', binary: 'BLOB', date: 'DATE',
-  timestamp: 'TIMESTAMP WITH TIME ZONE', timestamp_ntz: 'TIMESTAMP',
-};
-
-/** The DuckDB spelling of a Delta type (what the scan view will produce). */
+/**
+ * The DuckDB spelling of a Delta type (what the scan view will produce). The one mapping of
+ * main/delta: a type the reader does not know is refused (unsupported_feature), never pasted
+ * into SQL, since a schemaString comes from whoever wrote the table.
+ */
 export function duckTypeOfDelta(t: DataType): string {
-  if (typeof t === 'string') {
-    if (deltaPrimitive[t]) return deltaPrimitive[t];
-    const m = /^decimal\(\s*(\d+)\s*,\s*(\d+)\s*\)$/.exec(t);
-    if (m) return `DECIMAL(${m[1]},${m[2]})`;
-    return t.toUpperCase();
-  }
-  if (t.type === 'struct') return `STRUCT(${t.fields.map((f) => `${sqlIdent(f.name)} ${duckTypeOfDelta(f.type)}`).join(', ')})`;
-  if (t.type === 'array') return `${duckTypeOfDelta(t.elementType)}[]`;
-  return `MAP(${duckTypeOfDelta(t.keyType)}, ${duckTypeOfDelta(t.valueType)})`;
+  return deltaTypeToDuckDb(t);
 }
 
 export function normaliseType(t: string): string {
@@ -137,16 +127,33 @@ export interface SourceSide {
   snapshot: Snapshot | null;
   /** The Parquet files read, when the source is Parquet (their footers hold row counts). */
   parquetFiles: string[] | null;
+  /** What DuckDB reads for this source (the run restricts DuckDB's file access to it). */
+  access: DuckAccess;
 }
 
 interface ParsedSourceSpec { path: string; version: number | undefined }
 
+/** Only a regular file or a folder is a source: a FIFO or a device would block or never end. */
+function realSource(p: string, spec: string): string {
+  let real: string;
+  try {
+    real = realpathSync(p);
+  } catch {
+    throw new LakerecError('source_unreadable', `source ${spec} cannot be resolved`, { path: spec });
+  }
+  const st = statSync(real);
+  if (!st.isFile() && !st.isDirectory()) {
+    throw new LakerecError('source_unreadable', `source ${spec} is not a regular file or a folder (a FIFO, socket or device is never read)`, { path: spec });
+  }
+  return real;
+}
+
 /** "lake/orders@3" names a Delta table at version 3 (only when the literal path does not exist). */
 function parseSourceSpec(spec: string, cwd: string): ParsedSourceSpec {
   const direct = resolve(cwd, spec);
-  if (existsSync(direct)) return { path: direct, version: undefined };
+  if (existsSync(direct)) return { path: realSource(direct, spec), version: undefined };
   const m = /^(.*)@(\d+)$/.exec(spec);
-  if (m && existsSync(resolve(cwd, m[1]))) return { path: resolve(cwd, m[1]), version: Number(m[2]) };
+  if (m && existsSync(resolve(cwd, m[1]))) return { path: realSource(resolve(cwd, m[1]), spec), version: Number(m[2]) };
   throw new LakerecError('source_unreadable', `source ${spec} does not exist`, { path: spec });
 }
 
@@ -168,8 +175,9 @@ function parquetFilesUnder(dir: string): string[] {
     for (const e of readdirSync(d, { withFileTypes: true })) {
       if (e.name.startsWith('.') || e.name.startsWith('_')) continue;
       const p = join(d, e.name);
+      // Symlinks are not followed: the folder's own files only, regular files only.
       if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.parquet')) out.push(p);
+      else if (e.isFile() && e.name.endsWith('.parquet')) out.push(p);
     }
   };
   walk(dir);
@@ -190,21 +198,26 @@ export async function openSource(
   const raw = `${view}_raw`;
   let snapshot: Snapshot | null = null;
   let parquetFiles: string[] | null = null;
+  const access: DuckAccess = { dirs: [], files: [] };
   try {
     if (kind === 'delta') {
       const table = await DeltaTable.open(path);
       snapshot = await table.snapshot(version === undefined ? {} : { version });
+      access.dirs = [path];
       await registerSnapshotView(conn, snapshot, raw, {});
     } else if (kind === 'parquet') {
       const files = statSync(path).isDirectory() ? parquetFilesUnder(path) : [path];
       if (files.length === 0) throw new LakerecError('source_unreadable', `source folder ${spec} holds no .parquet file`, { path: spec });
       parquetFiles = files;
+      access.files = files;
       // A folder written hive-style (dt=2026-08-10/...) carries a column in its paths.
       const hive = statSync(path).isDirectory() && files.some((f) => /[\\/][^\\/=]+=[^\\/]*[\\/]/.test(f.slice(path.length)));
       await conn.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdent(raw)} AS SELECT * FROM read_parquet([${files.map(sqlString).join(', ')}], union_by_name = true, hive_partitioning = ${hive})`);
     } else if (kind === 'csv') {
+      access.files = [path];
       await conn.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdent(raw)} AS SELECT * FROM read_csv(${sqlString(path)}, header = true, all_varchar = true)`);
     } else {
+      access.files = [path];
       await conn.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdent(raw)} AS SELECT * FROM read_json(${sqlString(path)}, format = 'auto')`);
     }
   } catch (e) {
@@ -237,7 +250,7 @@ export async function openSource(
   } catch (e) {
     throw unreadable(spec, e);
   }
-  return { kind, description, version: snapshot ? snapshot.version : null, view, columns, rawColumns, snapshot, parquetFiles };
+  return { kind, description, version: snapshot ? snapshot.version : null, view, columns, rawColumns, snapshot, parquetFiles, access };
 }
 
 /** A cast of untyped text (or JSON-guessed type) to the target's type. */

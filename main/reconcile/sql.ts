@@ -17,6 +17,8 @@ export interface PartitionSpec {
   targetIsDeltaPartition: boolean;
   /** DuckDB type of the partition column in the target. */
   type: string | null;
+  /** The contract's partition expression as DuckDB re-rendered it after checking it (null: none). */
+  expressionSql: string | null;
 }
 
 /** The partition expression without its text cast (to group by the typed value). */

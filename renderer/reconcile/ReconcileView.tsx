@@ -100,6 +100,9 @@ function ContractEditor({ table }: { table: string }) {
   const check = useReconcile((s) => s.check);
   const setText = useReconcile((s) => s.setContractText);
   const load = useReconcile((s) => s.loadContract);
+  const accepted = useReconcile((s) => s.contractAccepted);
+  const accept = useReconcile((s) => s.acceptContract);
+  const acceptError = useReconcile((s) => s.acceptError);
   const gutter = useRef<HTMLDivElement>(null);
   const lines = Math.max(1, text.split('\n').length);
   const badLines = new Set((check?.problems ?? []).map((p) => p.line).filter((l): l is number => l !== null));
@@ -114,6 +117,17 @@ function ContractEditor({ table }: { table: string }) {
         <span className="spacer" />
         <button type="button" className="btn btn-quiet btn-small" onClick={() => void load(table, true)}>Reload</button>
       </h3>
+      {origin === 'file' && !accepted && !loading && !loadError ? (
+        // A contract that came with the table was written by whoever wrote the table.
+        <div className="contract-trust" role="alert" data-testid="contract-trust">
+          <span>
+            This contract came with the table (<code title={path ?? ''}>{path?.split(/[\\/]/).slice(-2).join('/')}</code>): whoever wrote the
+            table wrote it. Review it; it is not run until you accept it.
+          </span>
+          <button type="button" className="btn btn-small" data-testid="contract-accept" onClick={() => void accept()}>Accept</button>
+          {acceptError ? <span className="error-text">{acceptError.message}</span> : null}
+        </div>
+      ) : null}
       {loadError ? (
         <ErrorPanel error={loadError} onRetry={() => void load(table, true)} />
       ) : (
@@ -163,8 +177,9 @@ function RunPanel({ table, latest }: { table: string; latest: number | null }) {
   const source = useReconcile((s) => s.source);
   const check = useReconcile((s) => s.check);
   const run = useReconcile((s) => s.run);
+  const unaccepted = useReconcile((s) => s.contractOrigin === 'file' && !s.contractAccepted);
   const running = status === 'running';
-  const blockedBy = !source ? 'Choose a source first' : check && !check.ok ? 'Fix the contract first' : null;
+  const blockedBy = !source ? 'Choose a source first' : check && !check.ok ? 'Fix the contract first' : unaccepted ? 'Accept the table’s contract first' : null;
   return (
     <section className="rc-card" data-testid="level-panel">
       <h3 className="rc-card-title"><span className="step-no">3</span> Level</h3>

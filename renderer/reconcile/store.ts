@@ -37,6 +37,13 @@ export interface ReconcileState {
   contractLoaded: { text: string; origin: 'file' | 'template' } | null;
   contractLoading: boolean;
   contractLoadError: LakerecErrorData | null;
+  /**
+   * False while the loaded text is a contract found beside the table that the user has not
+   * accepted: it came with the table, so the engine will not run it until accepted once.
+   */
+  contractAccepted: boolean;
+  contractSha: string | null;
+  acceptError: LakerecErrorData | null;
   check: ContractCheck | null;
 
   level: Level;
@@ -57,6 +64,7 @@ export interface ReconcileState {
 
   loadContract(table: string, force?: boolean): Promise<void>;
   setContractText(text: string): void;
+  acceptContract(): Promise<void>;
   setLevel(l: Level): void;
   setVersion(v: number | null): void;
   setUseBaseline(on: boolean): void;
@@ -100,6 +108,9 @@ export function createReconcileStore(client: ApiClient): StoreApi<ReconcileState
       contractLoaded: null,
       contractLoading: false,
       contractLoadError: null,
+      contractAccepted: true,
+      contractSha: null,
+      acceptError: null,
       check: null,
       level: 'rows',
       version: null,
@@ -119,11 +130,25 @@ export function createReconcileStore(client: ApiClient): StoreApi<ReconcileState
         set({ contractFor: table, contractLoading: true, contractLoadError: null });
         await contractJob.run(() => client.invoke('defaultContract', { path: table }), {
           done: async (c) => {
-            set({ contractText: c.text, contractOrigin: c.origin, contractPath: c.path, contractLoaded: { text: c.text, origin: c.origin }, contractLoading: false });
+            set({
+              contractText: c.text, contractOrigin: c.origin, contractPath: c.path, contractLoaded: { text: c.text, origin: c.origin }, contractLoading: false,
+              contractAccepted: c.accepted, contractSha: c.sha256, acceptError: null,
+            });
             await validate(c.text);
           },
           error: (contractLoadError) => set({ contractLoading: false, contractLoadError }),
         });
+      },
+
+      async acceptContract() {
+        const s = get();
+        if (!s.contractPath || !s.contractSha) return;
+        try {
+          await client.invoke('acceptContract', { path: s.contractPath, sha256: s.contractSha });
+          set({ contractAccepted: true, acceptError: null });
+        } catch (e) {
+          set({ acceptError: errorOf(e) });
+        }
       },
 
       setContractText(text) {

@@ -36,6 +36,8 @@ export interface ApiMap {
   validateContract: { request: { text: string }; response: ContractCheck };
   /** The contract for a table: a contract.yaml beside it (or beside its lake folder), else a template from its schema. */
   defaultContract: { request: { path: string }; response: ContractText };
+  /** Remembers that the user accepted the contract file at `path` with this content (sha256), in the app-data folder. */
+  acceptContract: { request: { path: string; sha256: string }; response: { accepted: true } };
   /** Reconcile a source against the table (a job: progress, cancel). Recorded in the run history. */
   reconcile: { request: ReconcileRequest; response: ReconcileRun };
   /** The incident report of a kept reconcile result, with the table's timeline excerpt and a bisect: one self-contained HTML file (a job). Electron with `save`: a save dialog writes it. */

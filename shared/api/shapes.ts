@@ -137,6 +137,13 @@ export interface ContractText {
   origin: 'file' | 'template';
   /** The file it was read from (origin file). */
   path: string | null;
+  /** sha256 of `text` (what an acceptance is remembered by, with the path). */
+  sha256: string;
+  /**
+   * False for a contract found beside the table that the user has not accepted yet: it came with
+   * the table, i.e. from whoever wrote the table, so it is shown but not run until accepted once.
+   */
+  accepted: boolean;
 }
 
 export interface ReconcileRequest {

@@ -157,6 +157,14 @@ export const apiSpec: { [M in ApiMethod]: MethodSpec<M> } = {
   pickSource: { validate: empty('pickSource'), job: false },
   validateContract: { validate: (v) => ({ text: contractYaml('validateContract', objectWith('validateContract', v, ['text']).text) }), job: false },
   defaultContract: { validate: pathRequest('defaultContract'), job: false },
+  acceptContract: {
+    validate: (v) => {
+      const o = objectWith('acceptContract', v, ['path', 'sha256']);
+      if (typeof o.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(o.sha256)) throw bad('acceptContract', '"sha256" must be 64 hex digits');
+      return { path: pathString('acceptContract', 'path', o.path), sha256: o.sha256 };
+    },
+    job: false,
+  },
   reconcile: { validate: reconcileRequest, job: true },
   exportReport: {
     validate: (v) => {

@@ -28,9 +28,10 @@ beforeAll(async () => {
   for (const [k, d] of DAYS.entries()) await w.append({ sql: rowsOf(d, k) });
   w.close();
   await duck.conn.run(`COPY (${DAYS.map((d, k) => rowsOf(d, k)).join(' UNION ALL ')}) TO '${join(dir, 'source.parquet')}' (FORMAT parquet)`);
+  // `at` is an SQL keyword: the expression quotes it (a contract's expression is parsed and checked up front).
   writeFileSync(join(dir, 'contract.yaml'), [
     'version: 1', 'name: events', 'keys: [event_id]',
-    'partitioning:', '  column: day', `  expression: "date(at AT TIME ZONE 'UTC')"`,
+    'partitioning:', '  column: day', `  expression: "date(\\"at\\" AT TIME ZONE 'UTC')"`,
     'columns:', '  value: { float: { tolerance: 1.0e-9 } }', 'ordering: rev', '',
   ].join('\n'));
 });

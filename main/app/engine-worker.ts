@@ -1,0 +1,84 @@
+// The engine process's side: the real service behind the real Dispatcher, driven by messages.
+// It runs in a child process (web mode) or an Electron utility process (the window), never in
+// the process that serves the page or owns the window.
+import type { ApiHandlers } from '../../shared/api';
+import type { JobContext } from '../../shared/jobs';
+import { throwIfCancelled } from '../../shared/jobs';
+import { writeFile } from 'node:fs/promises';
+import { assertOutsideTables } from '../engine/outputs';
+import { removeStaleTempDirs } from '../engine/tempdirs';
+import { Dispatcher } from './dispatch';
+import type { DialogKind, EngineChannel, EngineConfig, HostToEngine } from './engine-protocol';
+import { createService } from './service';
+
+/** Tests only: paths that make listVersions fail the way a hostile table could. */
+function withTestFaults(h: ApiHandlers): ApiHandlers {
+  const real = h.listVersions;
+  return {
+    ...h,
+    async listVersions(req, ctx: JobContext) {
+      if (req.path === '/lakerec-test-fault/oom') {
+        // A V8 heap exhaustion, as an unbounded decoder would cause: the process dies.
+        const hold: number[][] = [];
+        for (;;) hold.push(new Array<number>(1_000_000).fill(hold.length));
+      }
+      if (req.path === '/lakerec-test-fault/exit') process.exit(70);
+      if (req.path === '/lakerec-test-fault/hang') {
+        for (;;) { /* a loop that never yields: only the host can end it */ }
+      }
+      if (req.path === '/lakerec-test-fault/slow') {
+        for (let i = 0; i < 500; i++) { throwIfCancelled(ctx); await new Promise((r) => setTimeout(r, 20)); }
+      }
+      return real(req, ctx);
+    },
+  };
+}
+
+export function runEngine(channel: EngineChannel, config: EngineConfig): void {
+  removeStaleTempDirs();
+  const log = (line: string) => channel.post({ type: 'log', line });
+  // Dialogs are asked of the host (Electron's main process) and answered by message.
+  const waiting = new Map<number, (path: string | null) => void>();
+  let nextDialog = 1;
+  const ask = (kind: DialogKind, defaultName?: string) => new Promise<string | null>((done) => {
+    const id = nextDialog++;
+    waiting.set(id, done);
+    channel.post({ type: 'dialog', id, kind, ...(defaultName ? { defaultName } : {}) });
+  });
+  const dialogs = config.dialogs ? {
+    pickFolder: () => ask('pickFolder'),
+    pickSource: () => ask('pickSource'),
+    saveFile: async (defaultName: string, content: string, tableRoots: string[]) => {
+      const path = await ask('saveFile', defaultName);
+      if (path === null) return null;
+      const out = assertOutsideTables(path, tableRoots, 'the report');
+      await writeFile(out, content, 'utf8');
+      return out;
+    },
+  } : {};
+  let service = createService({
+    mode: config.mode, userDataDir: config.userDataDir, log, ...dialogs,
+    ...(config.runsDir ? { runsDir: config.runsDir } : {}),
+    ...(config.cwd ? { cwd: config.cwd } : {}),
+    ...(config.initialTable !== undefined ? { initialTable: config.initialTable } : {}),
+    ...(config.sampleTables ? { sampleTables: config.sampleTables } : {}),
+  });
+  if (config.testFaults) service = withTestFaults(service);
+  const dispatcher = new Dispatcher(service, log);
+  channel.onMessage((msg: HostToEngine) => {
+    if (msg.type === 'cancel') {
+      dispatcher.cancel(msg.jobId);
+      return;
+    }
+    if (msg.type === 'dialogResult') {
+      waiting.get(msg.id)?.(msg.path);
+      waiting.delete(msg.id);
+      return;
+    }
+    void dispatcher.call(msg.method, msg.request, {
+      jobId: msg.jobId,
+      onProgress: (event) => channel.post({ type: 'progress', id: msg.id, event }),
+    }).then((result) => channel.post({ type: 'result', id: msg.id, result }));
+  });
+  channel.post({ type: 'ready' });
+}
