@@ -25,7 +25,8 @@ export const LAKEREC_VERSION = '0.1.0';
 export interface ReconcileOptions {
   /** Source of truth: Parquet file or folder, CSV, JSON lines, or a Delta table (`path@version`). */
   source: string;
-  target: { root: string; version?: number };
+  /** allowOutsidePaths: only for a sandbox over another table's files (mutation testing). */
+  target: { root: string; version?: number; allowOutsidePaths?: boolean };
   /** A parsed contract, or the path of its YAML file. */
   contract: Contract | string;
   /** Deepest level to run (default rows). */
@@ -126,7 +127,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     const duckdb = await duckVersion(conn);
     const digest = digestName(mode, duckdb);
     report(ctx, { phase: 'reading the target log', done: 0, total: null });
-    const target = await openTarget(opts.target.root, opts.target.version);
+    const target = await openTarget(opts.target.root, opts.target.version, { allowOutsidePaths: opts.target.allowOutsidePaths ?? false });
     throwIfCancelled(ctx);
     report(ctx, { phase: 'opening the source', done: 0, total: null });
     const source = await openSource(conn, opts.source, cwd, contract, target, 'lk_src_named');

@@ -64,15 +64,15 @@ export interface TargetSide {
 }
 
 /** Opens the target's log at a version; no data file is read. Reader errors keep their codes (exit 3). */
-export async function openTarget(root: string, version?: number): Promise<TargetSide> {
-  const table = await DeltaTable.open(resolve(root));
+export async function openTarget(root: string, version?: number, opts: { allowOutsidePaths?: boolean } = {}): Promise<TargetSide> {
+  const table = await DeltaTable.open(resolve(root), { allowOutsidePaths: opts.allowOutsidePaths ?? false });
   const snapshot = await table.snapshot(version === undefined ? {} : { version });
   return { root: resolve(root), table, snapshot, columns: schemaColumns(snapshot.schema), view: null };
 }
 
 /** Registers the target's logical rows (optionally only some files) as a view, with provenance. */
 export async function registerTargetView(conn: DuckDBConnection, t: TargetSide, view: string, files?: Snapshot['files'], provenance = true): Promise<void> {
-  await registerSnapshotView(conn, t.snapshot, view, { provenance, ...(files ? { files } : {}) });
+  await registerSnapshotView(conn, t.snapshot, view, { provenance, allowOutsidePaths: t.table.allowOutsidePaths, ...(files ? { files } : {}) });
   t.view = view;
 }
 

@@ -17,6 +17,7 @@ import { throwIfCancelled, type JobContext } from '../../../shared/jobs';
 import { openDuck, sqlIdent, sqlString, type Duck } from '../../engine/duck';
 import { DeltaTable } from '../table';
 import { deletionVectorLocation, readDeletionVector } from '../dv';
+import { canonicalisePath } from '../paths';
 import { writeDeletionVectorFile } from './dv';
 import {
   assignable, duckType, logPath, parseSchema, partitionDirName, partitionLiteralSql, partitionValueSql,
@@ -35,6 +36,11 @@ export interface WriterOptions {
   /** A DuckDB to borrow (not closed by the writer); otherwise the writer opens its own. */
   duck?: Duck;
   ctx?: JobContext;
+  /**
+   * Read data and DV files the log names outside the root (absolute paths). Only for a scratch
+   * table over another table's files (mutation testing's sandbox): they are read, never written.
+   */
+  allowOutsidePaths?: boolean;
 }
 
 export interface CreateTableOptions extends WriterOptions {
@@ -161,6 +167,7 @@ export class DeltaWriter {
   private readonly ctx?: JobContext;
   private st: WriterState;
   private dvTables = 0;
+  private readonly allowOutside: boolean;
   /** Things that went wrong without failing a commit (an automatic checkpoint). */
   readonly warnings: string[] = [];
 
@@ -173,6 +180,7 @@ export class DeltaWriter {
     this.clock = opts.clock ?? Date.now;
     this.engineInfo = opts.engineInfo ?? WRITER_ENGINE_INFO;
     this.ctx = opts.ctx;
+    this.allowOutside = opts.allowOutsidePaths ?? false;
   }
 
   /** Creates a new table (version 0: protocol, metaData and commitInfo; with `data`, its files too). */
@@ -261,7 +269,7 @@ export class DeltaWriter {
    * than written without honouring it. `delta.appendOnly` is honoured: only appends.
    */
   static async open(root: string, opts: WriterOptions = {}): Promise<DeltaWriter> {
-    const table = await DeltaTable.open(root);
+    const table = await DeltaTable.open(root, { allowOutsidePaths: opts.allowOutsidePaths ?? false });
     const snap = await table.snapshot();
     const p = snap.protocol;
     const unsupported = [...(p.readerFeatures ?? []), ...(p.writerFeatures ?? [])].filter((f) => !SUPPORTED_FEATURES.has(f));
@@ -426,7 +434,7 @@ export class DeltaWriter {
         const r = await this.rows(`SELECT _lk_file AS f, list(_lk_row ORDER BY _lk_row) AS rows FROM (${scan}) WHERE coalesce((${predicate}), false) GROUP BY ALL`);
         const newRows = new Map(r.map((x) => [String(x.f), (x.rows as (number | bigint)[]).map(Number)]));
         const dvs = partial.map((t) => {
-          const old = t.add.deletionVector ? readDeletionVector(t.add.deletionVector, this.root) : [];
+          const old = t.add.deletionVector ? readDeletionVector(t.add.deletionVector, this.root, { allowOutsidePaths: this.allowOutside }) : [];
           return [...old, ...(newRows.get(this.absolutePath(t.add.path)) ?? [])];
         });
         const { descriptors, file } = writeDeletionVectorFile(this.root, dvs);
@@ -812,6 +820,10 @@ export class DeltaWriter {
   }
 
   absolutePath(path: string): string {
+    if (this.allowOutside) {
+      const c = canonicalisePath(path, this.root);
+      if (c.absolute !== null) return c.absolute;
+    }
     return join(this.root, ...path.split('/').map((s) => decodeURIComponent(s)));
   }
 
@@ -955,7 +967,7 @@ export class DeltaWriter {
       const table = `_lk_dv_${this.dvTables++}`;
       await this.run(`CREATE OR REPLACE TEMP TABLE ${table} (f VARCHAR, r BIGINT)`, 'deletion vectors');
       for (const f of withDv) {
-        const rows = readDeletionVector(f.deletionVector!, this.root);
+        const rows = readDeletionVector(f.deletionVector!, this.root, { allowOutsidePaths: this.allowOutside });
         for (let i = 0; i < rows.length; i += 10_000) {
           await this.run(`INSERT INTO ${table} SELECT ${sqlString(this.absolutePath(f.path))}, unnest([${rows.slice(i, i + 10_000).join(',')}]::BIGINT[])`, 'deletion vectors');
         }
