@@ -113,8 +113,8 @@ export async function inferCandidates(conn: DuckDBConnection, view: string, t: T
   if (n === 0) return [];
   const approx = open.map((c, i) => ({ c, a: num(a[`a${i}`]), full: num(a[`c${i}`]) === n })).filter((x) => x.full);
   const out: CandidateKey[] = [];
-  // HyperLogLog is within a few percent: anything near n is checked exactly.
-  for (const x of approx.filter((y) => y.a >= n * 0.9).sort((p, q) => q.a - p.a).slice(0, 6)) {
+  // HyperLogLog can be off by 10% and more on small tables: anything within 20% of n is checked exactly.
+  for (const x of approx.filter((y) => y.a >= n * 0.8).sort((p, q) => q.a - p.a).slice(0, 8)) {
     const [e] = await rows(conn, `SELECT count(DISTINCT ${sqlIdent(x.c)}) AS d FROM ${sqlIdent(view)}`);
     if (num(e.d) === n) out.push({ columns: [x.c], approxDistinct: x.a, exact: true });
   }
@@ -124,7 +124,7 @@ export async function inferCandidates(conn: DuckDBConnection, view: string, t: T
   for (let i = 0; i < top.length; i++) for (let j = i + 1; j < top.length; j++) pairs.push([top[i].c, top[j].c]);
   if (pairs.length === 0) return [];
   const [pa] = await rows(conn, `SELECT ${pairs.map(([p, q], i) => `approx_count_distinct((${sqlIdent(p)}, ${sqlIdent(q)})) AS p${i}`).join(', ')} FROM ${sqlIdent(view)}`);
-  const ranked = pairs.map((p, i) => ({ p, a: num(pa[`p${i}`]) })).filter((x) => x.a >= n * 0.9).sort((x, y) => y.a - x.a).slice(0, 4);
+  const ranked = pairs.map((p, i) => ({ p, a: num(pa[`p${i}`]) })).filter((x) => x.a >= n * 0.8).sort((x, y) => y.a - x.a).slice(0, 4);
   for (const x of ranked) {
     const [e] = await rows(conn, `SELECT count(DISTINCT (${sqlIdent(x.p[0])}, ${sqlIdent(x.p[1])})) AS d FROM ${sqlIdent(view)}`);
     if (num(e.d) === n) out.push({ columns: [...x.p], approxDistinct: x.a, exact: true });

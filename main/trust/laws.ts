@@ -79,7 +79,7 @@ export async function checkLaws(opts: LawsOptions): Promise<LawsResult> {
     } else {
       proposed = true;
       measures = target.columns.filter((c) => (INTEGER.test(c.type) || DECIMAL.test(c.type) || FLOAT.test(c.type))
-        && !contract.keys.includes(c.name) && !contract.ignore.includes(c.name) && c.name !== day && sType.has(c.name)
+        && !contract.keys.includes(c.name) && !contract.ignore.includes(c.name) && c.name !== day && c.name !== contract.ordering && sType.has(c.name)
         && !/(_id|^id)$/i.test(c.name)).map((c) => c.name);
     }
     const kindOf = (m: string): LawCheck['kind'] => (FLOAT.test(tType.get(m)!) ? 'float_sum' : 'exact_sum');
