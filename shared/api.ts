@@ -12,6 +12,7 @@ import type { ProofResult, ProofStep, RunKind, RunRecord } from './proof';
 import { LEVELS, type ContractSummary, type Level, type ReconcileResult } from './reconcile';
 import { PREDICATE_NAMES, type BisectPlan, type BisectResult, type PredicateName, type PredicateSpec, type ProbeEvent } from './bisect';
 import type { ForensicsResult, HeuristicHit, VersionSummary } from './forensics';
+import type { KeysResult, LawsResult, MutationProgress, MutationResult } from './trust';
 
 // ---------------------------------------------------------------------------------------------
 // Shapes the methods return
@@ -152,6 +153,8 @@ export interface ProgressDataMap {
   bisect: BisectProgressData;
   /** A proof step as it starts and as it ends (with its fingerprint). */
   runProof: ProofStep;
+  /** Each mutant as it finishes (its outcome per level). */
+  mutationScore: MutationProgress;
 }
 export type ProgressData<M extends ApiMethod> = M extends keyof ProgressDataMap ? ProgressDataMap[M] : never;
 /** A progress report as a method's caller receives it: `data` typed per method (absent for most). */
@@ -176,6 +179,19 @@ export interface ContractText {
   origin: 'file' | 'template';
   /** The file it was read from (origin file). */
   path: string | null;
+}
+
+/** The Trust tab's requests: the open table, the chosen source and the contract's YAML text. */
+export interface TrustRequest {
+  table: string;
+  source: string;
+  contract: string;
+  version?: number;
+}
+export interface MutationRequest extends TrustRequest {
+  levels?: Level[];
+  only?: string[];
+  seed?: number;
 }
 
 export interface ReconcileRequest {
@@ -266,6 +282,12 @@ export interface ApiMap {
   proofEngines: { request: Empty; response: { engines: EngineChoice[] } };
   /** A round-trip proof (a job; each step arrives as progress `data`). Recorded in the run history. */
   runProof: { request: ProofRequest; response: { runId: string | null; result: ProofResult } };
+  /** Mutation score of the contract on the table (a job: each mutant arrives as progress `data`; cancel). Recorded in the run history. */
+  mutationScore: { request: MutationRequest; response: { runId: string | null; result: MutationResult } };
+  /** The contract's keys and relationships verified on the table and the source (a job). */
+  verifyKeys: { request: TrustRequest; response: KeysResult };
+  /** Data laws: totals per day from source to table (a job). */
+  checkLaws: { request: TrustRequest; response: LawsResult };
   /** The run history (proof, reconcile, bisect), newest first, without the result bodies. */
   listRuns: { request: { kind?: RunKind }; response: { runs: RunRecord[] } };
   /** One run of the history with its result summary (masked as every report is). */
@@ -450,7 +472,37 @@ function contractYaml(method: string, v: unknown): string {
   return v;
 }
 
-const RUN_KINDS: readonly RunKind[] = ['proof', 'reconcile', 'bisect'];
+const RUN_KINDS: readonly RunKind[] = ['proof', 'reconcile', 'bisect', 'mutate'];
+
+function trustRequest(m: string, v: unknown, extra: readonly string[] = []): TrustRequest & Record<string, unknown> {
+  const o = objectWith(m, v, ['table', 'source', 'contract', 'version', ...extra]);
+  const version = optionalInt(m, 'version', o.version, 0, Number.MAX_SAFE_INTEGER);
+  return { ...o, table: pathString(m, 'table', o.table), source: pathString(m, 'source', o.source), contract: contractYaml(m, o.contract), ...(version !== undefined ? { version } : { version: undefined }) };
+}
+
+function mutationRequest(v: unknown): MutationRequest {
+  const m = 'mutationScore';
+  const o = trustRequest(m, v, ['levels', 'only', 'seed']);
+  const out: MutationRequest = { table: o.table, source: o.source, contract: o.contract, ...(o.version !== undefined ? { version: o.version } : {}) };
+  if (o.levels !== undefined) {
+    if (!Array.isArray(o.levels) || o.levels.length === 0 || !o.levels.every((l) => typeof l === 'string' && (LEVELS as readonly string[]).includes(l))) throw bad(m, `"levels" must list some of ${LEVELS.join(', ')}`);
+    out.levels = o.levels as Level[];
+  }
+  if (o.only !== undefined) {
+    if (!Array.isArray(o.only) || o.only.length > 32 || !o.only.every((x) => typeof x === 'string' && /^[a-z_]{1,40}$/.test(x))) throw bad(m, '"only" must list mutant names');
+    out.only = o.only as string[];
+  }
+  const seed = optionalInt(m, 'seed', o.seed, -(2 ** 31), 2 ** 31);
+  if (seed !== undefined) out.seed = seed;
+  return out;
+}
+
+function plainTrustRequest(m: string): (v: unknown) => TrustRequest {
+  return (v) => {
+    const o = trustRequest(m, v);
+    return { table: o.table, source: o.source, contract: o.contract, ...(o.version !== undefined ? { version: o.version } : {}) };
+  };
+}
 
 function reconcileRequest(v: unknown): ReconcileRequest {
   const m = 'reconcile';
@@ -505,6 +557,9 @@ export const apiSpec: { [M in ApiMethod]: MethodSpec<M> } = {
   },
   proofEngines: { validate: empty('proofEngines'), job: false },
   runProof: { validate: proofRequest, job: true },
+  mutationScore: { validate: mutationRequest, job: true },
+  verifyKeys: { validate: plainTrustRequest('verifyKeys'), job: true },
+  checkLaws: { validate: plainTrustRequest('checkLaws'), job: true },
   getRun: {
     validate: (v) => {
       const o = objectWith('getRun', v, ['id']);

@@ -20,6 +20,7 @@ import { contractSummary, parseContract } from '../reconcile/contract';
 import { reconcile } from '../reconcile/reconcile';
 import { defaultDataDir, getRun, listRuns, recordRun, type RunInput } from '../runs/store';
 import { assertTableFolder, resolveUserPath, tableName } from './paths';
+import { withProvenance } from '../trust/provenance';
 import {
   composeIncident, incidentFileName, incidentSections, maskReconcileResult, renderIncidentHtml, schemaSensitivity, sensitivityOf,
 } from './report';
@@ -189,10 +190,12 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
           mkdirSync(dir, { recursive: true, mode: 0o700 });
           baseline = join(dir, `${createHash('sha256').update(`${table}\0${source}\0${contract.name}`).digest('hex').slice(0, 24)}.json`);
         }
-        const result = await reconcile({
+        const plain = await reconcile({
           source, target: { root: table, ...(req.version !== undefined ? { version: req.version } : {}) },
           contract, level: req.level, cwd: o.cwd, ctx, baseline, writeBaseline: baseline,
         });
+        // The commit behind each example row (a post-processing step over the result).
+        const result = await withProvenance(plain, table);
         // What leaves the engine is masked as every report is (counts only for confidential columns).
         const sens: Record<string, Sensitivity> = sensitivityOf(result, await schemaSensitivity(table, result.target.version));
         const masked = maskReconcileResult(result, sens);

@@ -10,6 +10,7 @@ import { ProofView } from '../proof/ProofView';
 import { ReconcileView } from '../reconcile/ReconcileView';
 import { routeSourceDrop } from '../reconcile/route-drop';
 import { RunsView } from '../runs/RunsView';
+import { TrustView } from '../trust/TrustView';
 import { NO_SAMPLES, useClient, useWorkbench } from '../state/context';
 import { ErrorPanel } from './ErrorPanel';
 import { useNav, type ScreenId } from './nav';
@@ -48,6 +49,7 @@ const SCREENS: Screen[] = [
   { id: 'history', label: 'History', needsTable: true, render: () => <TableView /> },
   { id: 'bisect', label: 'Bisect', needsTable: true, render: () => <BisectView /> },
   { id: 'reconcile', label: 'Reconcile', needsTable: true, render: () => <ReconcileView /> },
+  { id: 'trust', label: 'Trust', needsTable: true, render: () => <TrustView /> },
   { id: 'proof', label: 'Proof', needsTable: false, render: () => <ProofView /> },
   { id: 'runs', label: 'Runs', needsTable: false, render: () => <RunsView /> },
 ];

@@ -97,7 +97,7 @@ export function RunsView() {
         <span className="muted">every proof, reconcile and bisect, kept in the app-data folder</span>
         <span className="spacer" />
         <div className="levels compact" role="radiogroup" aria-label="Kind">
-          {(['all', 'reconcile', 'bisect', 'proof'] as Filter[]).map((k) => (
+          {(['all', 'reconcile', 'bisect', 'proof', 'mutate'] as Filter[]).map((k) => (
             <button key={k} type="button" role="radio" aria-checked={k === filter} className={`level${k === filter ? ' active' : ''}`} data-testid={`runs-filter-${k}`} onClick={() => setFilter(k)}>
               <span className="level-name">{k}</span>
             </button>
