@@ -72,7 +72,7 @@ function MutantRows({ mutants, levels }: { mutants: MutantResult[]; levels: Leve
               <td><span className={`pill ${o.cls}`}>{o.word}</span></td>
               {levels.map((l) => {
                 const c = m.levels.find((x) => x.level === l);
-                return <td key={l} className={`cell ${c ? c.outcome : 'none'}`} title={c ? (c.modes.join(', ') || c.verdict) : ''}>{c ? (c.outcome === 'named' ? '●' : c.outcome === 'caught' ? '◐' : '○') : '·'}</td>;
+                return <td key={l} className={`lv ${c ? c.outcome : 'none'}`} title={c ? (c.modes.join(', ') || c.verdict) : ''}>{c ? (c.outcome === 'named' ? '●' : c.outcome === 'caught' ? '◐' : '○') : '·'}</td>;
               })}
               <td className="note">
                 {m.note}
@@ -230,6 +230,7 @@ export function TrustView() {
   const tablePath = table?.summary?.path ?? table?.path ?? null;
   const source = useReconcile((s) => s.source);
   const setSourcePath = useReconcile((s) => s.setSourcePath);
+  const clearSource = useReconcile((s) => s.clearSource);
   const contractText = useReconcile((s) => s.contractText);
   const contractOrigin = useReconcile((s) => s.contractOrigin);
   const contractPath = useReconcile((s) => s.contractPath);
@@ -251,7 +252,12 @@ export function TrustView() {
         <span className="muted">table</span>
         <code className="rc-target" title={tablePath}>{table?.summary?.name ?? tablePath}</code>
         <span className="muted">source</span>
-        {source ? <code className="rc-target" data-testid="trust-source" title={source.path}>{source.label}</code> : (
+        {source ? (
+          <>
+            <code className="rc-target" data-testid="trust-source" title={source.path}>{source.label}</code>
+            <button type="button" className="btn btn-quiet btn-small" data-testid="trust-source-clear" aria-label="Choose another source" onClick={clearSource}>×</button>
+          </>
+        ) : (
           <form className="source-form inline" onSubmit={(e) => { e.preventDefault(); setSourcePath(path, 'path'); }}>
             <PathInput value={path} onChange={setPath} placeholder="/path/to/source.parquet" label="Source of truth" testId="trust-source-path" />
             <button type="submit" className="btn btn-small">Use</button>
