@@ -21,8 +21,10 @@ import { reconcile } from '../reconcile/reconcile';
 import { defaultDataDir, getRun, listRuns, recordRun, type RunInput } from '../runs/store';
 import { assertTableFolder, resolveUserPath, tableName } from './paths';
 import { withProvenance } from '../trust/provenance';
+import { checkLaws } from '../trust/laws';
+import { levelIndex } from '../../shared/reconcile';
 import {
-  composeIncident, incidentFileName, incidentSections, maskReconcileResult, renderIncidentHtml, schemaSensitivity, sensitivityOf,
+  composeIncident, incidentFileName, incidentSections, maskReconcileResult, renderIncidentHtml, schemaSensitivity, sensitivityOf, type IncidentTrust,
 } from './report';
 
 export type ScreenMethods =
@@ -38,6 +40,8 @@ export interface ScreenServiceOptions {
   pickSource?: () => Promise<string | null>;
   /** Electron: the native save dialog; writes `content` and returns where, or null when cancelled. */
   saveFile?: (defaultName: string, content: string) => Promise<string | null>;
+  /** The Trust tab's latest results for a table (mutation score, keys, laws), shown in its incident report. */
+  trustFor?: (table: string) => IncidentTrust | null;
 }
 
 interface KeptResult {
@@ -141,6 +145,17 @@ async function templateContract(root: string): Promise<string> {
   return lines.join('\n');
 }
 
+/** The Trust tab's results for the table; the data laws computed here when the reconcile read rows and the tab has none. */
+async function trustForReport(kept: KeptResult, cached: IncidentTrust | null, cwd: string): Promise<IncidentTrust | null> {
+  if (cached?.laws || levelIndex(kept.result.level) < levelIndex('checksum')) return cached;
+  try {
+    const laws = await checkLaws({ source: kept.source, table: kept.table, contract: parseContract(kept.contractText, 'contract'), cwd });
+    return { ...cached, laws };
+  } catch {
+    return cached; // a law that cannot be checked leaves the report as it is
+  }
+}
+
 export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string) => void = () => {}): Pick<ApiHandlers, ScreenMethods> {
   // Recent reconcile results, for exportReport; a window keeps a handful at most.
   const results = new Map<string, KeptResult>();
@@ -223,6 +238,7 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
       }
       const input = await composeIncident({
         result: kept.result, table: kept.table, source: kept.source, contractText: kept.contractText, toolVersion: o.toolVersion, ctx,
+        trust: await trustForReport(kept, o.trustFor?.(kept.table) ?? null, o.cwd),
       });
       const html = renderIncidentHtml(input);
       const fileName = incidentFileName(input);

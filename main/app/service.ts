@@ -13,7 +13,7 @@ import { bisectSpec, InvestigationCache } from './investigate';
 import { assertTableFolder, resolveUserPath, tableName } from './paths';
 import { RecentTables } from './recent';
 import { createScreenHandlers, recordedBisect } from './screens';
-import { createTrustHandlers } from './trust';
+import { createTrustHandlers, TrustResults } from './trust';
 
 export const APP_VERSION = '0.1.0';
 
@@ -150,13 +150,14 @@ export function createService(opts: ServiceOptions): ApiHandlers {
   const recent = new RecentTables(opts.userDataDir);
   const cwd = opts.cwd ?? process.cwd();
   const runsDir = opts.runsDir ?? opts.userDataDir;
+  const trustResults = new TrustResults();
   const screens = createScreenHandlers({
-    runsDir, cwd, toolVersion: APP_VERSION, pickSource: opts.pickSource, saveFile: opts.saveFile,
+    runsDir, cwd, toolVersion: APP_VERSION, pickSource: opts.pickSource, saveFile: opts.saveFile, trustFor: (t) => trustResults.get(t),
   }, opts.log);
   const investigation = new InvestigationCache();
   return {
     ...screens,
-    ...createTrustHandlers({ runsDir, cwd, ...(opts.log ? { log: opts.log } : {}) }),
+    ...createTrustHandlers({ runsDir, cwd, results: trustResults, ...(opts.log ? { log: opts.log } : {}) }),
 
     async appInfo() {
       return {

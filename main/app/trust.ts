@@ -9,10 +9,24 @@ import { checkLaws } from '../trust/laws';
 import { verifyKeys } from '../trust/keys';
 import { runMutation } from '../trust/mutate';
 import { assertTableFolder, resolveUserPath, tableName } from './paths';
+import type { IncidentTrust } from './report';
 
 export type TrustMethods = 'mutationScore' | 'verifyKeys' | 'checkLaws';
 
-export function createTrustHandlers(o: { runsDir: string; cwd: string; log?: (line: string) => void }): Pick<ApiHandlers, TrustMethods> {
+/** The latest Trust results per table, for that table's incident report (a few tables at most). */
+export class TrustResults {
+  private readonly byTable = new Map<string, IncidentTrust>();
+  get(table: string): IncidentTrust | null {
+    return this.byTable.get(table) ?? null;
+  }
+  put(table: string, patch: IncidentTrust): void {
+    this.byTable.delete(table);
+    this.byTable.set(table, { ...this.byTable.get(table), ...patch });
+    while (this.byTable.size > 4) this.byTable.delete(this.byTable.keys().next().value as string);
+  }
+}
+
+export function createTrustHandlers(o: { runsDir: string; cwd: string; log?: (line: string) => void; results?: TrustResults }): Pick<ApiHandlers, TrustMethods> {
   const sides = async (req: TrustRequest) => {
     const table = resolveUserPath(req.table, o.cwd);
     await assertTableFolder(table);
@@ -43,6 +57,7 @@ export function createTrustHandlers(o: { runsDir: string; cwd: string; log?: (li
             ctx.progress?.(p);
           },
         });
+        o.results?.put(table, { mutation: result });
         const runId = await record(result.overall.survived > 0 ? 'survivors' : 'pass', result);
         return { runId, result };
       } catch (e) {
@@ -52,11 +67,15 @@ export function createTrustHandlers(o: { runsDir: string; cwd: string; log?: (li
     },
     async verifyKeys(req, ctx) {
       const { table, source, contract } = await sides(req);
-      return verifyKeys({ table, source, contract, cwd: o.cwd, ...(req.version !== undefined ? { version: req.version } : {}), ctx });
+      const r = await verifyKeys({ table, source, contract, cwd: o.cwd, ...(req.version !== undefined ? { version: req.version } : {}), ctx });
+      o.results?.put(table, { keys: r });
+      return r;
     },
     async checkLaws(req, ctx) {
       const { table, source, contract } = await sides(req);
-      return checkLaws({ table, source, contract, cwd: o.cwd, ...(req.version !== undefined ? { version: req.version } : {}), ctx });
+      const r = await checkLaws({ table, source, contract, cwd: o.cwd, ...(req.version !== undefined ? { version: req.version } : {}), ctx });
+      o.results?.put(table, { laws: r });
+      return r;
     },
   };
 }

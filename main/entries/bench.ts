@@ -83,6 +83,13 @@ async function main(): Promise<void> {
     results.bisect = f;
   }
 
+  if (want('trust')) {
+    const { benchTrust, formatTrustFigures } = await import('../bench/trust');
+    const f = await benchTrust(args.quick ? { largeRows: 200_000, keyRows: 1_000_000 } : {});
+    say(formatTrustFigures(f));
+    results.trust = f;
+  }
+
   if (want('demo')) {
     const demo = join(repoRoot(), 'dist', 'main', 'demo.js');
     const times: number[] = [];

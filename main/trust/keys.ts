@@ -69,7 +69,11 @@ export async function checkKey(
   const anyNull = k.map((c) => `${c} IS NULL`).join(' OR ');
   const tuple = k.length === 1 ? k[0] : `(${k.join(', ')})`;
   // The cheap question first: the same cost as count(*), count(distinct k), count(k).
-  const [s] = await rows(conn, `SELECT count(*) AS n, count(*) FILTER (WHERE ${anyNull}) AS nulls, count(DISTINCT ${tuple}) FILTER (WHERE NOT (${anyNull})) AS d FROM ${sqlIdent(view)}`);
+  // One column: exactly DuckDB's count(*), count(DISTINCT k), count(k) (both counts skip nulls).
+  const sql = k.length === 1
+    ? `SELECT count(*) AS n, count(*) - count(${k[0]}) AS nulls, count(DISTINCT ${k[0]}) AS d FROM ${sqlIdent(view)}`
+    : `SELECT count(*) AS n, count(*) FILTER (WHERE ${anyNull}) AS nulls, count(DISTINCT ${tuple}) FILTER (WHERE NOT (${anyNull})) AS d FROM ${sqlIdent(view)}`;
+  const [s] = await rows(conn, sql);
   const n = num(s.n), nulls = num(s.nulls), distinct = num(s.d);
   const check: KeyCheck = { columns: cols, side, status: 'confirmed', rows: n, nullRows: nulls, distinct, repeatedKeys: 0, extraRows: n - nulls - distinct, examples: [], nullExamples: [], note: null };
   if (n === 0) return { ...check, status: 'not_checked', note: 'the relation has no rows' };
