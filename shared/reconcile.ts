@@ -1,7 +1,7 @@
 // The reconcile result as plain, serialisable data: the CLI prints it, the window renders it,
 // the reports (markdown, HTML, JSON) are made from it. Nothing here needs node or a DOM.
 
-import type { CommitRef } from './trust';
+import type { CommitRef, RowProvenance } from './trust';
 
 export const LEVELS = ['schema', 'counts', 'checksum', 'keys', 'rows'] as const;
 export type Level = (typeof LEVELS)[number];
@@ -37,6 +37,8 @@ export interface RowDiff {
   targetRow?: number | null;
   /** The commit that added targetFile (version, timestamp, operation, writer): main/trust/provenance.ts. */
   targetCommit?: CommitRef | null;
+  /** A duplicated key: every target row holding it, each with its file, row and commit. */
+  targetRows?: RowProvenance[];
 }
 
 export interface FindingEvidence {

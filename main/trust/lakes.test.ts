@@ -45,6 +45,9 @@ it('rows behind a finding carry the file, the row and the commit that added the 
     expect(d.targetFile).toMatch(/\.parquet$/);
     expect(d.targetCommit?.operation).toBe('WRITE');
     expect([l.meta.brokenAtVersion, 1, 2, 3, 4, 5, 6]).toContain(d.targetCommit?.version);
+    // Both copies, and the copy's commit is the one that broke the table.
+    expect(d.targetRows).toHaveLength(2);
+    expect(d.targetRows!.map((p) => p.commit?.version)).toContain(l.meta.brokenAtVersion);
   }
   expect(r.findings.find((f) => f.mode === 'double_load')?.evidence.exampleRows.every((d) => !d.targetFile || d.targetCommit)).toBe(true);
   expect(JSON.parse(JSON.stringify(r)).rowDiffs[0].targetCommit.version).toBe(dup[0].targetCommit!.version);

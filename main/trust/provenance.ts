@@ -4,6 +4,8 @@
 // file changes.
 import type { ReconcileResult, RowDiff } from '../../shared/reconcile';
 import type { CommitRef, RowProvenance } from '../../shared/trust';
+import { openDuck, sqlIdent, sqlString } from '../engine/duck';
+import { registerSnapshotView } from '../delta/scan';
 import { DeltaTable } from '../delta/table';
 import type { Snapshot, VersionChange } from '../delta/types';
 
@@ -75,9 +77,56 @@ export function attachProvenance(result: ReconcileResult, index: ProvenanceIndex
 /** Provenance of a reconcile result's target (its root and version, as the result names them). */
 export async function withProvenance(result: ReconcileResult, root: string, opts: { allowOutsidePaths?: boolean } = {}): Promise<ReconcileResult> {
   if (result.target.kind !== 'delta') return result;
-  const has = result.rowDiffs.some((d) => d.targetFile) || result.findings.some((f) => f.evidence.exampleRows.some((d) => d.targetFile));
-  if (!has) return result;
-  return attachProvenance(result, await provenanceFor(root, result.target.version, opts));
+  const all = [...result.rowDiffs, ...result.findings.flatMap((f) => f.evidence.exampleRows)];
+  if (!all.some((d) => d.targetFile)) return result;
+  let table: DeltaTable;
+  let snapshot: Snapshot;
+  try {
+    table = await DeltaTable.open(root, { allowOutsidePaths: opts.allowOutsidePaths ?? false });
+    snapshot = await table.snapshot(result.target.version === null ? {} : { version: result.target.version });
+  } catch {
+    return result;
+  }
+  const index = await provenanceIndex(table, snapshot);
+  const out = attachProvenance(result, index);
+  // A duplicated key lives in several rows (the retried batch's and the original's): find them all,
+  // a targeted read by key over the snapshot, so the commit that added the copy is shown too.
+  const dupKeys = new Map<string, Record<string, string | null>>();
+  for (const d of all) if (d.kind === 'duplicate') dupKeys.set(JSON.stringify(d.key), d.key);
+  if (dupKeys.size === 0) return out;
+  const rowsByKey = await rowsOfKeys(snapshot, [...dupKeys.values()], index, opts.allowOutsidePaths ?? false);
+  const withRows = (d: RowDiff): RowDiff => (d.kind === 'duplicate' ? { ...d, targetRows: rowsByKey.get(JSON.stringify(d.key)) ?? [] } : d);
+  return {
+    ...out,
+    rowDiffs: out.rowDiffs.map(withRows),
+    findings: out.findings.map((f) => ({ ...f, evidence: { ...f.evidence, exampleRows: f.evidence.exampleRows.map(withRows) } })),
+  };
+}
+
+/** Every target row holding one of `keys` (key values as text), with its file, row and commit. */
+async function rowsOfKeys(snapshot: Snapshot, keys: Record<string, string | null>[], index: ProvenanceIndex, allowOutsidePaths: boolean): Promise<Map<string, RowProvenance[]>> {
+  const out = new Map<string, RowProvenance[]>();
+  const cols = Object.keys(keys[0] ?? {});
+  if (cols.length === 0) return out;
+  const duck = await openDuck({ threads: 2 });
+  try {
+    await registerSnapshotView(duck.conn, snapshot, 'lk_prov_t', { provenance: true, allowOutsidePaths });
+    const match = keys.map((k) => `(${cols.map((c) => (k[c] === null ? `${sqlIdent(c)} IS NULL` : `CAST(${sqlIdent(c)} AS VARCHAR) = ${sqlString(k[c]!)}`)).join(' AND ')})`).join(' OR ');
+    const r = await duck.conn.runAndReadAll(`SELECT ${cols.map((c, i) => `CAST(${sqlIdent(c)} AS VARCHAR) AS _k${i}`).join(', ')}, _lakerec_file AS f, _lakerec_row AS r FROM lk_prov_t WHERE ${match} ORDER BY f, r LIMIT 1000`);
+    for (const row of r.getRowObjectsJS() as Record<string, unknown>[]) {
+      const key: Record<string, string | null> = {};
+      cols.forEach((c, i) => { key[c] = row[`_k${i}`] === null ? null : String(row[`_k${i}`]); });
+      const id = JSON.stringify(key);
+      const list = out.get(id) ?? [];
+      list.push(index.rowOf(String(row.f), row.r === null ? null : Number(row.r)));
+      out.set(id, list);
+    }
+  } catch {
+    /* provenance is evidence on top of the result: a failed lookup leaves the rows as they were */
+  } finally {
+    duck.close();
+  }
+  return out;
 }
 
 /** "v7 2026-08-17T02:00:00Z WRITE by lakerec/0.1.0" */

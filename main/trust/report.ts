@@ -141,13 +141,24 @@ ${r.laws.map((l) => `<tr><td>${esc(l.law)}${l.proposed ? ' (proposed)' : ''}</td
 
 // ---- rows behind the findings ----
 
+/** Where a diff's target rows live: every row of a duplicated key, else the one row. */
+function placesOf(d: RowDiff): RowProvenance[] {
+  if (d.targetRows && d.targetRows.length > 0) return d.targetRows;
+  return [{ file: d.targetFile ?? '', row: d.targetRow ?? null, commit: d.targetCommit ?? null }];
+}
+
 export function rowsBehindLines(diffs: RowDiff[]): string[] {
   const shown = diffs.filter((d) => d.targetFile);
   if (shown.length === 0) return [];
   const lines = ['Rows behind the findings (target side):'];
   for (const d of shown) {
     const key = Object.entries(d.key).map(([k, v]) => `${k}=${v ?? 'null'}`).join(', ');
-    lines.push(`  ${d.kind.padEnd(9)} ${key}: ${d.targetFile}${d.targetRow === null || d.targetRow === undefined ? '' : `#${d.targetRow}`}, ${commitText(d.targetCommit)}`);
+    if (d.targetRows && d.targetRows.length > 0) {
+      lines.push(`  ${d.kind.padEnd(9)} ${key}: ${d.targetRows.length} rows`);
+      for (const p of d.targetRows) lines.push(`            ${provenanceText(p)}`);
+    } else {
+      lines.push(`  ${d.kind.padEnd(9)} ${key}: ${d.targetFile}${d.targetRow === null || d.targetRow === undefined ? '' : `#${d.targetRow}`}, ${commitText(d.targetCommit)}`);
+    }
   }
   return lines;
 }
@@ -156,13 +167,13 @@ export function rowsBehindMarkdown(diffs: RowDiff[]): string {
   const shown = diffs.filter((d) => d.targetFile);
   if (shown.length === 0) return '';
   return ['## Rows behind the findings', '', '| kind | key | target file | row | commit |', '|---|---|---|---|---|',
-    ...shown.map((d) => `| ${d.kind} | ${cell(Object.entries(d.key).map(([k, v]) => `${k}=${v ?? 'null'}`).join(', '))} | ${cell(d.targetFile ?? '')} | ${d.targetRow ?? ''} | ${cell(commitText(d.targetCommit))} |`), ''].join('\n');
+    ...shown.flatMap((d) => placesOf(d).map((p) => `| ${d.kind} | ${cell(Object.entries(d.key).map(([k, v]) => `${k}=${v ?? 'null'}`).join(', '))} | ${cell(p.file)} | ${p.row ?? ''} | ${cell(commitText(p.commit))} |`)), ''].join('\n');
 }
 
 export function rowsBehindHtml(diffs: RowDiff[]): string {
   const shown = diffs.filter((d) => d.targetFile);
   if (shown.length === 0) return '';
   return `<h2>Rows behind the findings</h2><table><thead><tr><th>kind</th><th>key</th><th>target file</th><th>row</th><th>commit</th></tr></thead><tbody>
-${shown.map((d) => `<tr><td>${esc(d.kind)}</td><td>${esc(Object.entries(d.key).map(([k, v]) => `${k}=${v ?? 'null'}`).join(', '))}</td><td>${esc(d.targetFile ?? '')}</td><td>${d.targetRow ?? ''}</td><td>${esc(commitText(d.targetCommit))}</td></tr>`).join('\n')}
+${shown.flatMap((d) => placesOf(d).map((p) => `<tr><td>${esc(d.kind)}</td><td>${esc(Object.entries(d.key).map(([k, v]) => `${k}=${v ?? 'null'}`).join(', '))}</td><td>${esc(p.file)}</td><td>${p.row ?? ''}</td><td>${esc(commitText(p.commit))}</td></tr>`)).join('\n')}
 </tbody></table>`;
 }

@@ -113,6 +113,8 @@ function Partitions({ parts }: { parts: PartitionResult[] }) {
 
 /** "dt=2026-08-12/part-…c000.snappy.parquet#3 · v7 WRITE" (the commit that added the target row's file). */
 function writtenBy(r: RowDiff): string {
+  // A duplicated key: the commit of each copy (the retried batch is the newer one).
+  if (r.targetRows && r.targetRows.length > 1) return r.targetRows.map((p) => (p.commit ? `v${p.commit.version}${p.commit.operation ? ` ${p.commit.operation}` : ''}` : '?')).join(' + ');
   if (!r.targetFile) return '';
   const file = r.targetFile.length > 36 ? `…${r.targetFile.slice(-34)}` : r.targetFile;
   const c = r.targetCommit;
