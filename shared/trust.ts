@@ -103,7 +103,7 @@ export interface MutationResult {
   /** Over the mutants that ran and are not silent checks: killed at the deepest level run. */
   overall: { killed: number; survived: number; named: number; score: number | null; namedScore: number | null; notApplicable: number; equivalent: number; silentChecks: number; falseAlarms: number };
   /** The user's table was never written: the sandbox referenced its files read-only and is gone. */
-  sandbox: { filesReferenced: number; removed: boolean };
+  sandbox: { dir: string; filesReferenced: number; removed: boolean };
   notes: string[];
   startedAt: string;
   durationMs: number;

@@ -3,6 +3,7 @@
 // writer (injectCorruption), the contract is run at each level exactly as the detection matrix
 // runs it (reconcileCell / judgeCells), and the score says how much of it the contract catches.
 // A survivor gets the contract change that would catch it, checked by rerunning the mutant.
+import { existsSync } from 'node:fs';
 import { LakerecError } from '../../shared/errors';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import { LEVELS, levelIndex, type FindingMode, type Level } from '../../shared/reconcile';
@@ -295,6 +296,9 @@ export async function runMutation(opts: MutateOptions): Promise<MutationResult> 
     const last = perLevel[perLevel.length - 1];
     const killed = last ? last.named + last.caught : 0;
     const survived = last ? last.survived : 0;
+    const sandboxDir = sandbox.dir;
+    sandbox.remove();
+    sandbox = null;
     return {
       table: snapshot.root,
       version: snapshot.version,
@@ -313,7 +317,7 @@ export async function runMutation(opts: MutateOptions): Promise<MutationResult> 
         silentChecks: silent.length,
         falseAlarms: silent.filter((m) => m.firstNotices !== null).length,
       },
-      sandbox: { filesReferenced: sandbox.filesReferenced, removed: true },
+      sandbox: { dir: sandboxDir, filesReferenced: made.sandbox.filesReferenced, removed: !existsSync(sandboxDir) },
       notes,
       startedAt: new Date(started).toISOString(),
       durationMs: Date.now() - started,

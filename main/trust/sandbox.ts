@@ -57,7 +57,7 @@ function untrack(dir: string): void {
 
 // ---- one mutation run per table ----
 function lockPath(realRoot: string): string {
-  const dir = join(tmpdir(), 'lakerec-mutate-locks');
+  const dir = join(tmpdir(), 'lakerec-locks');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   return join(dir, createHash('sha256').update(realRoot).digest('hex').slice(0, 32) + '.lock');
 }

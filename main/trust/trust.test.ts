@@ -5,7 +5,7 @@
 // on one day, a table with no partitions and a composite key, and the CLI's bad-input exits.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StructType } from '../../shared/delta';
@@ -16,7 +16,8 @@ import { runCli } from '../cli/main';
 import { runMutation } from './mutate';
 import { verifyKeys } from './keys';
 import { checkLaws } from './laws';
-import { SANDBOX_PREFIX } from './sandbox';
+import { lockTable, SANDBOX_PREFIX } from './sandbox';
+import { listRuns } from '../runs/store';
 
 const f = (name: string, type: string, nullable = true): StructType['fields'][number] => ({ name, type, nullable, metadata: {} });
 const DAYS = ['2026-05-01', '2026-05-02', '2026-05-03'];
@@ -89,8 +90,10 @@ describe('mutation score', () => {
     const only = ['partition_wipe', 'timezone_partition_shift', 'double_load'];
     const r = await runMutation({ source: p('events.parquet'), table: p('events'), contract: p('nopart.yaml'), only, levels: ['schema', 'counts', 'checksum', 'keys'] });
     expect(hashTree(p('events'))).toEqual(before);
-    expect(sandboxes()).toEqual(sandboxesBefore);
-    expect(r.sandbox).toEqual({ filesReferenced: 3, removed: true });
+    // No sandbox of this run is left (another process's may come and go meanwhile).
+    expect(sandboxes().filter((d) => !sandboxesBefore.includes(d))).toEqual([]);
+    expect(r.sandbox).toMatchObject({ filesReferenced: 3, removed: true });
+    expect(existsSync(r.sandbox.dir)).toBe(false);
     const byName = Object.fromEntries(r.mutants.map((m) => [m.corruption, m]));
     for (const m of ['partition_wipe', 'timezone_partition_shift']) {
       expect(byName[m].status, m).toBe('run');
@@ -118,7 +121,7 @@ describe('mutation score', () => {
     const ac = new AbortController();
     const run = runMutation({ source: p('events.parquet'), table: p('events'), contract: p('full.yaml'), levels: ['counts'], ctx: { signal: ac.signal }, onMutant: () => ac.abort() });
     await expect(run).rejects.toMatchObject({ code: 'cancelled' });
-    expect(sandboxes()).toEqual(before);
+    expect(sandboxes().filter((d) => !before.includes(d))).toEqual([]);
     // The lock is released: the next run starts.
     const c = await runMutation({ source: p('events.parquet'), table: p('events'), contract: p('full.yaml'), only: ['extra_rows'], levels: ['counts'] });
     expect(c.mutants[0].firstNames).toBe('counts');
@@ -200,6 +203,27 @@ describe('contract fields and bad input', () => {
     expect(c.relationships).toEqual([{ column: 'c', references: { path: 'x', column: 'id' }, cardinality: 'one_to_one' }]);
     expect(c.laws).toEqual({ day: 'd', measures: null, tolerance: null });
   });
+
+  it('the CLI run: JSON and an HTML report, kept in the run history; one run at a time per table', async () => {
+    const r = await cli(['mutate', 'events.parquet', 'events', '--contract', 'full.yaml', '--only', 'extra_rows,missing_rows', '--levels', 'counts', '--json', '--html', 'out/mutation.html']);
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out) as { mutants: { corruption: string; firstNames: string | null }[]; perLevel: { level: string; score: number }[] };
+    expect(j.mutants.map((m) => [m.corruption, m.firstNames])).toEqual([['missing_rows', 'counts'], ['extra_rows', 'counts']]);
+    expect(j.perLevel.map((l) => l.level)).toEqual(['schema', 'counts']);
+    expect(r.err).toMatch(/\[1\/2\] missing_rows: named at counts/);
+    expect(readFileSync(p('out', 'mutation.html'), 'utf8')).toMatch(/Mutation score/);
+    const runs = await listRuns(p('data'), { kind: 'mutate' });
+    expect(runs.length).toBeGreaterThan(0);
+    expect(runs[0].title).toContain('events');
+    const release = lockTable(p('events'));
+    try {
+      const busy = await cli(['mutate', 'events.parquet', 'events', '--contract', 'full.yaml', '--only', 'extra_rows', '--levels', 'counts']);
+      expect(busy.code).toBe(2);
+      expect(busy.err).toMatch(/already in progress/);
+    } finally {
+      release();
+    }
+  }, 60_000);
 
   it('exit 3 on a table that cannot be read, exit 2 on a contract with no key, one line each', async () => {
     const missing = await cli(['mutate', 'events.parquet', 'nope', '--contract', 'full.yaml']);
