@@ -172,6 +172,8 @@ export async function runMutation(opts: MutateOptions): Promise<MutationResult> 
   if (!Number.isSafeInteger(seed)) throw new LakerecError('usage', `--seed must be an integer, got ${String(seed)}`);
 
   throwIfCancelled(ctx);
+  // The table must open (a named error, exit 3) before it is locked.
+  await DeltaTable.open(opts.table);
   const release = lockTable(opts.table);
   let sandbox: Sandbox | null = null;
   let duck: Duck | null = null;
