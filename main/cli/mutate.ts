@@ -1,6 +1,7 @@
 // `lakerec mutate SOURCE TABLE --contract F`: the mutation score of the contract on this table.
 // The table is only read (a sandbox references its files); the run is kept in the run history.
-// Exit: 0 every mutant that ran was killed at the deepest level, 1 a survivor, 2 usage, 3 unreadable.
+// Exit: 0 every mutant that ran was killed at the deepest level, 1 a survivor (or a level the
+// table already fails without any mutant), 2 usage, 3 unreadable.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { LakerecError, toErrorData } from '../../shared/errors';
@@ -65,5 +66,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     }
   }
   io.out(bool(p, 'json') ? JSON.stringify(result, null, 2) + '\n' : mutationLines(result).join('\n') + '\n');
-  return result.overall.survived > 0 ? 1 : 0;
+  // A level where the unmutated table already diverges could not judge any mutant: not a pass.
+  const unjudged = result.baseline.some((b) => b.verdict === 'diverges');
+  return result.overall.survived > 0 || unjudged ? 1 : 0;
 }
