@@ -3,25 +3,17 @@
 // a sandbox over the table's files, per level: named, caught, survived; the checked suggestion for
 // each survivor), the keys and relationships verified on the data, and the data laws.
 import { useEffect, useState } from 'react';
-import { useStore } from 'zustand';
 import type { TrustRequest } from '../../shared/api';
 import { LEVELS, type Level } from '../../shared/reconcile';
 import type { KeysResult, LawsResult, MutantResult, MutationResult, RowProvenance } from '../../shared/trust';
-import { ErrorPanel } from '../app/ErrorPanel';
-import { PathInput } from '../app/PathInput';
 import { useNav } from '../app/nav';
-import { reconcileStoreFor, type ReconcileState } from '../reconcile/store';
-import { useClient, useWorkbench } from '../state/context';
-import { trustStoreFor, type TrustState } from './store';
-import '../reconcile/screens.css';
+import { useReconcile } from '../reconcile/store';
+import { useWorkbench } from '../state/context';
+import { ErrorPanel } from '../ui/ErrorPanel';
+import { JobProgress } from '../ui/JobProgress';
+import { PathInput } from '../ui/PathInput';
+import { useTrust } from './store';
 import './trust.css';
-
-function useTrust<T>(selector: (s: TrustState) => T): T {
-  return useStore(trustStoreFor(useClient()), selector);
-}
-function useReconcile<T>(selector: (s: ReconcileState) => T): T {
-  return useStore(reconcileStoreFor(useClient()), selector);
-}
 
 const pct = (x: number | null) => (x === null ? 'n/a' : `${Math.round(x * 1000) / 10}%`);
 
@@ -118,16 +110,12 @@ function MutationPanel({ req }: { req: TrustRequest | null }) {
         </label>
         <label>seed <input className="seed" type="number" value={seed} onChange={(e) => setSeed(Number(e.target.value) || 0)} /></label>
         <button type="button" className="btn btn-primary" data-testid="run-mutation" disabled={!req || m.status === 'running'} onClick={() => req && void run(req)}>Run mutation score</button>
-        {m.status === 'running' && <button type="button" className="btn btn-quiet" data-testid="cancel-mutation" onClick={cancel}>Cancel</button>}
       </div>
       {m.status === 'running' && (
-        <div className="loading rc-progress" data-testid="trust-progress">
-          <div className="loading-row">
-            <span className="spinner" aria-hidden="true" />
-            <span>{done} of {total} mutants{p?.message ? ` · ${p.message}` : ''}</span>
-          </div>
-          <div className="bar"><div className="bar-fill" style={{ width: `${Math.round((100 * done) / total)}%` }} /></div>
-        </div>
+        <JobProgress
+          progress={{ phase: `mutants run${p?.message ? ` (${p.message})` : ''}`, done, total }}
+          waiting="Building the sandbox…" onCancel={cancel} testId="trust-progress" cancelTestId="cancel-mutation" className="rc-progress"
+        />
       )}
       {m.status === 'error' && m.error && <ErrorPanel error={m.error} onRetry={req ? () => void run(req) : undefined} />}
       {m.status === 'done' && m.result && (
@@ -208,7 +196,7 @@ function ChecksPanel({ req }: { req: TrustRequest | null }) {
       <section className="tr-section" data-testid="trust-keys">
         <div className="tr-section-head"><h2>Keys and relationships</h2>
           <button type="button" className="btn btn-small" data-testid="run-keys" disabled={!req || keys.status === 'running'} onClick={() => req && void runKeys(req)}>Verify keys</button></div>
-        {keys.status === 'running' && <div className="muted">{keys.progress?.phase ?? 'Checking…'}</div>}
+        {keys.status === 'running' && <JobProgress progress={keys.progress} waiting="Checking the keys…" testId="keys-progress" />}
         {keys.status === 'error' && keys.error && <ErrorPanel error={keys.error} />}
         {keys.status === 'done' && keys.result && <KeysView r={keys.result} />}
         {keys.status === 'idle' && <div className="muted">A key is confirmed when no value repeats and none is null, on the table and the source.</div>}
@@ -216,7 +204,7 @@ function ChecksPanel({ req }: { req: TrustRequest | null }) {
       <section className="tr-section" data-testid="trust-laws">
         <div className="tr-section-head"><h2>Data laws</h2>
           <button type="button" className="btn btn-small" data-testid="run-laws" disabled={!req || laws.status === 'running'} onClick={() => req && void runLaws(req)}>Check laws</button></div>
-        {laws.status === 'running' && <div className="muted">{laws.progress?.phase ?? 'Summing…'}</div>}
+        {laws.status === 'running' && <JobProgress progress={laws.progress} waiting="Summing per day…" testId="laws-progress" />}
         {laws.status === 'error' && laws.error && <ErrorPanel error={laws.error} />}
         {laws.status === 'done' && laws.result && <LawsView r={laws.result} />}
         {laws.status === 'idle' && <div className="muted">Totals of additive measures and row counts per day, source against table.</div>}

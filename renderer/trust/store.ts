@@ -1,16 +1,16 @@
-// The Trust tab's state (its own zustand store): the mutation run (each mutant as it finishes,
-// progress, cancel, the result), the keys check and the laws check, for the table, source and
-// contract the Reconcile screen has chosen.
+// The Trust tab's state (its own store, one per client): the mutation run (each mutant as it
+// finishes, progress, cancel, the result), the keys check and the laws check, for the table,
+// source and contract the Reconcile screen has chosen. Every call goes through createJob.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { ApiCallError, type ApiClient, type TrustRequest } from '../../shared/api';
-import { toErrorData, type LakerecErrorData } from '../../shared/errors';
+import type { ApiClient, JobProgress, TrustRequest } from '../../shared/api';
+import type { LakerecErrorData } from '../../shared/errors';
 import type { Progress } from '../../shared/jobs';
 import type { Level } from '../../shared/reconcile';
 import type { KeysResult, LawsResult, MutantResult, MutationResult } from '../../shared/trust';
+import { useClientStore } from '../state/context';
+import { createJob, perClient, type JobStatus } from '../state/job';
 
-export type JobStatus = 'idle' | 'running' | 'done' | 'error';
-
-export interface Job<R> {
+export interface TrustJob<R> {
   status: JobStatus;
   progress: Progress | null;
   result: R | null;
@@ -20,9 +20,9 @@ export interface Job<R> {
 export interface TrustState {
   levels: Level[];
   seed: number;
-  mutation: Job<MutationResult> & { mutants: MutantResult[]; total: number | null; runId: string | null };
-  keys: Job<KeysResult>;
-  laws: Job<LawsResult>;
+  mutation: TrustJob<MutationResult> & { mutants: MutantResult[]; total: number | null; runId: string | null };
+  keys: TrustJob<KeysResult>;
+  laws: TrustJob<LawsResult>;
   setLevels(l: Level[]): void;
   setSeed(n: number): void;
   runMutation(req: TrustRequest): Promise<void>;
@@ -31,14 +31,12 @@ export interface TrustState {
   runLaws(req: TrustRequest): Promise<void>;
 }
 
-const idle = <R>(): Job<R> => ({ status: 'idle', progress: null, result: null, error: null });
-
-function errorOf(e: unknown): LakerecErrorData {
-  return e instanceof ApiCallError ? e.data : toErrorData(e);
-}
+const idle = <R>(): TrustJob<R> => ({ status: 'idle', progress: null, result: null, error: null });
 
 export function createTrustStore(client: ApiClient): StoreApi<TrustState> {
-  let mutationController: AbortController | null = null;
+  const mutationJob = createJob<JobProgress<'mutationScore'>>();
+  const keysJob = createJob();
+  const lawsJob = createJob();
   return createStore<TrustState>()((set, get) => ({
     levels: ['schema', 'counts', 'checksum', 'keys', 'rows'],
     seed: 1729,
@@ -49,68 +47,44 @@ export function createTrustStore(client: ApiClient): StoreApi<TrustState> {
     setSeed: (seed) => set({ seed }),
 
     async runMutation(req) {
-      mutationController?.abort();
-      const ac = new AbortController();
-      mutationController = ac;
       set({ mutation: { status: 'running', progress: null, result: null, error: null, mutants: [], total: null, runId: null } });
-      try {
-        const r = await client.invoke('mutationScore', { ...req, levels: get().levels, seed: get().seed }, {
-          signal: ac.signal,
-          onProgress: (p) => {
-            if (mutationController !== ac) return;
-            const d = p.data;
-            set((s) => ({
-              mutation: {
-                ...s.mutation, progress: p,
-                ...(d && d.kind === 'mutant' ? { mutants: [...s.mutation.mutants.filter((m) => m.corruption !== d.mutant.corruption), d.mutant], total: d.total } : {}),
-              },
-            }));
-          },
-        });
-        if (mutationController !== ac) return;
-        set({ mutation: { status: 'done', progress: null, result: r.result, error: null, mutants: r.result.mutants, total: r.result.mutants.length, runId: r.runId } });
-      } catch (e) {
-        if (mutationController !== ac) return;
-        set((s) => ({ mutation: { ...s.mutation, status: 'error', progress: null, error: errorOf(e) } }));
-      } finally {
-        if (mutationController === ac) mutationController = null;
-      }
+      await mutationJob.run(({ signal, onProgress }) => client.invoke('mutationScore', { ...req, levels: get().levels, seed: get().seed }, { signal, onProgress }), {
+        // Each mutant's row arrives as it finishes (progress data), before the whole result.
+        progress: (p) => set((s) => {
+          const d = p.data;
+          return { mutation: { ...s.mutation, progress: p, ...(d && d.kind === 'mutant' ? { mutants: [...s.mutation.mutants.filter((m) => m.corruption !== d.mutant.corruption), d.mutant], total: d.total } : {}) } };
+        }),
+        done: (r) => set({ mutation: { status: 'done', progress: null, result: r.result, error: null, mutants: r.result.mutants, total: r.result.mutants.length, runId: r.runId } }),
+        error: (error) => set((s) => ({ mutation: { ...s.mutation, status: 'error', progress: null, error } })),
+      });
     },
 
     cancelMutation() {
-      mutationController?.abort();
+      mutationJob.cancel();
     },
 
     async runKeys(req) {
       set({ keys: { status: 'running', progress: null, result: null, error: null } });
-      try {
-        const result = await client.invoke('verifyKeys', req, { onProgress: (p) => set((s) => ({ keys: { ...s.keys, progress: p } })) });
-        set({ keys: { status: 'done', progress: null, result, error: null } });
-      } catch (e) {
-        set({ keys: { status: 'error', progress: null, result: null, error: errorOf(e) } });
-      }
+      await keysJob.run(({ signal, onProgress }) => client.invoke('verifyKeys', req, { signal, onProgress }), {
+        progress: (p) => set((s) => ({ keys: { ...s.keys, progress: p } })),
+        done: (result) => set({ keys: { status: 'done', progress: null, result, error: null } }),
+        error: (error) => set({ keys: { status: 'error', progress: null, result: null, error } }),
+      });
     },
 
     async runLaws(req) {
       set({ laws: { status: 'running', progress: null, result: null, error: null } });
-      try {
-        const result = await client.invoke('checkLaws', req, { onProgress: (p) => set((s) => ({ laws: { ...s.laws, progress: p } })) });
-        set({ laws: { status: 'done', progress: null, result, error: null } });
-      } catch (e) {
-        set({ laws: { status: 'error', progress: null, result: null, error: errorOf(e) } });
-      }
+      await lawsJob.run(({ signal, onProgress }) => client.invoke('checkLaws', req, { signal, onProgress }), {
+        progress: (p) => set((s) => ({ laws: { ...s.laws, progress: p } })),
+        done: (result) => set({ laws: { status: 'done', progress: null, result, error: null } }),
+        error: (error) => set({ laws: { status: 'error', progress: null, result: null, error } }),
+      });
     },
   }));
 }
 
-const stores = new WeakMap<ApiClient, StoreApi<TrustState>>();
+export const trustStoreFor = perClient(createTrustStore);
 
-/** One Trust store per client (the tab keeps its state while another tab is shown). */
-export function trustStoreFor(client: ApiClient): StoreApi<TrustState> {
-  let s = stores.get(client);
-  if (!s) {
-    s = createTrustStore(client);
-    stores.set(client, s);
-  }
-  return s;
+export function useTrust<T>(selector: (s: TrustState) => T): T {
+  return useClientStore(trustStoreFor, selector);
 }
