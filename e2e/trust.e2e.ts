@@ -2,7 +2,7 @@
 // table), a source that cannot be read is an error in words; then the mutation score runs with
 // progress per mutant and shows the per-level table; keys and laws are verified. Screenshots of the
 // empty, error, running and full states. The table is never written.
-import { cpSync, existsSync, mkdtempSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -87,4 +87,15 @@ describe.skipIf(missing !== null)('Trust tab (web mode, Chromium)', () => {
     expect(treeState(table)).toEqual(before);
     expect(errors).toEqual([]);
   }, 180_000);
+
+  it('Cancel stops the run in the engine and leaves no sandbox behind', async () => {
+    const sandboxes = () => readdirSync(tmpdir()).filter((n) => n.startsWith('lakerec-mutate-'));
+    const already = sandboxes();
+    await page.click('[data-testid=run-mutation]');
+    await page.locator('[data-testid=trust-progress]').waitFor();
+    await page.click('[data-testid=cancel-mutation]');
+    await page.locator('[data-testid=trust-mutation] [data-testid=error-panel][data-code=cancelled]').waitFor({ timeout: 60_000 });
+    await expect.poll(() => sandboxes().filter((d) => !already.includes(d)), { timeout: 10_000 }).toEqual([]);
+    expect(treeState(table)).toEqual(before);
+  }, 120_000);
 });
