@@ -154,6 +154,23 @@ describe('keys and relationships', () => {
     expect(r.keys.find((k) => k.side === 'source')?.status).toBe('confirmed');
     const rel = r.relationships[0];
     expect(rel).toMatchObject({ status: 'failed', danglingValues: 1, danglingRows: 1, examples: ['999'], observed: 'many_to_one', referencedKey: { status: 'confirmed' } });
+    // A key repeated inside one file (a batch with the row twice): that file, both rows, its commit.
+    const w2 = await DeltaWriter.open(p('flat'), { duck });
+    const v2 = (await w2.append({ sql: `SELECT 'south' AS region, CAST(777 AS INTEGER) AS seq, CAST(101 AS BIGINT) AS customer_id, CAST(2 AS DECIMAL(10,2)) AS amount, DATE '2026-06-03' AS sold_on FROM range(2)` })).version;
+    w2.close();
+    const one = await verifyKeys({ table: p('flat'), contract: p('flat.yaml'), cwd: dir });
+    const same = one.keys[0].examples.find((e) => e.key === 'region=south, seq=777')!;
+    expect(same.rows).toBe(2);
+    expect(new Set(same.where.map((x) => x.file)).size).toBe(1);
+    expect(same.where.map((x) => x.row)).toEqual([0, 1]);
+    expect(same.where.every((x) => x.commit?.version === v2 && x.commit.operation === 'WRITE')).toBe(true);
+    // A relationship to a Delta table is checked the same way.
+    const cw = await DeltaWriter.create(p('customers-delta'), { schema: { type: 'struct', fields: [f('id', 'long'), f('name', 'string')] }, duck });
+    await cw.append({ sql: `SELECT CAST(100 + i AS BIGINT) AS id, 'c' || i AS name FROM range(5) t(i)` });
+    cw.close();
+    writeFileSync(p('flat-delta.yaml'), 'version: 1\nname: sales\nkeys: [region, seq]\nrelationships:\n  - column: customer_id\n    references: { path: customers-delta, column: id }\n');
+    const viaDelta = await verifyKeys({ table: p('flat'), contract: p('flat-delta.yaml'), cwd: dir });
+    expect(viaDelta.relationships[0]).toMatchObject({ status: 'failed', danglingValues: 1, examples: ['999'], referencedKey: { status: 'confirmed', rows: 5 } });
     // Masked when the column is confidential.
     writeFileSync(p('flat-conf.yaml'), readFileSync(p('flat.yaml'), 'utf8') + 'tags:\n  customer_id: { sensitivity: confidential }\n');
     const m = await verifyKeys({ table: p('flat'), contract: p('flat-conf.yaml'), cwd: dir });
