@@ -55,8 +55,9 @@ export async function checkLaws(opts: LawsOptions): Promise<LawsResult> {
     }
     const dayOf = (side: 'source' | 'target'): string | null => {
       if (day === null) return null;
-      const has = side === 'source' ? sType.has(day) : tType.has(day);
-      if (has) return sqlIdent(day);
+      const ty = side === 'source' ? sType.get(day) : tType.get(day);
+      // A timestamp counts per calendar day (UTC: openDuck's time zone).
+      if (ty !== undefined) return /^TIMESTAMP/.test(ty) ? `CAST(${sqlIdent(day)} AS DATE)` : sqlIdent(day);
       if (part && part.column === day && part.expression) return `(${part.expression})`;
       throw contractError(contract, spec?.day ? 'laws' : 'partitioning', `the day column "${day}" is not in the ${side} and the contract gives no expression to derive it`);
     };
