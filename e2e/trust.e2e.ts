@@ -98,4 +98,17 @@ describe.skipIf(missing !== null)('Trust tab (web mode, Chromium)', () => {
     await expect.poll(() => sandboxes().filter((d) => !already.includes(d)), { timeout: 10_000 }).toEqual([]);
     expect(treeState(table)).toEqual(before);
   }, 120_000);
+
+  it('each mutation run is kept in the run history', async () => {
+    await page.locator('[data-testid=tab-runs]').click();
+    await page.click('[data-testid=runs-filter-mutate]');
+    await page.locator('[data-testid=run-row][data-kind=mutate]').first().waitFor({ timeout: 30_000 });
+    const statuses = await page.locator('[data-testid=run-row][data-kind=mutate]').evaluateAll((els) => els.map((e) => e.getAttribute('data-status')));
+    expect(statuses).toContain('pass');
+    expect(statuses).toContain('cancelled');
+    await page.locator('[data-testid=run-row][data-kind=mutate][data-status=pass]').first().click();
+    await page.locator('[data-testid=run-detail]').waitFor();
+    expect(await page.textContent('[data-testid=run-detail]')).toMatch(/score\s*100%/);
+    await page.locator('[data-testid=tab-trust]').click();
+  }, 60_000);
 });

@@ -20,6 +20,10 @@ function RunDetail({ run }: { run: RunRecord }) {
   } else if (run.kind === 'bisect') {
     const pred = isObj(s.predicate) ? s.predicate : {};
     facts.push(['table', str(s.root)], ['predicate', str(pred.predicate)], ['outcome', str(s.outcome)], ['first bad', str(s.firstBad)], ['last good', str(s.lastGood)], ['examined', str(s.examined)]);
+  } else if (run.kind === 'mutate') {
+    const o = isObj(s.overall) ? s.overall : {};
+    const score = typeof o.score === 'number' ? `${Math.round(o.score * 1000) / 10}%` : '—';
+    facts.push(['table', str(s.table)], ['source', str(s.source)], ['score', score], ['killed', str(o.killed)], ['survived', str(o.survived)], ['named', str(o.named)], ['seed', str(s.seed)]);
   } else {
     facts.push(['engines', arr(s.engines).map(str).join(' → ')], ['passed', str(s.passed)], ['took', s.ms !== undefined ? `${str(s.ms)} ms` : '—']);
   }
