@@ -93,20 +93,23 @@ function withContract(c: Contract, patch: Partial<Contract>): Contract {
 function candidateChanges(c: Corruption, contract: Contract, plan: Plan, changedIgnored: string[]): { change: string; yaml: string; contract: Contract }[] {
   const out: { change: string; yaml: string; contract: Contract }[] = [];
   const pc = plan.partitionColumn;
-  const expr = plan.timestampColumn ? `date(${plan.timestampColumn} AT TIME ZONE 'UTC')` : null;
+  // Names as the contract's YAML and SQL need them: plain when they are plain, else quoted.
+  const plain = (n: string) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(n);
+  const y = (n: string) => (plain(n) ? n : JSON.stringify(n));
+  const expr = plan.timestampColumn ? `date(${plain(plan.timestampColumn) ? plan.timestampColumn : sqlIdent(plan.timestampColumn)} AT TIME ZONE 'UTC')` : null;
   const partitioned = (withExpr: boolean) => {
     if (!pc) return;
     if (!contract.partitioning) {
       const e = withExpr ? expr : null;
       out.push({
         change: `add partitioning on ${pc}${e ? ` with the expression ${e}` : ''}`,
-        yaml: `partitioning:\n  column: ${pc}${e ? `\n  expression: "${e}"` : ''}`,
+        yaml: `partitioning:\n  column: ${y(pc)}${e ? `\n  expression: ${JSON.stringify(e)}` : ''}`,
         contract: withContract(contract, { partitioning: { column: pc, expression: e } }),
       });
     } else if (withExpr && expr && !contract.partitioning.expression && contract.partitioning.column === pc) {
       out.push({
         change: `add partitioning.expression ${expr} (how the source's ${pc} is derived)`,
-        yaml: `partitioning:\n  column: ${pc}\n  expression: "${expr}"`,
+        yaml: `partitioning:\n  column: ${y(pc)}\n  expression: ${JSON.stringify(expr)}`,
         contract: withContract(contract, { partitioning: { column: pc, expression: expr } }),
       });
     }
@@ -114,7 +117,7 @@ function candidateChanges(c: Corruption, contract: Contract, plan: Plan, changed
   switch (c) {
     case 'stale_rows':
       if (!contract.ordering && plan.ordering) {
-        out.push({ change: `add ordering: ${plan.ordering} (which of two versions of a row is newer)`, yaml: `ordering: ${plan.ordering}`, contract: withContract(contract, { ordering: plan.ordering }) });
+        out.push({ change: `add ordering: ${plan.ordering} (which of two versions of a row is newer)`, yaml: `ordering: ${y(plan.ordering)}`, contract: withContract(contract, { ordering: plan.ordering }) });
       }
       break;
     case 'timezone_partition_shift':
@@ -130,7 +133,7 @@ function candidateChanges(c: Corruption, contract: Contract, plan: Plan, changed
   if (changedIgnored.length > 0) {
     out.push({
       change: `stop ignoring ${changedIgnored.join(', ')} (the corruption changed ${changedIgnored.length === 1 ? 'it' : 'them'})`,
-      yaml: `ignore: [${contract.ignore.filter((x) => !changedIgnored.includes(x)).join(', ')}]`,
+      yaml: `ignore: [${contract.ignore.filter((x) => !changedIgnored.includes(x)).map(y).join(', ')}]`,
       contract: withContract(contract, { ignore: contract.ignore.filter((x) => !changedIgnored.includes(x)) }),
     });
   }
@@ -141,7 +144,7 @@ function candidateChanges(c: Corruption, contract: Contract, plan: Plan, changed
     for (const col of cols) floats[col] = { tolerance: 1e-9 };
     out.push({
       change: `compare ${cols.join(', ')} within a tolerance instead of excluding ${cols.length === 1 ? 'it' : 'them'}`,
-      yaml: `columns:\n${cols.map((col) => `  ${col}: { float: { tolerance: 1.0e-9 } }`).join('\n')}`,
+      yaml: `columns:\n${cols.map((col) => `  ${y(col)}: { float: { tolerance: 1.0e-9 } }`).join('\n')}`,
       contract: withContract(contract, { floats }),
     });
   }
