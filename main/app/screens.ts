@@ -24,8 +24,9 @@ import { withProvenance } from '../trust/provenance';
 import { checkLaws } from '../trust/laws';
 import { levelIndex } from '../../shared/reconcile';
 import {
-  composeIncident, incidentFileName, incidentSections, maskReconcileResult, renderIncidentHtml, schemaSensitivity, sensitivityOf, type IncidentTrust,
-} from './report';
+  composeIncident, incidentFileName, incidentSections, renderIncidentHtml, type IncidentTrust,
+} from '../incident/report';
+import { maskReconcileResult, schemaSensitivity, sensitivityOf } from '../incident/mask';
 
 export type ScreenMethods =
   | 'pickSource' | 'validateContract' | 'defaultContract' | 'reconcile' | 'exportReport'

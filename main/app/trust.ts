@@ -9,7 +9,7 @@ import { checkLaws } from '../trust/laws';
 import { verifyKeys } from '../trust/keys';
 import { runMutation } from '../trust/mutate';
 import { assertTableFolder, resolveUserPath, tableName } from './paths';
-import type { IncidentTrust } from './report';
+import type { IncidentTrust } from '../incident/report';
 
 export type TrustMethods = 'mutationScore' | 'verifyKeys' | 'checkLaws';
 

@@ -1,7 +1,7 @@
 // `lakerec keys TABLE [--contract F] [--source F]`: the contract's keys and relationships verified
 // on the data (or candidate keys inferred). Exit: 0 all confirmed, 1 a check failed, 2 usage, 3 unreadable.
 import { resolve } from 'node:path';
-import { bool, int, parseArgs, requirePositional, str } from './args';
+import { bool, int, parseArgs, requirePositional, str } from '../engine/args';
 import type { CliIO } from './io';
 import { verifyKeys } from '../trust/keys';
 import { keysLines } from '../trust/report';

@@ -2,7 +2,7 @@
 // target. Exit: 0 every law held, 1 a law is broken, 2 usage, 3 unreadable.
 import { resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
-import { bool, int, parseArgs, requirePositional, str } from './args';
+import { bool, int, parseArgs, requirePositional, str } from '../engine/args';
 import type { CliIO } from './io';
 import { checkLaws } from '../trust/laws';
 import { lawsLines } from '../trust/report';

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { LakerecError, toErrorData } from '../../shared/errors';
 import { LEVELS, type Level } from '../../shared/reconcile';
-import { bool, int, parseArgs, requirePositional, str } from './args';
+import { bool, int, parseArgs, requirePositional, str } from '../engine/args';
 import type { CliIO } from './io';
 import { CORRUPTIONS } from '../delta/writer/corrupt';
 import { recordRun, defaultDataDir } from '../runs/store';

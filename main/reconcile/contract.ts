@@ -7,7 +7,7 @@ import Ajv, { type ErrorObject } from 'ajv';
 import { LineCounter, parseDocument, isNode } from 'yaml';
 import { LakerecError } from '../../shared/errors';
 import type { ContractSummary } from '../../shared/reconcile';
-import { parseTrustFields, TRUST_CONTRACT_PROPERTIES, type LawsSpec, type Relationship } from '../trust/contract-fields';
+import { parseTrustFields, TRUST_CONTRACT_PROPERTIES, type LawsSpec, type Relationship } from './contract-fields';
 
 export type FloatRule = { tolerance: number } | 'exclude';
 
@@ -26,7 +26,7 @@ export interface Contract {
   /** source column name -> target column name */
   renames: Record<string, string>;
   tags: Record<string, { sensitivity?: string; description?: string }>;
-  /** Trust fields (main/trust/contract-fields.ts): references to other tables' keys, conserved measures. */
+  /** Trust fields (main/reconcile/contract-fields.ts): references to other tables' keys, conserved measures. */
   relationships: Relationship[];
   laws: LawsSpec | null;
   /** Where a field was written (for errors raised later, e.g. a bad partition expression). */

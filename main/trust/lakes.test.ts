@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { buildSampleLakes, type BuiltLake } from '../../sample-lakes/build';
 import { reconcile } from '../reconcile/reconcile';
 import { runMatrix } from '../reconcile/matrix';
-import { renderIncidentHtml } from '../app/report';
+import { renderIncidentHtml } from '../incident/report';
 import { runMutation } from './mutate';
 import { withProvenance } from './provenance';
 import { rowsBehindMarkdown } from './report';

@@ -1,0 +1,230 @@
+// Request validation: every transport validates what crosses the boundary before the engine
+// sees it. A bad request is a `usage` error, as data. The compiler refuses the map without a
+// validator for every method.
+import { LakerecError } from '../errors';
+import type { RunKind } from '../proof';
+import { LEVELS, type Level } from '../reconcile';
+import { PREDICATE_NAMES, type PredicateName } from '../bisect';
+import type { BisectRequest, ReconcileRequest, ProofRequest, TrustRequest, MutationRequest } from './shapes';
+import type { ApiMethod, ApiRequest, Empty } from './map';
+import { isJobId } from './wire';
+
+type Validator<M extends ApiMethod> = (v: unknown) => ApiRequest<M>;
+
+interface MethodSpec<M extends ApiMethod> {
+  validate: Validator<M>;
+  /** A job: reports progress and can be cancelled. */
+  job: boolean;
+}
+
+function bad(method: string, why: string): LakerecError {
+  return new LakerecError('usage', `Bad request to ${method}: ${why}.`);
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function empty(method: string): (v: unknown) => Empty {
+  return (v) => {
+    if (v !== undefined && v !== null && !isPlainObject(v)) throw bad(method, 'expected an object');
+    if (isPlainObject(v) && Object.keys(v).length > 0) throw bad(method, `unexpected field "${Object.keys(v)[0]}"`);
+    return {};
+  };
+}
+
+function pathRequest(method: string): (v: unknown) => { path: string } {
+  return (v) => {
+    if (!isPlainObject(v)) throw bad(method, 'expected an object with "path"');
+    for (const k of Object.keys(v)) if (k !== 'path') throw bad(method, `unexpected field "${k}"`);
+    const p = v.path;
+    if (typeof p !== 'string' || p.trim() === '') throw bad(method, '"path" must be a non-empty string');
+    if (p.length > 4096) throw bad(method, '"path" is longer than 4096 characters');
+    if (p.includes('\0')) throw bad(method, '"path" contains a NUL character');
+    return { path: p.trim() };
+  };
+}
+
+function pathString(method: string, field: string, p: unknown): string {
+  if (typeof p !== 'string' || p.trim() === '') throw bad(method, `"${field}" must be a non-empty string`);
+  if (p.length > 4096) throw bad(method, `"${field}" is longer than 4096 characters`);
+  if (p.includes('\0')) throw bad(method, `"${field}" contains a NUL character`);
+  return p.trim();
+}
+
+function onlyFields(method: string, v: Record<string, unknown>, allowed: readonly string[]): void {
+  for (const k of Object.keys(v)) if (!allowed.includes(k)) throw bad(method, `unexpected field "${k}"`);
+}
+
+function commitDetailRequest(v: unknown): { path: string; version: number } {
+  if (!isPlainObject(v)) throw bad('commitDetail', 'expected an object with "path" and "version"');
+  onlyFields('commitDetail', v, ['path', 'version']);
+  const version = v.version;
+  if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 0) throw bad('commitDetail', '"version" must be a non-negative integer');
+  return { path: pathString('commitDetail', 'path', v.path), version };
+}
+
+function bisectRequest(v: unknown): BisectRequest {
+  const m = 'bisect';
+  if (!isPlainObject(v)) throw bad(m, 'expected an object with "path" and "predicate"');
+  onlyFields(m, v, ['path', 'predicate', 'keys', 'expect', 'partition', 'source']);
+  const predicate = v.predicate;
+  if (typeof predicate !== 'string' || !(PREDICATE_NAMES as readonly string[]).includes(predicate)) {
+    throw bad(m, `"predicate" must be one of ${PREDICATE_NAMES.join(', ')}`);
+  }
+  const out: BisectRequest = { path: pathString(m, 'path', v.path), predicate: predicate as PredicateName };
+  if (v.keys !== undefined) {
+    if (!Array.isArray(v.keys) || v.keys.length === 0 || v.keys.length > 32) throw bad(m, '"keys" must be a list of 1 to 32 column names');
+    out.keys = v.keys.map((k) => {
+      if (typeof k !== 'string' || k.trim() === '' || k.length > 256) throw bad(m, '"keys" must hold non-empty column names');
+      return k.trim();
+    });
+  }
+  if (v.expect !== undefined) {
+    if (typeof v.expect !== 'number' || !Number.isSafeInteger(v.expect) || v.expect < 0) throw bad(m, '"expect" must be a non-negative integer');
+    out.expect = v.expect;
+  }
+  if (v.partition !== undefined) {
+    if (typeof v.partition !== 'string' || !/^[^=]+=.*$/.test(v.partition) || v.partition.length > 1024) throw bad(m, '"partition" must read col=value');
+    out.partition = v.partition.trim();
+  }
+  if (v.source !== undefined) out.source = pathString(m, 'source', v.source);
+  return out;
+}
+
+function objectWith(method: string, v: unknown, allowed: readonly string[]): Record<string, unknown> {
+  if (!isPlainObject(v)) throw bad(method, 'expected an object');
+  onlyFields(method, v, allowed);
+  return v;
+}
+
+function optionalInt(method: string, name: string, v: unknown, min: number, max: number): number | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) throw bad(method, `"${name}" must be an integer from ${min} to ${max}`);
+  return v;
+}
+
+function contractYaml(method: string, v: unknown): string {
+  if (typeof v !== 'string') throw bad(method, 'the contract must be YAML text');
+  if (v.length > 256 * 1024) throw bad(method, 'the contract is longer than 256 KB');
+  return v;
+}
+
+const RUN_KINDS: readonly RunKind[] = ['proof', 'reconcile', 'bisect', 'mutate'];
+
+function trustRequest(m: string, v: unknown, extra: readonly string[] = []): TrustRequest & Record<string, unknown> {
+  const o = objectWith(m, v, ['table', 'source', 'contract', 'version', ...extra]);
+  const version = optionalInt(m, 'version', o.version, 0, Number.MAX_SAFE_INTEGER);
+  return { ...o, table: pathString(m, 'table', o.table), source: pathString(m, 'source', o.source), contract: contractYaml(m, o.contract), ...(version !== undefined ? { version } : { version: undefined }) };
+}
+
+function mutationRequest(v: unknown): MutationRequest {
+  const m = 'mutationScore';
+  const o = trustRequest(m, v, ['levels', 'only', 'seed']);
+  const out: MutationRequest = { table: o.table, source: o.source, contract: o.contract, ...(o.version !== undefined ? { version: o.version } : {}) };
+  if (o.levels !== undefined) {
+    if (!Array.isArray(o.levels) || o.levels.length === 0 || !o.levels.every((l) => typeof l === 'string' && (LEVELS as readonly string[]).includes(l))) throw bad(m, `"levels" must list some of ${LEVELS.join(', ')}`);
+    out.levels = o.levels as Level[];
+  }
+  if (o.only !== undefined) {
+    if (!Array.isArray(o.only) || o.only.length > 32 || !o.only.every((x) => typeof x === 'string' && /^[a-z_]{1,40}$/.test(x))) throw bad(m, '"only" must list mutant names');
+    out.only = o.only as string[];
+  }
+  const seed = optionalInt(m, 'seed', o.seed, -(2 ** 31), 2 ** 31);
+  if (seed !== undefined) out.seed = seed;
+  return out;
+}
+
+function plainTrustRequest(m: string): (v: unknown) => TrustRequest {
+  return (v) => {
+    const o = trustRequest(m, v);
+    return { table: o.table, source: o.source, contract: o.contract, ...(o.version !== undefined ? { version: o.version } : {}) };
+  };
+}
+
+function reconcileRequest(v: unknown): ReconcileRequest {
+  const m = 'reconcile';
+  const o = objectWith(m, v, ['source', 'table', 'contract', 'level', 'version', 'baseline']);
+  if (o.baseline !== undefined && typeof o.baseline !== 'boolean') throw bad(m, '"baseline" must be true or false');
+  if (typeof o.level !== 'string' || !(LEVELS as readonly string[]).includes(o.level)) throw bad(m, `"level" must be one of ${LEVELS.join(', ')}`);
+  const version = optionalInt(m, 'version', o.version, 0, Number.MAX_SAFE_INTEGER);
+  return {
+    source: pathString(m, 'source', o.source),
+    table: pathString(m, 'table', o.table),
+    contract: contractYaml(m, o.contract),
+    level: o.level as Level,
+    ...(version !== undefined ? { version } : {}),
+    ...(o.baseline === true ? { baseline: true } : {}),
+  };
+}
+
+function proofRequest(v: unknown): ProofRequest {
+  const m = 'runProof';
+  const o = objectWith(m, v, ['engines', 'rows', 'seed']);
+  const e = o.engines;
+  if (!Array.isArray(e) || e.length !== 2 || !e.every((x) => typeof x === 'string' && /^[A-Za-z0-9_.-]{1,40}$/.test(x))) {
+    throw bad(m, '"engines" must be two engine names');
+  }
+  const rows = optionalInt(m, 'rows', o.rows, 6, 20_000);
+  const seed = optionalInt(m, 'seed', o.seed, 0, 2 ** 31);
+  return { engines: [e[0] as string, e[1] as string], ...(rows !== undefined ? { rows } : {}), ...(seed !== undefined ? { seed } : {}) };
+}
+
+export const apiSpec: { [M in ApiMethod]: MethodSpec<M> } = {
+  appInfo: { validate: empty('appInfo'), job: false },
+  openTable: { validate: pathRequest('openTable'), job: true },
+  listVersions: { validate: pathRequest('listVersions'), job: true },
+  recentTables: { validate: empty('recentTables'), job: false },
+  forgetRecent: { validate: pathRequest('forgetRecent'), job: false },
+  pickFolder: { validate: empty('pickFolder'), job: false },
+  forensics: { validate: pathRequest('forensics'), job: true },
+  commitDetail: { validate: commitDetailRequest, job: true },
+  bisect: { validate: bisectRequest, job: true },
+  pickSource: { validate: empty('pickSource'), job: false },
+  validateContract: { validate: (v) => ({ text: contractYaml('validateContract', objectWith('validateContract', v, ['text']).text) }), job: false },
+  defaultContract: { validate: pathRequest('defaultContract'), job: false },
+  reconcile: { validate: reconcileRequest, job: true },
+  exportReport: {
+    validate: (v) => {
+      const o = objectWith('exportReport', v, ['resultId', 'save']);
+      if (!isJobId(o.resultId)) throw bad('exportReport', '"resultId" is missing or malformed');
+      if (typeof o.save !== 'boolean') throw bad('exportReport', '"save" must be true or false');
+      return { resultId: o.resultId, save: o.save };
+    },
+    job: true,
+  },
+  proofEngines: { validate: empty('proofEngines'), job: false },
+  runProof: { validate: proofRequest, job: true },
+  mutationScore: { validate: mutationRequest, job: true },
+  verifyKeys: { validate: plainTrustRequest('verifyKeys'), job: true },
+  checkLaws: { validate: plainTrustRequest('checkLaws'), job: true },
+  getRun: {
+    validate: (v) => {
+      const o = objectWith('getRun', v, ['id']);
+      if (typeof o.id !== 'string' || !/^[A-Za-z0-9-]{8,64}$/.test(o.id)) throw bad('getRun', '"id" is missing or malformed');
+      return { id: o.id };
+    },
+    job: false,
+  },
+  listRuns: {
+    validate: (v) => {
+      if (v === undefined || v === null) return {};
+      const o = objectWith('listRuns', v, ['kind']);
+      if (o.kind === undefined) return {};
+      if (!RUN_KINDS.includes(o.kind as RunKind)) throw bad('listRuns', `"kind" must be one of ${RUN_KINDS.join(', ')}`);
+      return { kind: o.kind as RunKind };
+    },
+    job: false,
+  },
+};
+
+export const apiMethods = Object.keys(apiSpec) as ApiMethod[];
+
+export function isApiMethod(name: unknown): name is ApiMethod {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(apiSpec, name);
+}
+
+/** Validates a request for `method`; throws a `usage` LakerecError describing what is wrong. */
+export function validateRequest<M extends ApiMethod>(method: M, request: unknown): ApiRequest<M> {
+  return apiSpec[method].validate(request);
+}
