@@ -43,6 +43,8 @@ export interface ScreenServiceOptions {
   saveFile?: (defaultName: string, content: string) => Promise<string | null>;
   /** The Trust tab's latest results for a table (mutation score, keys, laws), shown in its incident report. */
   trustFor?: (table: string) => IncidentTrust | null;
+  /** The open tables the investigation keeps (one log read per table for every screen). */
+  tables?: { table(root: string, ctx: JobContext): Promise<DeltaTable> };
 }
 
 interface KeptResult {
@@ -207,7 +209,7 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
           baseline = join(dir, `${createHash('sha256').update(`${table}\0${source}\0${contract.name}`).digest('hex').slice(0, 24)}.json`);
         }
         const plain = await reconcile({
-          source, target: { root: table, ...(req.version !== undefined ? { version: req.version } : {}) },
+          source, target: { root: table, ...(req.version !== undefined ? { version: req.version } : {}), ...(o.tables ? { table: await o.tables.table(table, ctx) } : {}) },
           contract, level: req.level, cwd: o.cwd, ctx, baseline, writeBaseline: baseline,
         });
         // The commit behind each example row (a post-processing step over the result).

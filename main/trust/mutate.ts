@@ -200,13 +200,15 @@ export async function runMutation(opts: MutateOptions): Promise<MutationResult> 
     const totalSteps = chosen.length * levels.length + levels.length;
     let step = 0;
     const progress = (message: string) => report(ctx, { phase: 'mutation testing', done: step, total: totalSteps, message });
-    const reconcileOpts = (root: string, c: Contract) => ({ source: opts.source, target: { root, allowOutsidePaths: true }, contract: c, cwd, ...(ctx?.signal ? { ctx: { signal: ctx.signal } } : {}) });
+    // Only the sandbox's tables are opened with outside paths allowed; reconcile reads them as handed.
+    const reconcileOpts = (root: string, table: DeltaTable, c: Contract) => ({ source: opts.source, target: { root, table }, contract: c, cwd, ...(ctx?.signal ? { ctx: { signal: ctx.signal } } : {}) });
     const cellsFor = async (root: string, c: Contract, lv: Level[], label: string): Promise<MatrixCell[]> => {
       const cells: MatrixCell[] = [];
+      const table = await DeltaTable.open(root, { allowOutsidePaths: true });
       for (const level of lv) {
         throwIfCancelled(ctx);
         progress(`${label} @ ${level}`);
-        cells.push(await reconcileCell(reconcileOpts(root, c), level));
+        cells.push(await reconcileCell(reconcileOpts(root, table, c), level));
       }
       return cells;
     };

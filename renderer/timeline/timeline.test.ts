@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { HeuristicHit, VersionSummary } from '../../shared/forensics';
+import { NO_WHO, type HeuristicHit, type VersionSummary } from '../../shared/forensics';
 import { requestOf } from '../bisect/store';
 import { bucketOf, buildBuckets, MAX_BARS, niceAxis } from './timeline';
 
 function version(v: number, added: number | null, removed: number | null, op = 'WRITE'): VersionSummary {
   return {
-    version: v, timestamp: v * 1000, when: '', operation: op, operationParameters: {}, writer: null, isolationLevel: null, isBlindAppend: null,
+    version: v, timestamp: v * 1000, when: '', operation: op, operationParameters: {}, writer: null, who: NO_WHO, timestampSource: 'commitInfo', rewrittenFiles: 0, isolationLevel: null, isBlindAppend: null,
     readVersion: null, addedFiles: 1, removedFiles: removed ? 1 : 0, addedRows: added, removedRows: removed, dvDeletedRows: 0, addedBytes: 0,
     removedBytes: 0, tableRows: null, tableFiles: 0, partitions: [], rearrangeOnly: false, hasCommitFile: true, hasCheckpoint: v % 100 === 0,
     readable: v >= 10, protocolChanged: false, metadataChanged: false,
@@ -50,13 +50,16 @@ describe('timeline buckets', () => {
 });
 
 describe('bisect form', () => {
-  const base = { predicate: 'unique-keys' as const, keys: '', expect: '', partition: '', source: '' };
+  const base = { predicate: 'unique-keys' as const, keys: '', expect: '', partition: '', source: '', allowMoving: false };
   it('builds the request or says what is missing', () => {
     expect(requestOf('/t', { ...base, keys: ' order_id , dt ' })).toEqual({ path: '/t', predicate: 'unique-keys', keys: ['order_id', 'dt'] });
     expect(requestOf('/t', base)).toMatch(/key column/);
     expect(requestOf('/t', { ...base, predicate: 'row-count', expect: '12x' })).toMatch(/whole number/);
     expect(requestOf('/t', { ...base, predicate: 'row-count', expect: '5400', partition: 'dt=2026-08-12' })).toEqual({ path: '/t', predicate: 'row-count', expect: 5400, partition: 'dt=2026-08-12' });
     expect(requestOf('/t', { ...base, predicate: 'matches-source' })).toMatch(/source/);
+    // row-count without a partition: the engine refuses it unless the user accepts a moving total
+    expect(requestOf('/t', { ...base, predicate: 'row-count', expect: '10' })).toEqual({ path: '/t', predicate: 'row-count', expect: 10 });
+    expect(requestOf('/t', { ...base, predicate: 'row-count', expect: '10', allowMoving: true })).toEqual({ path: '/t', predicate: 'row-count', expect: 10, allowMoving: true });
     // Without a partition the engine refuses with its reason; the form does not pre-empt it.
     expect(requestOf('/t', { ...base, predicate: 'matches-source', source: 's.parquet' })).toEqual({ path: '/t', predicate: 'matches-source', source: 's.parquet' });
   });
