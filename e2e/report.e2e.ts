@@ -68,7 +68,10 @@ describe.skipIf(missing !== null)('incident report export (web mode, Chromium)',
 
   it('holds the table, versions, timeline, findings with evidence, bisect, culprit, contract, version and time', () => {
     expect(html).toContain(table);
-    expect(sections(html)).toEqual(['Incident', 'Reconcile', 'Findings', 'Partitions', 'Example rows', 'Timeline excerpt', 'Bisect', 'How it was compared', 'Contract used']);
+    expect(sections(html)).toEqual(['Incident', 'Reconcile', 'Findings', 'Partitions', 'Example rows', 'Rows behind the findings', 'Data laws', 'Timeline excerpt', 'Bisect', 'How it was compared', 'Contract used']);
+    // Each duplicated row with the commit that added its file; the retried day breaks the row-count law.
+    expect(html).toMatch(/<td>duplicate<\/td><td>order_id=\d+<\/td><td>[^<]+\.parquet<\/td><td>\d+<\/td><td>v\d+ [^<]*WRITE by lakerec/);
+    expect(html).toMatch(/row count per dt<\/td><td><strong>no<\/strong><\/td><td>5 of 6<\/td><td>2026-08-12: 900 -&gt; 1800/);
     expect(html).toMatch(/Versions examined<\/th><td>v0 to v7 \(8 versions in the log\)/);
     expect(html).toMatch(/<code>double_load<\/code> 900 duplicate rows/);
     expect(html).toMatch(/Evidence<\/b> \(level rows\): duplicate rows 900/);

@@ -82,7 +82,7 @@ export interface ProofResult {
 }
 
 /** A run of proof, reconcile or bisect as the run history keeps it. */
-export type RunKind = 'proof' | 'reconcile' | 'bisect';
+export type RunKind = 'proof' | 'reconcile' | 'bisect' | 'mutate';
 
 export interface RunRecord {
   id: string;

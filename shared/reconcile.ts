@@ -1,6 +1,8 @@
 // The reconcile result as plain, serialisable data: the CLI prints it, the window renders it,
 // the reports (markdown, HTML, JSON) are made from it. Nothing here needs node or a DOM.
 
+import type { CommitRef, RowProvenance } from './trust';
+
 export const LEVELS = ['schema', 'counts', 'checksum', 'keys', 'rows'] as const;
 export type Level = (typeof LEVELS)[number];
 
@@ -33,6 +35,10 @@ export interface RowDiff {
   /** Where the target row lives (data file, row index inside it), when known. */
   targetFile?: string | null;
   targetRow?: number | null;
+  /** The commit that added targetFile (version, timestamp, operation, writer): main/trust/provenance.ts. */
+  targetCommit?: CommitRef | null;
+  /** A duplicated key: every target row holding it, each with its file, row and commit. */
+  targetRows?: RowProvenance[];
 }
 
 export interface FindingEvidence {

@@ -21,8 +21,11 @@ import { AcceptedContracts, sha256Of } from './contract-trust';
 import { reconcile } from '../reconcile/reconcile';
 import { defaultDataDir, getRun, listRuns, recordRun, type RunInput } from '../runs/store';
 import { assertTableFolder, resolveUserPath, tableName } from './paths';
+import { withProvenance } from '../trust/provenance';
+import { checkLaws } from '../trust/laws';
+import { levelIndex } from '../../shared/reconcile';
 import {
-  composeIncident, incidentFileName, incidentSections, renderIncidentHtml,
+  composeIncident, incidentFileName, incidentSections, renderIncidentHtml, type IncidentTrust,
 } from '../incident/report';
 import { maskReconcileResult, schemaSensitivity, sensitivityOf } from '../incident/mask';
 
@@ -44,6 +47,8 @@ export interface ScreenServiceOptions {
    * A path inside one of `tableRoots` is refused (the workbench never writes into a table).
    */
   saveFile?: (defaultName: string, content: string, tableRoots: string[]) => Promise<string | null>;
+  /** The Trust tab's latest results for a table (mutation score, keys, laws), shown in its incident report. */
+  trustFor?: (table: string) => IncidentTrust | null;
   /** The open tables the investigation keeps (one log read per table for every screen). */
   tables?: { table(root: string, ctx: JobContext): Promise<DeltaTable> };
 }
@@ -151,6 +156,17 @@ async function templateContract(root: string): Promise<string> {
   return lines.join('\n');
 }
 
+/** The Trust tab's results for the table; the data laws computed here when the reconcile read rows and the tab has none. */
+async function trustForReport(kept: KeptResult, cached: IncidentTrust | null, cwd: string): Promise<IncidentTrust | null> {
+  if (cached?.laws || levelIndex(kept.result.level) < levelIndex('checksum')) return cached;
+  try {
+    const laws = await checkLaws({ source: kept.source, table: kept.table, contract: parseContract(kept.contractText, 'contract'), cwd });
+    return { ...cached, laws };
+  } catch {
+    return cached; // a law that cannot be checked leaves the report as it is
+  }
+}
+
 export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string) => void = () => {}): Pick<ApiHandlers, ScreenMethods> {
   // Recent reconcile results, for exportReport; a window keeps a handful at most.
   const results = new Map<string, KeptResult>();
@@ -226,10 +242,12 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
           mkdirSync(dir, { recursive: true, mode: 0o700 });
           baseline = join(dir, `${createHash('sha256').update(`${table}\0${source}\0${contract.name}`).digest('hex').slice(0, 24)}.json`);
         }
-        const result = await reconcile({
+        const plain = await reconcile({
           source, target: { root: table, ...(req.version !== undefined ? { version: req.version } : {}), ...(o.tables ? { table: await o.tables.table(table, ctx) } : {}) },
           contract, level: req.level, cwd: o.cwd, ctx, baseline, writeBaseline: baseline,
         });
+        // The commit behind each example row (a post-processing step over the result).
+        const result = await withProvenance(plain, table);
         // What leaves the engine is masked as every report is (counts only for confidential columns).
         const sens: Record<string, Sensitivity> = sensitivityOf(result, await schemaSensitivity(table, result.target.version));
         const masked = maskReconcileResult(result, sens);
@@ -257,6 +275,7 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
       }
       const input = await composeIncident({
         result: kept.result, table: kept.table, source: kept.source, contractText: kept.contractText, toolVersion: o.toolVersion, ctx,
+        trust: await trustForReport(kept, o.trustFor?.(kept.table) ?? null, o.cwd),
       });
       const html = renderIncidentHtml(input);
       const fileName = incidentFileName(input);

@@ -14,6 +14,7 @@ import { bisectSpec, InvestigationCache } from './investigate';
 import { assertTableFolder, resolveUserPath, tableName } from './paths';
 import { RecentTables } from './recent';
 import { createScreenHandlers, recordedBisect } from './screens';
+import { createTrustHandlers, TrustResults } from './trust';
 
 
 export interface ServiceOptions {
@@ -155,12 +156,14 @@ export function createService(opts: ServiceOptions): ApiHandlers {
   const cwd = opts.cwd ?? process.cwd();
   const runsDir = opts.runsDir ?? opts.userDataDir;
   // One open table per root for every screen: header, versions, timeline, bisect and reconcile's target.
+  const trustResults = new TrustResults();
   const investigation = new InvestigationCache();
   const screens = createScreenHandlers({
-    runsDir, userDataDir: opts.userDataDir, cwd, toolVersion: LAKEREC_VERSION, pickSource: opts.pickSource, saveFile: opts.saveFile, tables: investigation,
+    runsDir, userDataDir: opts.userDataDir, cwd, toolVersion: LAKEREC_VERSION, pickSource: opts.pickSource, saveFile: opts.saveFile, tables: investigation, trustFor: (t) => trustResults.get(t),
   }, opts.log);
   return {
     ...screens,
+    ...createTrustHandlers({ runsDir, cwd, results: trustResults, ...(opts.log ? { log: opts.log } : {}) }),
 
     async appInfo() {
       return {

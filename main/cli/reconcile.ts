@@ -16,8 +16,16 @@ import { DEFAULT_DIGEST } from '../reconcile/canonical';
 import { progressPrinter } from './progress';
 import { maskReconcileResult, schemaSensitivity, sensitivityOf } from '../incident/mask';
 import { composeIncident, renderIncidentHtml } from '../incident/report';
+import { levelIndex } from '../../shared/reconcile';
+import { toErrorData } from '../../shared/errors';
+import type { LawsResult } from '../../shared/trust';
+import { loadContract } from '../reconcile/contract';
+import { checkLaws } from '../trust/laws';
+import { withProvenance } from '../trust/provenance';
+import { lawsLines, lawsMarkdown, provenanceText, rowsBehindLines, rowsBehindMarkdown } from '../trust/report';
+import { parseWhy, whyKey, whyLines } from '../trust/why';
 
-const USAGE = 'lakerec reconcile SOURCE TABLE --contract FILE [--level schema|counts|checksum|keys|rows] [--version N] [--digest fast|md5] [--progress] [--baseline F] [--write-baseline F] [--markdown F] [--html F] [--json]';
+const USAGE = 'lakerec reconcile SOURCE TABLE --contract FILE [--level schema|counts|checksum|keys|rows] [--version N] [--digest fast|md5] [--progress] [--baseline F] [--write-baseline F] [--markdown F] [--html F] [--json] [--why KEY=VALUE]...';
 
 function writeReport(path: string, text: string, io: CliIO, append: boolean): void {
   try {
@@ -33,7 +41,7 @@ function writeReport(path: string, text: string, io: CliIO, append: boolean): vo
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const p = parseArgs(argv, {
     contract: 'string', level: 'string', version: 'string', baseline: 'string', 'write-baseline': 'string',
-    markdown: 'string', html: 'string', json: 'boolean', digest: 'string', progress: 'boolean',
+    markdown: 'string', html: 'string', json: 'boolean', digest: 'string', progress: 'boolean', why: 'string[]',
   });
   const [source, table] = requirePositional(p, 2, USAGE);
   const contract = str(p, 'contract');
@@ -52,9 +60,17 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   for (const [flag, v] of [['--write-baseline', str(p, 'write-baseline')], ['--markdown', str(p, 'markdown')], ['--html', str(p, 'html')]] as const) {
     if (v !== undefined) assertOutsideTables(resolve(io.cwd, v), roots, flag);
   }
+  const why = p.flags.why as string[] | undefined;
+  if (why && why.length > 0) {
+    // One key's rows on both sides, with the commit behind each target row (no reconcile pass).
+    const c = loadContract(resolve(io.cwd, contract));
+    const w = await whyKey({ source, table: resolve(io.cwd, table), contract: c, key: parseWhy(why, c), cwd: io.cwd, ...(version !== undefined ? { version } : {}) });
+    io.out(bool(p, 'json') ? JSON.stringify(w, null, 2) + '\n' : whyLines(w, provenanceText).join('\n') + '\n');
+    return w.verdict === 'same' ? 0 : 1;
+  }
   // --progress: rows done and total per side on stderr (rewritten in place on a terminal).
   const printer = bool(p, 'progress') ? progressPrinter(io.err, process.stderr.isTTY === true) : null;
-  const result = await reconcile({
+  const plain = await reconcile({
     source,
     target: { root: resolve(io.cwd, table), ...(version !== undefined ? { version } : {}) },
     contract: resolve(io.cwd, contract),
@@ -65,6 +81,17 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     digest,
     ...(printer ? { ctx: { progress: printer.progress } } : {}),
   }).finally(() => printer?.end());
+  // Post-processing, outside the pass: the commit behind every example row, and at checksum level
+  // and deeper the data laws (totals per day); a law that cannot be checked is a note, not a failure.
+  const result = await withProvenance(plain, resolve(io.cwd, table));
+  let laws: LawsResult | null = null;
+  if (levelIndex(result.level) >= levelIndex('checksum')) {
+    try {
+      laws = await checkLaws({ source, table: resolve(io.cwd, table), contract: resolve(io.cwd, contract), cwd: io.cwd, ...(version !== undefined ? { version } : {}) });
+    } catch (e) {
+      result.notes.push(`data laws not checked: ${toErrorData(e).message}`);
+    }
+  }
   // Every report masks the values of confidential columns (the contract's tags, and the table's).
   const shown = maskReconcileResult(result, sensitivityOf(result, await schemaSensitivity(resolve(io.cwd, table), result.target.version)));
   const md = str(p, 'markdown');
@@ -72,7 +99,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const path = resolve(io.cwd, md);
     // $GITHUB_STEP_SUMMARY collects every step's summary: append to it, never replace it.
     const summary = io.env.GITHUB_STEP_SUMMARY ? resolve(io.cwd, io.env.GITHUB_STEP_SUMMARY) : null;
-    writeReport(path, renderMarkdown(shown), io, path === summary);
+    writeReport(path, renderMarkdown(shown) + [rowsBehindMarkdown(shown.rowDiffs), laws ? lawsMarkdown(laws) : ''].filter(Boolean).map((x) => '\n' + x).join(''), io, path === summary);
   }
   const html = str(p, 'html');
   if (html) {
@@ -80,10 +107,15 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     // reconcile sections, the timeline excerpt, a bisect, the contract; confidential values masked.
     const incident = await composeIncident({
       result, table: resolve(io.cwd, table), source: /@\d+$/.test(source) ? null : resolve(io.cwd, source),
-      contractText: readContractFile(resolve(io.cwd, contract)), toolVersion: LAKEREC_VERSION,
+      contractText: readContractFile(resolve(io.cwd, contract)), toolVersion: LAKEREC_VERSION, trust: { laws },
     });
     writeReport(resolve(io.cwd, html), renderIncidentHtml(incident), io, false);
   }
-  io.out(bool(p, 'json') ? renderJson(shown) : renderTerminal(shown));
+  if (bool(p, 'json')) {
+    io.out(laws ? JSON.stringify({ ...(JSON.parse(renderJson(shown)) as object), laws }, null, 2) + '\n' : renderJson(shown));
+  } else {
+    const extra = [...rowsBehindLines(shown.rowDiffs), ...(laws ? lawsLines(laws) : [])];
+    io.out(renderTerminal(shown) + (extra.length ? '\n' + extra.join('\n') + '\n' : ''));
+  }
   return result.exitCode;
 }

@@ -84,6 +84,13 @@ async function main(): Promise<void> {
     results.bisect = f;
   }
 
+  if (want('trust')) {
+    const { benchTrust, formatTrustFigures } = await import('../bench/trust');
+    const f = await benchTrust(args.quick ? { largeRows: 200_000, keyRows: 1_000_000 } : {});
+    say(formatTrustFigures(f));
+    results.trust = f;
+  }
+
   if (want('history')) {
     // Issue #12: the investigation on a 10,000-version log with 5,000 live files (log read vs
     // DuckDB read_json, timeline data after the read, stepping a version).

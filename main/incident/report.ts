@@ -14,6 +14,14 @@ import { bisect } from '../bisect/bisect';
 import { forensics } from '../forensics/forensics';
 import { esc, reconcileHtmlSections, renderHtmlReport, type HtmlSection } from '../reconcile/report';
 import { maskReconcileResult, schemaSensitivity, sensitivityOf } from './mask';
+import type { KeysResult, LawsResult, MutationResult } from '../../shared/trust';
+import { keysHtml, lawsHtml, mutationHtml, rowsBehindHtml } from '../trust/report';
+
+export interface IncidentTrust {
+  mutation?: MutationResult | null;
+  keys?: KeysResult | null;
+  laws?: LawsResult | null;
+}
 
 export interface IncidentInput {
   reconcile: ReconcileResult;
@@ -28,6 +36,8 @@ export interface IncidentInput {
   forensicsNote?: string | null;
   bisect?: BisectResult | null;
   bisectNote?: string | null;
+  /** Trust results shown when present: the mutation score, keys and relationships, data laws. */
+  trust?: IncidentTrust | null;
   toolVersion: string;
   /** ISO time the report was made. */
   generatedAt: string;
@@ -58,6 +68,7 @@ export interface ComposeOptions {
   /** The source path the reconcile read (for a matches-source bisect). */
   source: string | null;
   contractText?: string | null;
+  trust?: IncidentTrust | null;
   toolVersion: string;
   ctx?: JobContext;
   /** Fixed time for reproducible files (tests); default now. */
@@ -71,6 +82,7 @@ export async function composeIncident(o: ComposeOptions): Promise<IncidentInput>
     reconcile: o.result,
     table: o.table,
     contractText: o.contractText ?? null,
+    trust: o.trust ?? null,
     sensitivity: sensitivityOf(o.result, await schemaSensitivity(o.table, o.result.target.version)),
     toolVersion: o.toolVersion,
     generatedAt: (o.now ?? new Date()).toISOString(),
@@ -278,6 +290,18 @@ function contractSection(i: IncidentInput): HtmlSection | null {
   return { id: 'contract-text', title: 'Contract used', html: `<pre>${esc(i.contractText)}</pre>` };
 }
 
+/** Rows behind the findings (with their commits), data laws, keys, the mutation score: each when present. */
+function trustSections(r: ReconcileResult, t: IncidentTrust | null): HtmlSection[] {
+  const body = (html: string) => html.replace(/^<h2>[^<]*<\/h2>/, '');
+  const out: HtmlSection[] = [];
+  const rows = rowsBehindHtml(r.rowDiffs);
+  if (rows) out.push({ id: 'rows-behind', title: 'Rows behind the findings', html: body(rows) });
+  if (t?.laws) out.push({ id: 'laws', title: 'Data laws', html: body(lawsHtml(t.laws)) });
+  if (t?.keys) out.push({ id: 'keys', title: 'Keys and relationships', html: body(keysHtml(t.keys)) });
+  if (t?.mutation) out.push({ id: 'mutation', title: 'Mutation score', html: body(mutationHtml(t.mutation)) });
+  return out;
+}
+
 const EXTRA_CSS = `<style>.kv th{width:170px;background:#f6f8fa}.okc{color:#1a7f37}.badc{color:#cf222e}.note{color:#57606a}`
   + `pre{background:#f6f8fa;border:1px solid #d0d7de;padding:.6rem;overflow-x:auto;font-size:12px}`
   + `svg .bar{fill:#0969da}svg .bar.culprit{fill:#cf222e}svg .bar.warn{fill:#bf8700}svg .axis{stroke:#8c959f}svg .num.bad{fill:#cf222e;font-weight:600}</style>`;
@@ -291,7 +315,7 @@ export function incidentSections(i: IncidentInput): HtmlSection[] {
   const head = howIdx >= 0 ? rec.slice(0, howIdx) : rec;
   const tail = howIdx >= 0 ? rec.slice(howIdx) : [];
   const contract = contractSection(i);
-  return [summarySection(i), ...head, timelineSection(i), bisectSection(i), ...tail, ...(contract ? [contract] : [])];
+  return [summarySection(i), ...head, ...trustSections(r, i.trust ?? null), timelineSection(i), bisectSection(i), ...tail, ...(contract ? [contract] : [])];
 }
 
 export function incidentTitle(i: IncidentInput): string {

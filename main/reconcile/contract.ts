@@ -7,6 +7,7 @@ import Ajv, { type ErrorObject } from 'ajv';
 import { LineCounter, parseDocument, isNode, visit } from 'yaml';
 import { LakerecError } from '../../shared/errors';
 import type { ContractSummary } from '../../shared/reconcile';
+import { parseTrustFields, TRUST_CONTRACT_PROPERTIES, type LawsSpec, type Relationship } from './contract-fields';
 
 export type FloatRule = { tolerance: number } | 'exclude';
 
@@ -25,6 +26,9 @@ export interface Contract {
   /** source column name -> target column name */
   renames: Record<string, string>;
   tags: Record<string, { sensitivity?: string; description?: string }>;
+  /** Trust fields (main/reconcile/contract-fields.ts): references to other tables' keys, conserved measures. */
+  relationships: Relationship[];
+  laws: LawsSpec | null;
   /** Where a field was written (for errors raised later, e.g. a bad partition expression). */
   lines: Record<string, number>;
 }
@@ -101,6 +105,7 @@ export const CONTRACT_SCHEMA = {
         },
       },
     },
+    ...TRUST_CONTRACT_PROPERTIES,
   },
 } as const;
 
@@ -217,7 +222,7 @@ export function parseContract(text: string, path: string | null = null): Contrac
     tags?: Record<string, { sensitivity?: string; description?: string }>;
   };
   const lines: Record<string, number> = {};
-  for (const f of ['keys', 'partitioning', 'columns', 'lateness', 'ordering', 'ignore', 'renames']) lines[f] = lineOf('/' + f);
+  for (const f of ['keys', 'partitioning', 'columns', 'lateness', 'ordering', 'ignore', 'renames', 'relationships', 'laws']) lines[f] = lineOf('/' + f);
   if (raw.partitioning?.expression) lines['partitioning.expression'] = lineOf('/partitioning/expression');
 
   const floats: Record<string, FloatRule> = {};
@@ -256,6 +261,7 @@ export function parseContract(text: string, path: string | null = null): Contrac
     ignore,
     renames: raw.renames ?? {},
     tags,
+    ...parseTrustFields(value),
     lines,
   };
 }

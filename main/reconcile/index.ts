@@ -6,5 +6,5 @@ export {
   reconcileHtmlSections, partitionChartSvg, renderJson, esc, type HtmlSection, type MarkdownSection,
 } from './report';
 export { MODES } from './findings';
-export { runMatrix, matrixMarkdown, writeMatrix, type DetectionMatrix, type MatrixLake } from './matrix';
+export { runMatrix, matrixMarkdown, writeMatrix, judgeCells, reconcileCell, matrixCell, type DetectionMatrix, type MatrixLake, type MatrixCell } from './matrix';
 export type { DigestMode } from './canonical';

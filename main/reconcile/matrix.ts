@@ -3,9 +3,9 @@
 // to name it. The silent scenarios must never be noticed.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { LEVELS, type FindingMode, type Level } from '../../shared/reconcile';
+import { LEVELS, type FindingMode, type Level, type ReconcileResult } from '../../shared/reconcile';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
-import { reconcile } from './reconcile';
+import { reconcile, type ReconcileOptions } from './reconcile';
 
 export interface MatrixLake {
   name: string;
@@ -50,6 +50,34 @@ export interface DetectionMatrix {
   summary: { corruptions: number; named: number; namedFromLogOnly: number; silentKeptSilent: number; silentTotal: number };
 }
 
+/** What one reconcile at one level says (the matrix's cell; mutation testing uses the same). */
+export function matrixCell(level: Level, r: ReconcileResult, ms: number): MatrixCell {
+  return {
+    level, verdict: r.verdict, modes: r.findings.map((f) => f.mode), unnamed: r.unnamed.length,
+    targetRowsRead: r.reads.targetRowsRead, sourceRowsRead: r.reads.sourceRowsRead, ms,
+  };
+}
+
+/** Reconciles at one level and makes its cell. */
+export async function reconcileCell(opts: Omit<ReconcileOptions, 'level'>, level: Level): Promise<MatrixCell> {
+  const t0 = Date.now();
+  const r = await reconcile({ ...opts, level });
+  return matrixCell(level, r, Date.now() - t0);
+}
+
+/** The first level that notices and the first that names `expected`, from the cells of the levels run. */
+export function judgeCells(cells: MatrixCell[], expected: FindingMode | null): Pick<MatrixRow, 'firstNotices' | 'firstNames' | 'rowsReadToName' | 'silentAsExpected' | 'otherModes'> {
+  const notices = cells.find((c) => c.verdict === 'diverges') ?? null;
+  const names = expected ? cells.find((c) => c.modes.includes(expected)) ?? null : null;
+  return {
+    firstNotices: notices?.level ?? null,
+    firstNames: names?.level ?? null,
+    rowsReadToName: names ? names.targetRowsRead : null,
+    silentAsExpected: expected === null ? notices === null : null,
+    otherModes: [...new Set(cells.flatMap((c) => c.modes).filter((m) => m !== expected && m !== 'late_arriving'))],
+  };
+}
+
 export async function runMatrix(lakes: MatrixLake[], meta: { rows: number; seed: number | null }, ctx?: JobContext): Promise<DetectionMatrix> {
   const out: MatrixRow[] = [];
   let i = 0;
@@ -58,27 +86,9 @@ export async function runMatrix(lakes: MatrixLake[], meta: { rows: number; seed:
     for (const level of LEVELS) {
       throwIfCancelled(ctx);
       report(ctx, { phase: 'detection matrix', done: i++, total: lakes.length * LEVELS.length, message: `${lake.name} @ ${level}` });
-      const t0 = Date.now();
-      const r = await reconcile({ source: lake.sourcePath, target: { root: lake.tablePath }, contract: lake.contractPath, level });
-      cells.push({
-        level, verdict: r.verdict, modes: r.findings.map((f) => f.mode), unnamed: r.unnamed.length,
-        targetRowsRead: r.reads.targetRowsRead, sourceRowsRead: r.reads.sourceRowsRead, ms: Date.now() - t0,
-      });
+      cells.push(await reconcileCell({ source: lake.sourcePath, target: { root: lake.tablePath }, contract: lake.contractPath }, level));
     }
-    const notices = cells.find((c) => c.verdict === 'diverges') ?? null;
-    const names = lake.expectedMode ? cells.find((c) => c.modes.includes(lake.expectedMode!)) ?? null : null;
-    const other = [...new Set(cells.flatMap((c) => c.modes).filter((m) => m !== lake.expectedMode && m !== 'late_arriving'))];
-    out.push({
-      scenario: lake.name,
-      title: lake.title,
-      expectedMode: lake.expectedMode,
-      firstNotices: notices?.level ?? null,
-      firstNames: names?.level ?? null,
-      rowsReadToName: names ? names.targetRowsRead : null,
-      silentAsExpected: lake.expectedMode === null ? notices === null : null,
-      otherModes: other,
-      cells,
-    });
+    out.push({ scenario: lake.name, title: lake.title, expectedMode: lake.expectedMode, ...judgeCells(cells, lake.expectedMode), cells });
   }
   const corr = out.filter((r) => r.expectedMode !== null);
   const levelIdx = (l: Level | null) => (l === null ? 99 : LEVELS.indexOf(l));

@@ -86,7 +86,7 @@ export async function registerTargetView(conn: DuckDBConnection, t: TargetSide, 
     }
   }
   if (provenance || partCols.length === 0 || groups.size === 0 || groups.size > MAX_LITERAL_PARTITIONS) {
-    await registerSnapshotView(conn, snap, view, { provenance, ...(files ? { files } : {}) });
+    await registerSnapshotView(conn, snap, view, { provenance, allowOutsidePaths: t.table.allowOutsidePaths, ...(files ? { files } : {}) });
     t.view = view;
     return;
   }
@@ -97,7 +97,7 @@ export async function registerTargetView(conn: DuckDBConnection, t: TargetSide, 
   for (const [k, g] of groups) {
     const values = JSON.parse(k) as (string | null)[];
     const part = `${view}__p${i++}`;
-    await registerSnapshotView(conn, dataOnly, part, { files: g });
+    await registerSnapshotView(conn, dataOnly, part, { files: g, allowOutsidePaths: t.table.allowOutsidePaths });
     const cols = snap.schema.fields.map((f) => {
       const pi = partCols.indexOf(f.name);
       if (pi < 0) return sqlIdent(f.name);

@@ -33,7 +33,7 @@ export interface RunInput {
   summary: unknown;
 }
 
-const KINDS: readonly RunKind[] = ['proof', 'reconcile', 'bisect'];
+const KINDS: readonly RunKind[] = ['proof', 'reconcile', 'bisect', 'mutate'];
 
 async function withDb<T>(dir: string, body: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
   if (!existsSync(dir)) {

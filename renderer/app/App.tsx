@@ -11,6 +11,7 @@ import { ProofView } from '../proof/ProofView';
 import { ReconcileView } from '../reconcile/ReconcileView';
 import { routeSourceDrop } from '../reconcile/route-drop';
 import { RunsView } from '../runs/RunsView';
+import { TrustView } from '../trust/TrustView';
 import { NO_SAMPLES, useClient, useWorkbench } from '../state/context';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { useNav, type ScreenId } from './nav';
@@ -49,6 +50,7 @@ const SCREENS: Screen[] = [
   { id: 'history', label: 'History', needsTable: true, render: () => <HistoryView /> },
   { id: 'bisect', label: 'Bisect', needsTable: true, render: () => <BisectView /> },
   { id: 'reconcile', label: 'Reconcile', needsTable: true, render: () => <ReconcileView /> },
+  { id: 'trust', label: 'Trust', needsTable: true, render: () => <TrustView /> },
   { id: 'proof', label: 'Proof', needsTable: false, render: () => <ProofView /> },
   { id: 'runs', label: 'Runs', needsTable: false, render: () => <RunsView /> },
 ];

@@ -3,7 +3,7 @@
 import { create } from 'zustand';
 
 /** Every screen of the workbench; App.tsx lists the ones that exist as tabs. */
-export type ScreenId = 'timeline' | 'history' | 'reconcile' | 'bisect' | 'proof' | 'runs';
+export type ScreenId = 'timeline' | 'history' | 'reconcile' | 'trust' | 'bisect' | 'proof' | 'runs';
 
 export interface NavState {
   screen: ScreenId;

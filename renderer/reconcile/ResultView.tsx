@@ -111,13 +111,23 @@ function Partitions({ parts }: { parts: PartitionResult[] }) {
   );
 }
 
+/** "dt=2026-08-12/part-…c000.snappy.parquet#3 · v7 WRITE" (the commit that added the target row's file). */
+function writtenBy(r: RowDiff): string {
+  // A duplicated key: the commit of each copy (the retried batch is the newer one).
+  if (r.targetRows && r.targetRows.length > 1) return r.targetRows.map((p) => (p.commit ? `v${p.commit.version}${p.commit.operation ? ` ${p.commit.operation}` : ''}` : '?')).join(' + ');
+  if (!r.targetFile) return '';
+  const file = r.targetFile.length > 36 ? `…${r.targetFile.slice(-34)}` : r.targetFile;
+  const c = r.targetCommit;
+  return `${file}${r.targetRow === null || r.targetRow === undefined ? '' : `#${r.targetRow}`}${c ? ` · v${c.version}${c.operation ? ` ${c.operation}` : ''}${c.timestamp ? ` ${new Date(c.timestamp).toISOString().slice(0, 16).replace('T', ' ')}` : ''}` : ''}`;
+}
+
 function RowDiffs({ rows }: { rows: RowDiff[] }) {
   const cols = [...new Set(rows.flatMap((r) => [...Object.keys(r.source ?? {}), ...Object.keys(r.target ?? {})]))];
   return (
     <div className="grid-wrap rc-grid">
       <table className="grid diff-grid" data-testid="row-diffs">
         <thead>
-          <tr><th>Key</th><th>Kind</th><th>Partition</th><th>Side</th>{cols.map((c) => <th key={c}>{c}</th>)}</tr>
+          <tr><th>Key</th><th>Kind</th><th>Partition</th><th>Side</th><th title="The data file, its row, and the commit that added the file">Written by</th>{cols.map((c) => <th key={c}>{c}</th>)}</tr>
         </thead>
         <tbody>
           {rows.flatMap((r, i) => {
@@ -129,6 +139,7 @@ function RowDiffs({ rows }: { rows: RowDiff[] }) {
                 {j === 0 ? <td rowSpan={r.source && r.target ? 2 : 1}><span className="state state-p-bad">{r.kind}</span></td> : null}
                 <td className="mono muted">{side === 'source' ? r.sourcePartition ?? '—' : r.targetPartition ?? '—'}</td>
                 <td className="muted">{side}</td>
+                <td className="mono muted" data-testid={side === 'target' ? 'row-provenance' : undefined} title={side === 'target' && r.targetFile ? r.targetFile : undefined}>{side === 'target' ? writtenBy(r) : ''}</td>
                 {cols.map((c) => {
                   const v = row?.[c];
                   const differs = r.columns.includes(c) || (r.source && r.target && r.source[c] !== r.target[c]);

@@ -20,6 +20,10 @@ function RunDetail({ run }: { run: RunRecord }) {
   } else if (run.kind === 'bisect') {
     const pred = isObj(s.predicate) ? s.predicate : {};
     facts.push(['table', str(s.root)], ['predicate', str(pred.predicate)], ['outcome', str(s.outcome)], ['first bad', str(s.firstBad)], ['last good', str(s.lastGood)], ['examined', str(s.examined)]);
+  } else if (run.kind === 'mutate') {
+    const o = isObj(s.overall) ? s.overall : {};
+    const score = typeof o.score === 'number' ? `${Math.round(o.score * 1000) / 10}%` : '—';
+    facts.push(['table', str(s.table)], ['source', str(s.source)], ['score', score], ['killed', str(o.killed)], ['survived', str(o.survived)], ['named', str(o.named)], ['seed', str(s.seed)]);
   } else {
     facts.push(['engines', arr(s.engines).map(str).join(' → ')], ['passed', str(s.passed)], ['took', s.ms !== undefined ? `${str(s.ms)} ms` : '—']);
   }
@@ -69,7 +73,7 @@ export function RunsView() {
         <span className="muted">every proof, reconcile and bisect, kept in the app-data folder</span>
         <span className="spacer" />
         <div className="levels compact" role="radiogroup" aria-label="Kind">
-          {(['all', 'reconcile', 'bisect', 'proof'] as RunsFilter[]).map((k) => (
+          {(['all', 'reconcile', 'bisect', 'proof', 'mutate'] as RunsFilter[]).map((k) => (
             <button key={k} type="button" role="radio" aria-checked={k === filter} className={`level${k === filter ? ' active' : ''}`} data-testid={`runs-filter-${k}`} onClick={() => void setFilter(k)}>
               <span className="level-name">{k}</span>
             </button>

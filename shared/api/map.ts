@@ -6,8 +6,9 @@ import type { ProofResult, RunKind, RunRecord } from '../proof';
 import type { BisectResult } from '../bisect';
 import type { ForensicsResult } from '../forensics';
 import type {
-  AppInfo, RecentTable, TableSummary, VersionRow, TableOverview, CommitDetail, BisectRequest, JobProgress, ContractCheck, ContractText, ReconcileRequest, ReconcileRun, ExportedReport, EngineChoice, ProofRequest,
+  AppInfo, RecentTable, TableSummary, VersionRow, TableOverview, CommitDetail, BisectRequest, JobProgress, ContractCheck, ContractText, ReconcileRequest, ReconcileRun, ExportedReport, EngineChoice, ProofRequest, TrustRequest, MutationRequest,
 } from './shapes';
+import type { KeysResult, LawsResult, MutationResult } from '../trust';
 
 export type Empty = Record<string, never>;
 
@@ -46,6 +47,12 @@ export interface ApiMap {
   proofEngines: { request: Empty; response: { engines: EngineChoice[] } };
   /** A round-trip proof (a job; each step arrives as progress `data`). Recorded in the run history. */
   runProof: { request: ProofRequest; response: { runId: string | null; result: ProofResult } };
+  /** Mutation score of the contract on the table (a job: each mutant arrives as progress `data`; cancel). Recorded in the run history. */
+  mutationScore: { request: MutationRequest; response: { runId: string | null; result: MutationResult } };
+  /** The contract's keys and relationships verified on the table and the source (a job). */
+  verifyKeys: { request: TrustRequest; response: KeysResult };
+  /** Data laws: totals per day from source to table (a job). */
+  checkLaws: { request: TrustRequest; response: LawsResult };
   /** The run history (proof, reconcile, bisect), newest first, without the result bodies. */
   listRuns: { request: { kind?: RunKind }; response: { runs: RunRecord[] } };
   /** One run of the history with its result summary (masked as every report is). */

@@ -4,6 +4,7 @@ import type { ProofStep } from '../proof';
 import type { ContractSummary, Level, ReconcileResult } from '../reconcile';
 import type { BisectPlan, PredicateSpec, ProbeEvent } from '../bisect';
 import type { CommitWho } from '../forensics';
+import type { MutationProgress } from '../trust';
 import type { ApiMethod } from './map';
 
 export type TransportMode = 'electron' | 'web';
@@ -113,6 +114,8 @@ export interface ProgressDataMap {
   bisect: BisectProgressData;
   /** A proof step as it starts and as it ends (with its fingerprint). */
   runProof: ProofStep;
+  /** Each mutant as it finishes (its outcome per level). */
+  mutationScore: MutationProgress;
 }
 export type ProgressData<M extends ApiMethod> = M extends keyof ProgressDataMap ? ProgressDataMap[M] : never;
 /** A progress report as a method's caller receives it: `data` typed per method (absent for most). */
@@ -144,6 +147,19 @@ export interface ContractText {
    * the table, i.e. from whoever wrote the table, so it is shown but not run until accepted once.
    */
   accepted: boolean;
+}
+
+/** The Trust tab's requests: the open table, the chosen source and the contract's YAML text. */
+export interface TrustRequest {
+  table: string;
+  source: string;
+  contract: string;
+  version?: number;
+}
+export interface MutationRequest extends TrustRequest {
+  levels?: Level[];
+  only?: string[];
+  seed?: number;
 }
 
 export interface ReconcileRequest {

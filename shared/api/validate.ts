@@ -5,7 +5,7 @@ import { LakerecError } from '../errors';
 import type { RunKind } from '../proof';
 import { LEVELS, type Level } from '../reconcile';
 import { PREDICATE_NAMES, type PredicateName } from '../bisect';
-import type { BisectRequest, ReconcileRequest, ProofRequest } from './shapes';
+import type { BisectRequest, ReconcileRequest, ProofRequest, TrustRequest, MutationRequest } from './shapes';
 import type { ApiMethod, ApiRequest, Empty } from './map';
 import { isJobId } from './wire';
 
@@ -114,7 +114,37 @@ function contractYaml(method: string, v: unknown): string {
   return v;
 }
 
-const RUN_KINDS: readonly RunKind[] = ['proof', 'reconcile', 'bisect'];
+const RUN_KINDS: readonly RunKind[] = ['proof', 'reconcile', 'bisect', 'mutate'];
+
+function trustRequest(m: string, v: unknown, extra: readonly string[] = []): TrustRequest & Record<string, unknown> {
+  const o = objectWith(m, v, ['table', 'source', 'contract', 'version', ...extra]);
+  const version = optionalInt(m, 'version', o.version, 0, Number.MAX_SAFE_INTEGER);
+  return { ...o, table: pathString(m, 'table', o.table), source: pathString(m, 'source', o.source), contract: contractYaml(m, o.contract), ...(version !== undefined ? { version } : { version: undefined }) };
+}
+
+function mutationRequest(v: unknown): MutationRequest {
+  const m = 'mutationScore';
+  const o = trustRequest(m, v, ['levels', 'only', 'seed']);
+  const out: MutationRequest = { table: o.table, source: o.source, contract: o.contract, ...(o.version !== undefined ? { version: o.version } : {}) };
+  if (o.levels !== undefined) {
+    if (!Array.isArray(o.levels) || o.levels.length === 0 || !o.levels.every((l) => typeof l === 'string' && (LEVELS as readonly string[]).includes(l))) throw bad(m, `"levels" must list some of ${LEVELS.join(', ')}`);
+    out.levels = o.levels as Level[];
+  }
+  if (o.only !== undefined) {
+    if (!Array.isArray(o.only) || o.only.length > 32 || !o.only.every((x) => typeof x === 'string' && /^[a-z_]{1,40}$/.test(x))) throw bad(m, '"only" must list mutant names');
+    out.only = o.only as string[];
+  }
+  const seed = optionalInt(m, 'seed', o.seed, -(2 ** 31), 2 ** 31);
+  if (seed !== undefined) out.seed = seed;
+  return out;
+}
+
+function plainTrustRequest(m: string): (v: unknown) => TrustRequest {
+  return (v) => {
+    const o = trustRequest(m, v);
+    return { table: o.table, source: o.source, contract: o.contract, ...(o.version !== undefined ? { version: o.version } : {}) };
+  };
+}
 
 function reconcileRequest(v: unknown): ReconcileRequest {
   const m = 'reconcile';
@@ -177,6 +207,9 @@ export const apiSpec: { [M in ApiMethod]: MethodSpec<M> } = {
   },
   proofEngines: { validate: empty('proofEngines'), job: false },
   runProof: { validate: proofRequest, job: true },
+  mutationScore: { validate: mutationRequest, job: true },
+  verifyKeys: { validate: plainTrustRequest('verifyKeys'), job: true },
+  checkLaws: { validate: plainTrustRequest('checkLaws'), job: true },
   getRun: {
     validate: (v) => {
       const o = objectWith('getRun', v, ['id']);

@@ -15,6 +15,7 @@ import { protocolFor, sameProtocol } from './features';
 import { autoCheckpoint } from './maintenance';
 import { misuse, WRITER_ENGINE_INFO, type CommitResult, type WriterOptions, type WriterState } from './options';
 import { parseSchema } from './schema';
+import { canonicalisePath } from '../paths';
 
 /** A commit the operations prepared: its commitInfo parts, its actions, and the files it wrote. */
 export interface PendingCommit {
@@ -38,6 +39,8 @@ export class WriterCore {
   readonly clock: () => number;
   readonly engineInfo: string;
   readonly ctx?: JobContext;
+  /** Data and DV files outside the root may be read (a sandbox over another table's files). */
+  readonly allowOutside: boolean;
   st: WriterState;
   /** Counter for the temp tables holding deletion vectors' rows. */
   dvTables = 0;
@@ -54,6 +57,7 @@ export class WriterCore {
     this.clock = opts.clock ?? Date.now;
     this.engineInfo = opts.engineInfo ?? WRITER_ENGINE_INFO;
     this.ctx = opts.ctx;
+    this.allowOutside = opts.allowOutsidePaths ?? false;
   }
 
   /** Where commits and checkpoints are published (opened on first use: the root exists by then). */
@@ -108,6 +112,10 @@ export class WriterCore {
   }
 
   absolutePath(path: string): string {
+    if (this.allowOutside) {
+      const c = canonicalisePath(path, this.root);
+      if (c.absolute !== null) return c.absolute;
+    }
     return join(this.root, ...path.split('/').map((s) => decodeURIComponent(s)));
   }
 

@@ -44,6 +44,8 @@ export interface CorruptionTarget {
   ordering?: string | null;
   /** The timestamp the partition (a date) is derived from in UTC (timezone shift). */
   timestampColumn?: string | null;
+  /** Mixed into the key hash that picks the rows touched (same seed, same rows); none: the unseeded choice. */
+  seed?: number;
 }
 
 export interface Injection {
@@ -123,7 +125,8 @@ export async function injectCorruption(w: DeltaWriter, corruption: Corruption, t
   const overwriteScope = async (sql: string, mergeSchema = false) => (scope.column
     ? w.overwrite({ sql }, { replaceWhere: inScope, mergeSchema })
     : w.overwrite({ sql }, { mergeSchema }));
-  const keyHash = `hash(${t.keys.map(sqlIdent).join(', ')})`;
+  if (t.seed !== undefined && !Number.isSafeInteger(t.seed)) throw new LakerecError('writer_misuse', `seed must be an integer, got ${String(t.seed)}`);
+  const keyHash = `hash(${t.keys.map(sqlIdent).join(', ')}${t.seed === undefined ? '' : `, ${t.seed}`})`;
   // "1 in m rows by key hash", with the residue of an actual row so that small partitions are hit too.
   const oneIn = async (m: number): Promise<string> => {
     const r = await scalar(w, `SELECT min(${keyHash}) % ${m} FROM (${rowsSql})`);

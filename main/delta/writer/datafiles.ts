@@ -171,7 +171,7 @@ export async function scanSql(w: WriterCore, files: AddFile[]): Promise<string> 
     const table = `_lk_dv_${w.dvTables++}`;
     await w.run(`CREATE OR REPLACE TEMP TABLE ${table} (f VARCHAR, r BIGINT)`, 'deletion vectors');
     for (const f of withDv) {
-      const rows = await readDeletionVector(f.deletionVector!, w.root);
+      const rows = await readDeletionVector(f.deletionVector!, w.root, { allowOutsidePaths: w.allowOutside });
       for (let i = 0; i < rows.length; i += 10_000) {
         await w.run(`INSERT INTO ${table} SELECT ${sqlString(w.absolutePath(f.path))}, unnest([${rows.slice(i, i + 10_000).join(',')}]::BIGINT[])`, 'deletion vectors');
       }

@@ -128,7 +128,7 @@ export async function deleteWithDeletionVectors(w: WriterCore, predicate: string
       const r = await w.rows(`SELECT _lk_file AS f, list(_lk_row ORDER BY _lk_row) AS rows FROM (${scan}) WHERE coalesce((${predicate}), false) GROUP BY ALL`);
       const newRows = new Map(r.map((x) => [String(x.f), (x.rows as (number | bigint)[]).map(Number)]));
       const dvs = await Promise.all(partial.map(async (t) => {
-        const old = t.add.deletionVector ? await readDeletionVector(t.add.deletionVector, w.root) : [];
+        const old = t.add.deletionVector ? await readDeletionVector(t.add.deletionVector, w.root, { allowOutsidePaths: w.allowOutside }) : [];
         return [...old, ...(newRows.get(w.absolutePath(t.add.path)) ?? [])];
       }));
       const { descriptors, file } = writeDeletionVectorFile(w.root, dvs);

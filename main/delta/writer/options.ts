@@ -17,6 +17,11 @@ export interface WriterOptions {
   /** A DuckDB to borrow (not closed by the writer); otherwise the writer opens its own. */
   duck?: Duck;
   ctx?: JobContext;
+  /**
+   * Read data and DV files the log names outside the root (absolute paths). Only for a scratch
+   * table over another table's files (mutation testing's sandbox): they are read, never written.
+   */
+  allowOutsidePaths?: boolean;
 }
 
 export interface CreateTableOptions extends WriterOptions {

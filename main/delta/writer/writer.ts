@@ -122,7 +122,7 @@ export class DeltaWriter {
    * than written without honouring it. `delta.appendOnly` is honoured: only appends.
    */
   static async open(root: string, opts: WriterOptions = {}): Promise<DeltaWriter> {
-    const table = await DeltaTable.open(root);
+    const table = await DeltaTable.open(root, { allowOutsidePaths: opts.allowOutsidePaths ?? false });
     const snap = await table.snapshot();
     const p = snap.protocol;
     refuseUnsupportedTable(p, snap.columnMapping);
