@@ -184,3 +184,13 @@ export function typeText(t: DataType): string {
   if (t.type === 'array') return `array<${typeText(t.elementType)}>`;
   return `map<${typeText(t.keyType)}, ${typeText(t.valueType)}>`;
 }
+
+/** Every partition's state at `version`: the latest point of each partition at or before it (empty partitions left out). */
+export function partitionsAt(h: PartitionHealth, version: number): PartitionPoint[] {
+  const state = new Map<string, PartitionPoint>();
+  for (const v of h.versions) {
+    if (v.version > version) break;
+    for (const p of v.partitions) state.set(p.partition, p);
+  }
+  return [...state.values()].filter((p) => p.files > 0).sort((a, b) => (a.partition < b.partition ? -1 : a.partition > b.partition ? 1 : 0));
+}

@@ -112,7 +112,7 @@ export function checkContract(text: string): ContractCheck {
 }
 
 /** The first contract.yaml beside the table or beside its lake folder (`lake/table` + `lake/contract.yaml`). */
-function contractFileFor(root: string): string | null {
+export function contractFileFor(root: string): string | null {
   for (const p of [join(root, 'contract.yaml'), join(root, 'contract.yml'), join(dirname(root), 'contract.yaml'), join(dirname(root), 'contract.yml')]) {
     try {
       if (statSync(p).isFile()) return p;

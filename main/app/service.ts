@@ -13,6 +13,7 @@ import { bisectSpec, InvestigationCache } from './investigate';
 import { assertTableFolder, resolveUserPath, tableName } from './paths';
 import { RecentTables } from './recent';
 import { createScreenHandlers, recordedBisect } from './screens';
+import { createWorkbenchHandlers } from '../workbench/handlers';
 
 export const APP_VERSION = '0.1.0';
 
@@ -155,6 +156,7 @@ export function createService(opts: ServiceOptions): ApiHandlers {
   const investigation = new InvestigationCache();
   return {
     ...screens,
+    ...createWorkbenchHandlers({ cwd }),
 
     async appInfo() {
       return {

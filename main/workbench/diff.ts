@@ -1,0 +1,84 @@
+// Compare two versions of one table: the reconcile engine at rows level with the table at `from`
+// as the source (a Delta source at a version, as sides.ts reads `path@version`) and the table at
+// `to` as the target, keyed by the contract beside the table or by keys the user gives; plus the
+// commits in between with their operations. Values of confidential columns masked as in every report.
+import { readFileSync } from 'node:fs';
+import { LakerecError } from '../../shared/errors';
+import type { JobContext } from '../../shared/jobs';
+import type { DiffCommit, DiffResult } from '../../shared/workbench';
+import { DeltaTable } from '../delta/table';
+import { historyRows } from '../cli/history';
+import { parseContract, type Contract } from '../reconcile/contract';
+import { reconcile } from '../reconcile/reconcile';
+import { maskReconcileResult, schemaSensitivity, sensitivityOf } from '../app/report';
+import { contractFileFor } from '../app/screens';
+
+export interface DiffOptions {
+  from: number;
+  to: number;
+  keys?: string[];
+  ctx?: JobContext;
+  /** Keep the unmasked result too (the window keeps it for the incident report). */
+  keepRaw?: boolean;
+}
+
+export const DIFF_NEEDS_KEYS = 'Comparing two versions matches rows by their key columns: give the keys (--keys K[,K2] on the command line, the Keys field in the window), or put a contract.yaml with `keys` beside the table.';
+
+/** The contract a diff runs with: the one beside the table (keys overridden when given), else keys alone. */
+export function diffContract(root: string, keys: string[] | undefined, partitionColumns: string[]): { contract: Contract; keysFrom: 'request' | 'contract' } {
+  const file = contractFileFor(root);
+  if (file) {
+    const c = parseContract(readFileSync(file, 'utf8'), file);
+    if (keys && keys.length) return { contract: { ...c, keys }, keysFrom: 'request' };
+    return { contract: c, keysFrom: 'contract' };
+  }
+  if (!keys || keys.length === 0) throw new LakerecError('usage', DIFF_NEEDS_KEYS, { field: 'keys' });
+  const lines = ['version: 1', 'name: compare', `keys: [${keys.map((k) => JSON.stringify(k)).join(', ')}]`];
+  if (partitionColumns.length) lines.push(`partitioning: { column: ${JSON.stringify(partitionColumns[0])} }`);
+  return { contract: parseContract(lines.join('\n') + '\n', null), keysFrom: 'request' };
+}
+
+export async function diffVersions(root: string, o: DiffOptions): Promise<DiffResult & { raw?: DiffResult['result'] }> {
+  const table = await DeltaTable.open(root);
+  for (const [name, v] of [['from', o.from], ['to', o.to]] as const) {
+    if (v < 0 || v > table.latestVersion) {
+      throw new LakerecError('version_not_found', `--${name} ${v}: ${root} has versions 0 to ${table.latestVersion}.`, { version: v });
+    }
+  }
+  if (o.from === o.to) throw new LakerecError('usage', `--from and --to are both ${o.from}: compare two different versions.`);
+  const snap = await table.snapshot({ version: o.to }, o.ctx);
+  const { contract, keysFrom } = diffContract(root, o.keys, snap.partitionColumns);
+  const result = await reconcile({ source: `${root}@${o.from}`, target: { root, version: o.to }, contract, level: 'rows', ctx: o.ctx });
+  const shown = maskReconcileResult(result, sensitivityOf(result, await schemaSensitivity(root, o.to)));
+  const lo = Math.min(o.from, o.to);
+  const hi = Math.max(o.from, o.to);
+  const commits: DiffCommit[] = (await historyRows(table))
+    .filter((r) => r.version > lo && r.version <= hi)
+    .map((r) => ({
+      version: r.version, timestamp: Date.parse(r.timestamp), operation: r.operation, operationParameters: {},
+      addedFiles: r.addedFiles, removedFiles: r.removedFiles, addedRows: r.addedRows, removedRows: r.removedRows,
+    }));
+  // Operation parameters as the log wrote them (predicate, mode, replaceWhere): the why of each commit.
+  const byVersion = new Map((await table.changes({ from: lo + 1, to: hi }, o.ctx)).map((c) => [c.version, c]));
+  for (const c of commits) {
+    const params = byVersion.get(c.version)?.commitInfo?.operationParameters ?? {};
+    for (const [k, v] of Object.entries(params)) c.operationParameters[k] = typeof v === 'string' ? v : JSON.stringify(v);
+  }
+  return {
+    path: root, from: o.from, to: o.to, keys: contract.keys, keysFrom, result: shown, commits,
+    ...(o.keepRaw ? { raw: result } : {}),
+  };
+}
+
+/** The diff as terminal text: the commits in between, then the reconcile report. */
+export function renderDiffText(d: DiffResult, reconcileText: string): string {
+  const lines = [`compare ${d.path}: version ${d.from} (source) -> version ${d.to} (target), keys ${d.keys.join(', ')} (from the ${d.keysFrom === 'contract' ? 'contract beside the table' : 'request'})`, ''];
+  lines.push(d.commits.length === 1 ? '1 commit in between:' : `${d.commits.length} commits in between:`);
+  for (const c of d.commits) {
+    const rows = `+${c.addedRows ?? '?'} -${c.removedRows ?? '?'} rows`;
+    const params = Object.entries(c.operationParameters).filter(([, v]) => v !== '' && v !== 'null').slice(0, 3).map(([k, v]) => `${k}=${v.length > 60 ? `${v.slice(0, 57)}...` : v}`).join(' ');
+    lines.push(`  v${c.version}  ${new Date(c.timestamp).toISOString()}  ${(c.operation ?? '(no commitInfo)').padEnd(14)} ${rows}, +${c.addedFiles} -${c.removedFiles} files${params ? `  ${params}` : ''}`);
+  }
+  lines.push('', reconcileText);
+  return lines.join('\n');
+}
