@@ -83,6 +83,13 @@ async function main(): Promise<void> {
     results.bisect = f;
   }
 
+  if (want('grid')) {
+    const { benchGrid, formatGridFigures } = await import('../bench/grid');
+    const f = await benchGrid({ rows: args.quick ? 1_000_000 : 10_000_000, runs: args.runs });
+    say(formatGridFigures(f));
+    results.grid = f;
+  }
+
   if (want('demo')) {
     const demo = join(repoRoot(), 'dist', 'main', 'demo.js');
     const times: number[] = [];
