@@ -282,6 +282,8 @@ export interface ApiMap {
   schemaHistory: { request: { path: string }; response: SchemaHistory };
   /** Two versions compared by the reconcile engine at rows level, and the commits between (a job). */
   compareVersions: { request: DiffRequest; response: DiffResult };
+  /** The contract checked against both sides' columns and key types: every problem with its line (a job). */
+  checkContractColumns: { request: { text: string; table: string; source: string; version?: number }; response: ContractCheck };
   /** Per partition rows, files, bytes and small files at every version, from the log (a job). */
   partitionHealth: { request: PartitionHealthRequest; response: PartitionHealth };
 }
@@ -557,6 +559,15 @@ export const apiSpec: { [M in ApiMethod]: MethodSpec<M> } = {
   },
   schemaHistory: { validate: pathRequest('schemaHistory'), job: true },
   compareVersions: { validate: diffRequest, job: true },
+  checkContractColumns: {
+    validate: (v) => {
+      const m = 'checkContractColumns';
+      const o = objectWith(m, v, ['text', 'table', 'source', 'version']);
+      const version = optionalInt(m, 'version', o.version, 0, Number.MAX_SAFE_INTEGER);
+      return { text: contractYaml(m, o.text), table: pathString(m, 'table', o.table), source: pathString(m, 'source', o.source), ...(version !== undefined ? { version } : {}) };
+    },
+    job: true,
+  },
   partitionHealth: {
     validate: (v) => {
       const o = objectWith('partitionHealth', v, ['path', 'smallFileBytes']);

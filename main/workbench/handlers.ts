@@ -1,12 +1,42 @@
 // The workbench screens' side of the service (shared/api.ts): rows, schema, compare, partitions.
-import type { ApiHandlers } from '../../shared/api';
+import { existsSync } from 'node:fs';
+import type { ApiHandlers, ContractCheck } from '../../shared/api';
+import { toErrorData } from '../../shared/errors';
 import { assertTableFolder, resolveUserPath } from '../app/paths';
+import { checkContract } from '../app/screens';
+import { openDuck } from '../engine/duck';
+import { parseContract } from '../reconcile/contract';
+import { openSource, openTarget } from '../reconcile/sides';
+import { contractColumnProblems } from './contract-columns';
 import { diffVersions } from './diff';
 import { partitionHealth } from './partitions';
 import { RowsService } from './rows';
 import { schemaAt, schemaHistory } from './schema-history';
 
-export type WorkbenchMethods = 'rows' | 'schemaAt' | 'schemaHistory' | 'compareVersions' | 'partitionHealth';
+export type WorkbenchMethods = 'rows' | 'schemaAt' | 'schemaHistory' | 'compareVersions' | 'partitionHealth' | 'checkContractColumns';
+
+/** The contract checked as text, then against both sides' columns and key types (every problem, with its line). */
+export async function checkContractColumns(text: string, table: string, sourceSpec: string, cwd: string, version?: number): Promise<ContractCheck> {
+  const parsed = checkContract(text);
+  if (!parsed.ok) return parsed;
+  const contract = parseContract(text, 'contract');
+  let target;
+  try {
+    target = await openTarget(table, version);
+  } catch (e) {
+    return { ok: false, problems: [{ line: null, message: `The table cannot be read, so its columns were not checked: ${toErrorData(e).message}` }], summary: parsed.summary };
+  }
+  const duck = await openDuck({ threads: 1, memoryLimit: '512MB' });
+  try {
+    const src = await openSource(duck.conn, sourceSpec, cwd, contract, target, 'lakerec_contract_src');
+    const problems = contractColumnProblems(contract, text, src.rawColumns, target.columns, { sourceTyped: src.kind === 'parquet' || src.kind === 'delta' });
+    return { ok: problems.length === 0, problems, summary: parsed.summary };
+  } catch (e) {
+    return { ok: false, problems: [{ line: null, message: `The source cannot be read, so its columns were not checked: ${toErrorData(e).message}` }], summary: parsed.summary };
+  } finally {
+    duck.close();
+  }
+}
 
 export function createWorkbenchHandlers(o: { cwd: string }): Pick<ApiHandlers, WorkbenchMethods> {
   const rows = new RowsService();
@@ -28,6 +58,11 @@ export function createWorkbenchHandlers(o: { cwd: string }): Pick<ApiHandlers, W
     async compareVersions(req, ctx) {
       const d = await diffVersions(await root(req.path), { from: req.from, to: req.to, ...(req.keys?.length ? { keys: req.keys } : {}), ctx });
       return d;
+    },
+    async checkContractColumns({ text, table, source, version }) {
+      const at = /^(.*)@(\d+)$/.exec(source);
+      const src = at && !existsSync(source) ? `${resolveUserPath(at[1], o.cwd)}@${at[2]}` : resolveUserPath(source, o.cwd);
+      return checkContractColumns(text, await root(table), src, o.cwd, version);
     },
     async partitionHealth({ path, smallFileBytes }, ctx) {
       return partitionHealth(await root(path), smallFileBytes !== undefined ? { smallFileBytes } : {}, ctx);

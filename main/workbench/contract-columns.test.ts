@@ -1,0 +1,66 @@
+// The contract editor's column check: against a real table (the demo table) and a real CSV source,
+// a key that is not a column, a key typed differently and a bad rename each come back with their line.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeDemoTable } from '../app/demo-table';
+import { checkContractColumns } from './handlers';
+
+let dir: string;
+let table: string;
+let csv: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lakerec-ccols-'));
+  table = join(dir, 'orders');
+  await writeDemoTable(table);
+  csv = join(dir, 'orders.csv');
+  writeFileSync(csv, 'order_id,customer,amount,dt\n1,c1,0.7,2026-11-01\n');
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('checkContractColumns', () => {
+  it('passes a contract whose columns exist on both sides', async () => {
+    const r = await checkContractColumns('version: 1\nkeys: [order_id]\npartitioning:\n  column: dt\n', table, csv, dir);
+    expect(r).toMatchObject({ ok: true, problems: [] });
+  });
+
+  it('lists every problem with its line, not only the first', async () => {
+    const text = [
+      'version: 1',
+      'keys:',
+      '  - order_id',
+      '  - order_no',
+      'ordering: created_at',
+      'renames:',
+      '  client: customer',
+      '',
+    ].join('\n');
+    const r = await checkContractColumns(text, table, csv, dir);
+    expect(r.ok).toBe(false);
+    expect(r.problems.map((p) => p.line)).toEqual([4, 5, 7]);
+    expect(r.problems[0].message).toMatch(/Key "order_no" is a column of neither side/);
+    expect(r.problems[1].message).toMatch(/Ordering column "created_at"/);
+    expect(r.problems[2].message).toMatch(/Rename from "client"/);
+  });
+
+  it('a source that cannot be read is said so; a YAML error keeps its line', async () => {
+    const r = await checkContractColumns('version: 1\nkeys: [order_id]\n', table, join(dir, 'nope.csv'), dir);
+    expect(r.ok).toBe(false);
+    expect(r.problems[0].message).toMatch(/source cannot be read/);
+    const y = await checkContractColumns('version: 1\nkeys: [order_id\n', table, csv, dir);
+    expect(y.ok).toBe(false);
+    expect(y.problems[0].line).not.toBeNull();
+  });
+});
+
+describe('key types', () => {
+  it('a key typed differently on a typed source is a problem on its line', async () => {
+    const { contractColumnProblems } = await import('./contract-columns');
+    const { parseContract } = await import('../reconcile/contract');
+    const text = 'version: 1\nkeys: [id, dt]\n';
+    const p = contractColumnProblems(parseContract(text), text, [{ name: 'id', type: 'VARCHAR' }, { name: 'dt', type: 'DATE' }], [{ name: 'id', type: 'BIGINT' }, { name: 'dt', type: 'DATE' }]);
+    expect(p).toEqual([{ line: 2, message: expect.stringMatching(/"id" is VARCHAR in the source but BIGINT in the table/) as unknown as string }]);
+  });
+});
