@@ -19,6 +19,7 @@ import { runProof } from '../proof/run';
 import { contractSummary, parseContract } from '../reconcile/contract';
 import { reconcile } from '../reconcile/reconcile';
 import { defaultDataDir, getRun, listRuns, recordRun, type RunInput } from '../runs/store';
+import { contractFileFor } from '../workbench/contract-file';
 import { assertTableFolder, resolveUserPath, tableName } from './paths';
 import {
   composeIncident, incidentFileName, incidentSections, maskReconcileResult, renderIncidentHtml, schemaSensitivity, sensitivityOf,
@@ -109,18 +110,6 @@ export function checkContract(text: string): ContractCheck {
     const message = err.message.replace(/^contract:\d+:\s*/, '');
     return { ok: false, problems: [{ line, message }], summary: null };
   }
-}
-
-/** The first contract.yaml beside the table or beside its lake folder (`lake/table` + `lake/contract.yaml`). */
-export function contractFileFor(root: string): string | null {
-  for (const p of [join(root, 'contract.yaml'), join(root, 'contract.yml'), join(dirname(root), 'contract.yaml'), join(dirname(root), 'contract.yml')]) {
-    try {
-      if (statSync(p).isFile()) return p;
-    } catch {
-      // not there
-    }
-  }
-  return null;
 }
 
 /** A starting contract written from the table's schema; the keys are a guess the user reviews. */

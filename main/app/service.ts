@@ -13,7 +13,7 @@ import { bisectSpec, InvestigationCache } from './investigate';
 import { assertTableFolder, resolveUserPath, tableName } from './paths';
 import { RecentTables } from './recent';
 import { createScreenHandlers, recordedBisect } from './screens';
-import { createWorkbenchHandlers } from '../workbench/handlers';
+import { createWorkbenchHandlers } from './workbench';
 
 export const APP_VERSION = '0.1.0';
 

@@ -7,6 +7,7 @@ import { bool, int, parseArgs, requirePositional, str } from './args';
 import type { CliIO } from './io';
 import { renderJson, renderTerminal } from '../reconcile/report';
 import { diffVersions, renderDiffText } from '../workbench/diff';
+import { maskReconcileResult, schemaSensitivity, sensitivityOf } from '../app/report';
 
 const USAGE = 'lakerec diff TABLE --from V1 --to V2 [--keys K[,K2]] [--json]';
 
@@ -19,7 +20,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const keysArg = str(p, 'keys');
   const keys = keysArg === undefined ? undefined : keysArg.split(',').map((k) => k.trim()).filter((k) => k !== '');
   if (keysArg !== undefined && (!keys || keys.length === 0)) throw new LakerecError('usage', `--keys needs at least one column name; usage: ${USAGE}`);
-  const d = await diffVersions(resolve(io.cwd, table), { from, to, ...(keys ? { keys } : {}) });
+  const raw = await diffVersions(resolve(io.cwd, table), { from, to, ...(keys ? { keys } : {}) });
+  // Every report masks the values of confidential columns.
+  const d = { ...raw, result: maskReconcileResult(raw.result, sensitivityOf(raw.result, await schemaSensitivity(raw.path, raw.to))) };
   if (bool(p, 'json')) io.out(JSON.stringify({ ...d, result: JSON.parse(renderJson(d.result)) as unknown }, null, 2));
   else io.out(renderDiffText(d, renderTerminal(d.result)));
   return d.result.exitCode;

@@ -7,19 +7,16 @@ import { LakerecError } from '../../shared/errors';
 import type { JobContext } from '../../shared/jobs';
 import type { DiffCommit, DiffResult } from '../../shared/workbench';
 import { DeltaTable } from '../delta/table';
-import { historyRows } from '../cli/history';
+import { forensics } from '../forensics/forensics';
 import { parseContract, type Contract } from '../reconcile/contract';
 import { reconcile } from '../reconcile/reconcile';
-import { maskReconcileResult, schemaSensitivity, sensitivityOf } from '../app/report';
-import { contractFileFor } from '../app/screens';
+import { contractFileFor } from './contract-file';
 
 export interface DiffOptions {
   from: number;
   to: number;
   keys?: string[];
   ctx?: JobContext;
-  /** Keep the unmasked result too (the window keeps it for the incident report). */
-  keepRaw?: boolean;
 }
 
 export const DIFF_NEEDS_KEYS = 'Comparing two versions matches rows by their key columns: give the keys (--keys K[,K2] on the command line, the Keys field in the window), or put a contract.yaml with `keys` beside the table.';
@@ -38,7 +35,8 @@ export function diffContract(root: string, keys: string[] | undefined, partition
   return { contract: parseContract(lines.join('\n') + '\n', null), keysFrom: 'request' };
 }
 
-export async function diffVersions(root: string, o: DiffOptions): Promise<DiffResult & { raw?: DiffResult['result'] }> {
+/** The comparison; `result` is the engine's, unmasked: every caller masks it as reports do (maskDiff in main/app/workbench.ts). */
+export async function diffVersions(root: string, o: DiffOptions): Promise<DiffResult> {
   const table = await DeltaTable.open(root);
   for (const [name, v] of [['from', o.from], ['to', o.to]] as const) {
     if (v < 0 || v > table.latestVersion) {
@@ -49,24 +47,19 @@ export async function diffVersions(root: string, o: DiffOptions): Promise<DiffRe
   const snap = await table.snapshot({ version: o.to }, o.ctx);
   const { contract, keysFrom } = diffContract(root, o.keys, snap.partitionColumns);
   const result = await reconcile({ source: `${root}@${o.from}`, target: { root, version: o.to }, contract, level: 'rows', ctx: o.ctx });
-  const shown = maskReconcileResult(result, sensitivityOf(result, await schemaSensitivity(root, o.to)));
   const lo = Math.min(o.from, o.to);
   const hi = Math.max(o.from, o.to);
-  const commits: DiffCommit[] = (await historyRows(table))
-    .filter((r) => r.version > lo && r.version <= hi)
-    .map((r) => ({
-      version: r.version, timestamp: Date.parse(r.timestamp), operation: r.operation, operationParameters: {},
-      addedFiles: r.addedFiles, removedFiles: r.removedFiles, addedRows: r.addedRows, removedRows: r.removedRows,
+  // The commits between, as the timeline summarises them (one model of a version's rows).
+  const summary = await forensics(root, { ctx: o.ctx });
+  const commits: DiffCommit[] = summary.versions
+    .filter((v) => v.version > lo && v.version <= hi)
+    .map((v) => ({
+      version: v.version, timestamp: v.timestamp, operation: v.operation,
+      operationParameters: Object.fromEntries(Object.entries(v.operationParameters).map(([k, x]) => [k, typeof x === 'string' ? x : JSON.stringify(x)])),
+      addedFiles: v.addedFiles, removedFiles: v.removedFiles, addedRows: v.addedRows, removedRows: v.removedRows,
     }));
-  // Operation parameters as the log wrote them (predicate, mode, replaceWhere): the why of each commit.
-  const byVersion = new Map((await table.changes({ from: lo + 1, to: hi }, o.ctx)).map((c) => [c.version, c]));
-  for (const c of commits) {
-    const params = byVersion.get(c.version)?.commitInfo?.operationParameters ?? {};
-    for (const [k, v] of Object.entries(params)) c.operationParameters[k] = typeof v === 'string' ? v : JSON.stringify(v);
-  }
   return {
-    path: root, from: o.from, to: o.to, keys: contract.keys, keysFrom, result: shown, commits,
-    ...(o.keepRaw ? { raw: result } : {}),
+    path: root, from: o.from, to: o.to, keys: contract.keys, keysFrom, result, commits,
   };
 }
 

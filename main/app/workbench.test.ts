@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeDemoTable } from '../app/demo-table';
-import { checkContractColumns } from './handlers';
+import { writeDemoTable } from './demo-table';
+import { checkContractColumns } from './workbench';
 
 let dir: string;
 let table: string;
@@ -57,10 +57,34 @@ describe('checkContractColumns', () => {
 
 describe('key types', () => {
   it('a key typed differently on a typed source is a problem on its line', async () => {
-    const { contractColumnProblems } = await import('./contract-columns');
+    const { contractColumnProblems } = await import('../workbench/contract-columns');
     const { parseContract } = await import('../reconcile/contract');
     const text = 'version: 1\nkeys: [id, dt]\n';
     const p = contractColumnProblems(parseContract(text), text, [{ name: 'id', type: 'VARCHAR' }, { name: 'dt', type: 'DATE' }], [{ name: 'id', type: 'BIGINT' }, { name: 'dt', type: 'DATE' }]);
     expect(p).toEqual([{ line: 2, message: expect.stringMatching(/"id" is VARCHAR in the source but BIGINT in the table/) as unknown as string }]);
+  });
+});
+
+describe('the workbench methods through the service', () => {
+  it('validates requests and answers rows, schema, partitions and compare', async () => {
+    const { createService } = await import('./service');
+    const { validateRequest } = await import('../../shared/api');
+    const service = createService({ mode: 'web', userDataDir: join(dir, 'userdata'), cwd: dir });
+    expect(() => validateRequest('rows', { path: table, limit: 5000 })).toThrow(/limit/);
+    expect(() => validateRequest('rows', { path: table, sort: { column: 'x', direction: 'up' } })).toThrow(/direction/);
+    expect(() => validateRequest('compareVersions', { path: table, from: 1 })).toThrow(/"to"/);
+    const req = validateRequest('rows', { path: 'orders', version: 3, limit: 10, sort: { column: 'order_id', direction: 'asc' } });
+    const page = await service.rows(req, {});
+    expect(page.rows.length).toBe(10);
+    expect(page.rows[0][0]).toBe('41');
+    const h = await service.schemaHistory({ path: 'orders' }, {});
+    expect(h.versions[0].changes.map((c) => c.column)).toEqual(['order_id', 'customer', 'amount', 'dt']);
+    const ph = await service.partitionHealth({ path: 'orders' }, {});
+    expect(ph.versions.length).toBe(4);
+    const noKeys = service.compareVersions({ path: 'orders', from: 1, to: 3 }, {});
+    await expect(noKeys).rejects.toMatchObject({ code: 'usage', detail: { field: 'keys' } });
+    const d = await service.compareVersions({ path: 'orders', from: 1, to: 3, keys: ['order_id'] }, {});
+    expect(d.commits.map((c) => c.operation)).toEqual(['DELETE', 'WRITE']);
+    expect(d.result.verdict).not.toBe('matches');
   });
 });

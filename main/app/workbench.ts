@@ -1,17 +1,25 @@
-// The workbench screens' side of the service (shared/api.ts): rows, schema, compare, partitions.
+// The workbench screens' side of the service (shared/api.ts): rows, schema, compare, partitions,
+// and the contract checked against both sides' columns.
 import { existsSync } from 'node:fs';
 import type { ApiHandlers, ContractCheck } from '../../shared/api';
 import { toErrorData } from '../../shared/errors';
-import { assertTableFolder, resolveUserPath } from '../app/paths';
-import { checkContract } from '../app/screens';
+import type { DiffResult } from '../../shared/workbench';
+import { assertTableFolder, resolveUserPath } from './paths';
+import { maskReconcileResult, schemaSensitivity, sensitivityOf } from './report';
+import { checkContract } from './screens';
 import { openDuck } from '../engine/duck';
 import { parseContract } from '../reconcile/contract';
 import { openSource, openTarget } from '../reconcile/sides';
-import { contractColumnProblems } from './contract-columns';
-import { diffVersions } from './diff';
-import { partitionHealth } from './partitions';
-import { RowsService } from './rows';
-import { schemaAt, schemaHistory } from './schema-history';
+import { contractColumnProblems } from '../workbench/contract-columns';
+import { diffVersions } from '../workbench/diff';
+import { partitionHealth } from '../workbench/partitions';
+import { RowsService } from '../workbench/rows';
+import { schemaAt, schemaHistory } from '../workbench/schema-history';
+
+/** A comparison as it leaves the engine: confidential values masked, as in every report. */
+export async function maskDiff(d: DiffResult): Promise<DiffResult> {
+  return { ...d, result: maskReconcileResult(d.result, sensitivityOf(d.result, await schemaSensitivity(d.path, d.to))) };
+}
 
 export type WorkbenchMethods = 'rows' | 'schemaAt' | 'schemaHistory' | 'compareVersions' | 'partitionHealth' | 'checkContractColumns';
 
@@ -56,8 +64,7 @@ export function createWorkbenchHandlers(o: { cwd: string }): Pick<ApiHandlers, W
       return schemaHistory(await root(path), ctx);
     },
     async compareVersions(req, ctx) {
-      const d = await diffVersions(await root(req.path), { from: req.from, to: req.to, ...(req.keys?.length ? { keys: req.keys } : {}), ctx });
-      return d;
+      return maskDiff(await diffVersions(await root(req.path), { from: req.from, to: req.to, ...(req.keys?.length ? { keys: req.keys } : {}), ctx }));
     },
     async checkContractColumns({ text, table, source, version }) {
       const at = /^(.*)@(\d+)$/.exec(source);
