@@ -2,8 +2,8 @@
 // contracts checked line by line, reconcile as a job, the incident report, the round-trip proof
 // with each step pushed as it runs, and the local run history every run is recorded in.
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type {
   ApiHandlers, ContractCheck, ContractText, JobProgress, ReconcileRequest,
 } from '../../shared/api';
