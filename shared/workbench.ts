@@ -3,6 +3,7 @@
 import type { DataType } from './delta';
 import type { ReconcileResult } from './reconcile';
 import type { Sensitivity } from './sensitivity';
+import type { PredicateSpec } from './bisect';
 
 export type SortDirection = 'asc' | 'desc';
 
@@ -193,4 +194,32 @@ export function partitionsAt(h: PartitionHealth, version: number): PartitionPoin
     for (const p of v.partitions) state.set(p.partition, p);
   }
   return [...state.values()].filter((p) => p.files > 0).sort((a, b) => (a.partition < b.partition ? -1 : a.partition > b.partition ? 1 : 0));
+}
+
+/**
+ * The bisect a finding leads to, with its predicate and arguments filled in: a timeline
+ * heuristic (duplicate_batch, nulls_appeared, partition_emptied) or a reconcile finding mode
+ * (double_load, null_keys). `keys` are the table's key columns when known (its contract).
+ */
+export function bisectForFinding(name: string, evidence: Record<string, unknown>, keys: string[] | null): PredicateSpec | null {
+  const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : null);
+  switch (name) {
+    case 'duplicate_batch':
+    case 'double_load':
+      return { predicate: 'unique-keys', ...(keys && keys.length ? { keys } : {}) };
+    case 'nulls_appeared': {
+      const col = str(evidence.column);
+      return { predicate: 'no-null-keys', ...(col ? { keys: [col] } : keys && keys.length ? { keys } : {}) };
+    }
+    case 'null_keys':
+      return { predicate: 'no-null-keys', ...(keys && keys.length ? { keys } : {}) };
+    case 'partition_emptied': {
+      const partition = str(evidence.partition);
+      const rows = typeof evidence.rowsRemoved === 'number' ? evidence.rowsRemoved : null;
+      // Good while the partition still holds the rows the wipe removed.
+      return { predicate: 'row-count', ...(partition && !partition.includes('/') ? { partition } : {}), ...(rows !== null ? { expect: rows } : {}) };
+    }
+    default:
+      return null;
+  }
 }

@@ -78,7 +78,7 @@ export async function recordedBisect(runsDir: string, root: string, spec: Predic
     await recordRunQuietly(runsDir, {
       kind: 'bisect', startedAt, title: r.firstBad !== null ? `${title} → first bad v${r.firstBad}` : title,
       status: r.outcome === 'clean' ? 'pass' : r.outcome === 'bad' ? 'found' : r.outcome,
-      summary: { root, predicate: spec, outcome: r.outcome, firstBad: r.firstBad, lastGood: r.lastGood, culprit: r.culprit, examined: r.examined },
+      summary: { root, predicate: spec, outcome: r.outcome, firstBad: r.firstBad, lastGood: r.lastGood, culprit: r.culprit, examined: r.examined, result: r },
     }, log);
     return r;
   } catch (e) {
@@ -193,6 +193,8 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
             findings: masked.findings.map((f) => ({ mode: f.mode, blocking: f.blocking, summary: f.summary })),
             sourceRows: result.source.rows, targetRows: result.target.rows, targetVersion: result.target.version,
             reads: result.reads,
+            // The whole result (masked), so the Runs screen can reopen it as the run showed it.
+            result: masked,
           },
         });
         return { runId, resultId, result: masked };

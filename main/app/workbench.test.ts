@@ -88,3 +88,17 @@ describe('the workbench methods through the service', () => {
     expect(d.result.verdict).not.toBe('matches');
   });
 });
+
+describe('the run history keeps the whole result', () => {
+  it('a reconcile run reopens with its full (masked) result', async () => {
+    const { createService } = await import('./service');
+    const service = createService({ mode: 'web', userDataDir: join(dir, 'userdata-runs'), cwd: dir });
+    const run = await service.reconcile({ source: csv, table, contract: 'version: 1\nkeys: [order_id]\n', level: 'rows' }, {});
+    expect(run.runId).not.toBeNull();
+    const { run: rec } = await service.getRun({ id: run.runId! }, {});
+    const summary = rec.summary as { result?: { verdict: string; findings: unknown[]; partitions: unknown[] } };
+    expect(summary.result?.verdict).toBe(run.result.verdict);
+    expect(summary.result?.findings.length).toBe(run.result.findings.length);
+    expect(summary.result?.partitions.length).toBe(run.result.partitions.length);
+  });
+});
