@@ -3,8 +3,10 @@ import { createRoot } from 'react-dom/client';
 import { createClient } from './api/client';
 import { App } from './app/App';
 import { WorkbenchContext } from './state/context';
-import { createWorkbenchStore } from './state/store';
-import './styles.css';
+import { createWorkbenchStore } from './state/workbench';
+// The shared stylesheets, once for every screen (after the screens' own: app.css wins).
+import './styles/screens.css';
+import './styles/app.css';
 
 const client = createClient();
 const store = createWorkbenchStore(client);

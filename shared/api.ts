@@ -33,8 +33,12 @@ export interface AppInfo {
   mode: TransportMode;
   /** A native folder dialog exists (`pickFolder` works). */
   canPickFolder: boolean;
-  /** A dropped File can be turned into a path by the transport itself (Electron). */
+  /** A dropped File can be turned into a path by the transport itself (Electron); else it is uploaded. */
   canResolveDroppedFiles: boolean;
+  /** A native file dialog for a source of truth exists (`pickSource` works); else the page uploads a file. */
+  canPickSource: boolean;
+  /** The engine writes an exported report through a native save dialog; else the page downloads it. */
+  canSaveFiles: boolean;
   /** The folder given on the command line (`lakerec-workbench PATH`), opened at launch. */
   initialTable: string | null;
   /** Bundled sample lakes found on this machine (may be empty). */

@@ -1,6 +1,7 @@
 // A tiny real Delta table (JSON commits + Parquet written by DuckDB) for the workbench's own
 // tests and for `npm start` when the sample lakes have not been built. Four commits a history
 // list can show: create, append, delete, overwrite with replaceWhere.
+import { LAKEREC_VERSION } from '../../shared/version';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Action } from '../../shared/delta';
@@ -62,7 +63,7 @@ export async function writeDemoTable(root: string, baseTime = Date.UTC(2026, 10,
       timestamp: baseTime + version * 3_600_000,
       operation,
       operationParameters,
-      engineInfo: 'lakerec-demo/0.1.0',
+      engineInfo: `lakerec-demo/${LAKEREC_VERSION}`,
       isolationLevel: 'Serializable',
       isBlindAppend: operation === 'WRITE' && operationParameters.mode === 'Append',
       ...(version > 0 ? { readVersion: version - 1 } : {}),

@@ -137,7 +137,7 @@ describe('Electron main process', () => {
     const bad = await listVersions(ownEvent(), { request: { path: 7 } });
     expect(bad).toMatchObject({ ok: false, error: { code: 'usage' } });
     const appInfo = rec.ipc.get(ipcChannel('appInfo'))! as (e: unknown, p: unknown) => Promise<ApiResult<{ mode: string; initialTable: string; canPickFolder: boolean }>>;
-    expect(await appInfo(ownEvent(), { request: {} })).toMatchObject({ ok: true, value: { mode: 'electron', initialTable: table, canPickFolder: true } });
+    expect(await appInfo(ownEvent(), { request: {} })).toMatchObject({ ok: true, value: { mode: 'electron', initialTable: table, canPickFolder: true, canPickSource: true, canSaveFiles: true } });
   });
 
   it('refuses navigation, redirects, new windows, webviews, permissions and remote requests', () => {

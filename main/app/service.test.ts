@@ -105,7 +105,7 @@ describe('service', () => {
 
   it('has no folder dialog in web mode, and says so', async () => {
     expect(await codeOf(service.pickFolder({}, ctx))).toBe('usage');
-    expect((await service.appInfo({}, ctx)).canPickFolder).toBe(false);
+    expect(await service.appInfo({}, ctx)).toMatchObject({ canPickFolder: false, canPickSource: false, canSaveFiles: false, canResolveDroppedFiles: false });
   });
 });
 

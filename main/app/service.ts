@@ -1,5 +1,6 @@
 // The ONE implementation of shared/api.ts. Electron's IPC handlers and the web server both call
 // these functions (through dispatch.ts); neither transport contains engine logic.
+import { LAKEREC_VERSION } from '../../shared/version';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type {
@@ -15,7 +16,6 @@ import { RecentTables } from './recent';
 import { createScreenHandlers, recordedBisect } from './screens';
 import { createWorkbenchHandlers } from './workbench';
 
-export const APP_VERSION = '0.1.0';
 
 export interface ServiceOptions {
   mode: TransportMode;
@@ -151,7 +151,7 @@ export function createService(opts: ServiceOptions): ApiHandlers {
   const cwd = opts.cwd ?? process.cwd();
   const runsDir = opts.runsDir ?? opts.userDataDir;
   const screens = createScreenHandlers({
-    runsDir, cwd, toolVersion: APP_VERSION, pickSource: opts.pickSource, saveFile: opts.saveFile,
+    runsDir, cwd, toolVersion: LAKEREC_VERSION, pickSource: opts.pickSource, saveFile: opts.saveFile,
   }, opts.log);
   const investigation = new InvestigationCache();
   return {
@@ -160,10 +160,12 @@ export function createService(opts: ServiceOptions): ApiHandlers {
 
     async appInfo() {
       return {
-        version: APP_VERSION,
+        version: LAKEREC_VERSION,
         mode: opts.mode,
         canPickFolder: !!opts.pickFolder,
         canResolveDroppedFiles: opts.mode === 'electron',
+        canPickSource: !!opts.pickSource,
+        canSaveFiles: !!opts.saveFile,
         initialTable: opts.initialTable ? resolveUserPath(opts.initialTable, cwd) : null,
         sampleTables: opts.sampleTables ?? [],
       };

@@ -1,10 +1,10 @@
 // The CLI's one entry: dispatch, and turn every failure into one line on stderr and a
 // documented exit code. No stack trace ever reaches the user (set LAKEREC_DEBUG=1 to see one).
+import { LAKEREC_VERSION } from '../../shared/version';
 import { LakerecError, ExitCode, exitCodeFor, toErrorData } from '../../shared/errors';
 import { commands } from './commands';
 import type { CliIO } from './io';
 
-export const VERSION = '0.1.0';
 
 function help(): string {
   const w = Math.max(...commands.map((c) => c.name.length));
@@ -24,7 +24,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     io.out(help() + '\n');
     return name ? ExitCode.Ok : ExitCode.Usage;
   }
-  if (name === '--version') { io.out(VERSION + '\n'); return ExitCode.Ok; }
+  if (name === '--version') { io.out(LAKEREC_VERSION + '\n'); return ExitCode.Ok; }
   const cmd = commands.find((c) => c.name === name);
   if (!cmd) {
     io.err(`lakerec: unknown command "${name}" (try lakerec --help)\n`);

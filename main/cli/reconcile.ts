@@ -7,7 +7,8 @@ import { LakerecError } from '../../shared/errors';
 import { LEVELS, type Level } from '../../shared/reconcile';
 import { bool, int, parseArgs, requirePositional, str } from './args';
 import type { CliIO } from './io';
-import { LAKEREC_VERSION, reconcile } from '../reconcile/reconcile';
+import { LAKEREC_VERSION } from '../../shared/version';
+import { reconcile } from '../reconcile/reconcile';
 import { renderJson, renderMarkdown, renderTerminal } from '../reconcile/report';
 import { composeIncident, maskReconcileResult, renderIncidentHtml, schemaSensitivity, sensitivityOf } from '../app/report';
 

@@ -1,5 +1,5 @@
 // The reconcile engine's public surface (for the CLI, the window's service, matrix and bench).
-export { reconcile, LAKEREC_VERSION, type ReconcileOptions } from './reconcile';
+export { reconcile, type ReconcileOptions } from './reconcile';
 export { loadContract, parseContract, contractSummary, CONTRACT_SCHEMA, type Contract } from './contract';
 export {
   renderTerminal, renderMarkdown, reconcileMarkdownSections, renderHtmlReport, renderReconcileHtml,

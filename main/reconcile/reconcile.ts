@@ -2,6 +2,7 @@
 // checksum, keys and rows share one pass: each side's rows become (partition, key, digest, ...)
 // in a DuckDB temp table, and the checksum, the key diff and the example rows all come from
 // those tables. Rows never become JavaScript objects, except the few shown as examples.
+import { LAKEREC_VERSION } from '../../shared/version';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { LakerecError } from '../../shared/errors';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
@@ -20,7 +21,6 @@ import { classify, type Evidence, type KeyDiffEvidence, type PartitionRemoval, t
 import { openSource, openTarget, registerTargetView, targetChanges, type SourceSide, type TargetSide } from './sides';
 import { baselineFor, readBaseline, writeBaselineFile, type Baseline, type InheritedPartition, type StoredFloatSum } from './baseline';
 
-export const LAKEREC_VERSION = '0.1.0';
 
 export interface ReconcileOptions {
   /** Source of truth: Parquet file or folder, CSV, JSON lines, or a Delta table (`path@version`). */

@@ -36,7 +36,7 @@ describe('takeToken', () => {
 });
 
 describe('pathFromDrop', () => {
-  const web: ApiClient = { invoke: () => Promise.reject(new Error('unused')), pathForDroppedFile: () => null };
+  const web: ApiClient = { invoke: () => Promise.reject(new Error('unused')), pathForDroppedFile: () => null, uploadFile: () => Promise.reject(new Error('unused')) };
   const desktop: ApiClient = { ...web, pathForDroppedFile: () => '/data/orders' };
   const drop = (types: Record<string, string>, files: { name: string }[] = []): DropData => ({
     files: files as unknown as ArrayLike<File>,

@@ -1,9 +1,10 @@
 // The window: title bar, sidebar (open, recent, samples), main panel; the whole window takes
 // folder drops.
 import { useEffect, useRef, useState, type DragEvent, type ReactNode } from 'react';
+import type { TransportMode } from '../../shared/api';
 import { BisectView } from '../bisect/BisectView';
-import { TableView } from '../history/TableView';
-import { InvestigationView } from '../investigate/InvestigationView';
+import { HistoryView } from '../history/HistoryView';
+import { TimelineView } from '../timeline/TimelineView';
 import { pathFromDrop } from '../open/drop';
 import { OpenPanel, RecentList, SampleList } from '../open/OpenPanel';
 import { ProofView } from '../proof/ProofView';
@@ -11,7 +12,7 @@ import { ReconcileView } from '../reconcile/ReconcileView';
 import { routeSourceDrop } from '../reconcile/route-drop';
 import { RunsView } from '../runs/RunsView';
 import { NO_SAMPLES, useClient, useWorkbench } from '../state/context';
-import { ErrorPanel } from './ErrorPanel';
+import { ErrorPanel } from '../ui/ErrorPanel';
 import { useNav, type ScreenId } from './nav';
 
 function EmptyState() {
@@ -44,8 +45,8 @@ interface Screen {
 
 /** The tabs of the main panel, in order. A screen is one entry here and a folder of its own. */
 const SCREENS: Screen[] = [
-  { id: 'timeline', label: 'Timeline', needsTable: true, render: () => <InvestigationView /> },
-  { id: 'history', label: 'History', needsTable: true, render: () => <TableView /> },
+  { id: 'timeline', label: 'Timeline', needsTable: true, render: () => <TimelineView /> },
+  { id: 'history', label: 'History', needsTable: true, render: () => <HistoryView /> },
   { id: 'bisect', label: 'Bisect', needsTable: true, render: () => <BisectView /> },
   { id: 'reconcile', label: 'Reconcile', needsTable: true, render: () => <ReconcileView /> },
   { id: 'proof', label: 'Proof', needsTable: false, render: () => <ProofView /> },
@@ -81,16 +82,23 @@ function Workspace() {
   );
 }
 
+/** How the title bar names the transport: a label to show, never a capability (ADR 0006). */
+const MODE_BADGE: Record<TransportMode, { label: string; title: string }> = {
+  web: { label: 'web mode · 127.0.0.1', title: 'Served on 127.0.0.1 to this browser only' },
+  electron: { label: 'desktop', title: 'Desktop app' },
+};
+
 function TitleBar() {
   const info = useWorkbench((s) => s.info);
+  const badge = info ? MODE_BADGE[info.mode] : null;
   return (
     <header className="titlebar">
       <span className="brand"><span className="brand-mark" aria-hidden="true">◈</span>lakerec</span>
       <span className="brand-sub">Delta table forensics</span>
       <span className="spacer" />
-      {info && (
-        <span className="mode" data-testid="mode-badge" title={info.mode === 'web' ? 'Served on 127.0.0.1 to this browser only' : 'Desktop app'}>
-          {info.mode === 'web' ? 'web mode · 127.0.0.1' : 'desktop'} · v{info.version}
+      {info && badge && (
+        <span className="mode" data-testid="mode-badge" title={badge.title}>
+          {badge.label} · v{info.version}
         </span>
       )}
     </header>

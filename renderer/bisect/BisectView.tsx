@@ -4,14 +4,15 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import type { BisectResult, PredicateName, ProbeEvent, ProbeState } from '../../shared/bisect';
 import { PREDICATE_NAMES } from '../../shared/bisect';
-import { ErrorPanel } from '../app/ErrorPanel';
+import { ErrorPanel } from '../ui/ErrorPanel';
+import { JobProgress } from '../ui/JobProgress';
 import { useNav } from '../app/nav';
-import { TableView } from '../history/TableView';
+import { HistoryView } from '../history/HistoryView';
 import { formatUtc, operationKind } from '../history/format';
-import { formatInt } from '../investigate/timeline';
+import { formatInt } from '../timeline/timeline';
 import { useClient, useWorkbench } from '../state/context';
 import './bisect.css';
-import { useBisect } from './store';
+import { bisectStoreFor, useBisect } from './store';
 
 const ABOUT: Record<PredicateName, string> = {
   'unique-keys': 'Good when no key value occurs on more than one row (rows with a null key are left out). Reads the key columns.',
@@ -207,9 +208,9 @@ function ResultPanel({ r, elapsed }: { r: BisectResult; elapsed: number }) {
 export function BisectView() {
   const client = useClient();
   const table = useWorkbench((s) => s.table);
-  const st = useBisect();
+  const st = useBisect((s) => s);
   // Coming back to the tab after a search shows it finished, not replayed.
-  const [revealed, setRevealed] = useState(() => { const b = useBisect.getState(); return b.status === 'done' ? b.probes.length : 0; });
+  const [revealed, setRevealed] = useState(() => { const b = bisectStoreFor(client).getState(); return b.status === 'done' ? b.probes.length : 0; });
   const tablePath = table?.status === 'ready' ? table.summary?.path ?? null : null;
   const latest = table?.summary?.version ?? -1;
   const stale = st.path !== null && st.path !== tablePath;
@@ -222,7 +223,7 @@ export function BisectView() {
     return () => clearTimeout(t);
   }, [revealed, st.probes.length, st.result]);
 
-  if (!table || table.status !== 'ready' || !tablePath) return <TableView />;
+  if (!table || table.status !== 'ready' || !tablePath) return <HistoryView />;
 
   const probes = stale ? [] : st.probes;
   const cells: CellState[] = [];
@@ -246,7 +247,7 @@ export function BisectView() {
           <h1>Bisect</h1>
           <span className="muted">the first version of <span className="mono">{table.summary?.name}</span> where a predicate fails</span>
         </div>
-        <PredicateForm onRun={() => { setRevealed(0); void st.run(client, tablePath, latest); }} />
+        <PredicateForm onRun={() => { setRevealed(0); void st.run(tablePath, latest); }} />
       </div>
       <section className="strip-section">
         <div className="strip-bar">
@@ -265,13 +266,13 @@ export function BisectView() {
       <div className="bisect-bottom">
         <div className="bisect-main">
           {!stale && st.status === 'error' && st.error && (
-            <ErrorPanel error={st.error} onRetry={st.error.code === 'usage' ? undefined : () => { setRevealed(0); void st.run(client, tablePath, latest); }} onDismiss={st.reset} />
+            <ErrorPanel error={st.error} onRetry={st.error.code === 'usage' ? undefined : () => { setRevealed(0); void st.run(tablePath, latest); }} onDismiss={st.reset} />
           )}
           {result && <ResultPanel r={result} elapsed={st.finishedAt - st.startedAt} />}
           {running && (
             <div className="panel-empty" data-testid="bisect-running">
               <p>Searching… each cell takes its colour as its version’s result arrives.</p>
-              {st.status === 'running' && <button type="button" className="btn" onClick={st.cancel}>Cancel the search</button>}
+              {st.status === 'running' && <JobProgress progress={st.progress} waiting="Replaying the log…" onCancel={st.cancel} testId="bisect-progress" />}
             </div>
           )}
           {(stale || st.status === 'idle') && (

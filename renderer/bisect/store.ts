@@ -1,12 +1,14 @@
 // The bisect screen's state: the predicate form, the probes as they arrive (progress `data`),
 // and the result. One search at a time; Cancel aborts it in the engine.
-import { create } from 'zustand';
-import { ApiCallError, type ApiClient, type BisectRequest } from '../../shared/api';
+import { createStore } from 'zustand/vanilla';
+import type { ApiClient, BisectRequest, JobProgress } from '../../shared/api';
 import type { BisectPlan, BisectResult, PredicateName, ProbeEvent } from '../../shared/bisect';
-import { toErrorData, type LakerecErrorData } from '../../shared/errors';
+import type { LakerecErrorData } from '../../shared/errors';
 import type { Progress } from '../../shared/jobs';
+import { useClientStore } from '../state/context';
+import { createJob, perClient, type JobStatus } from '../state/job';
 
-export type BisectStatus = 'idle' | 'running' | 'done' | 'error';
+export type BisectStatus = JobStatus;
 
 export interface BisectForm {
   predicate: PredicateName;
@@ -32,7 +34,7 @@ export interface BisectState {
   finishedAt: number;
 
   setForm(patch: Partial<BisectForm>): void;
-  run(client: ApiClient, path: string, latest: number): Promise<void>;
+  run(path: string, latest: number): Promise<void>;
   cancel(): void;
   reset(): void;
 }
@@ -61,48 +63,36 @@ export function requestOf(path: string, f: BisectForm): BisectRequest | string {
   return req;
 }
 
-function errorOf(e: unknown): LakerecErrorData {
-  return e instanceof ApiCallError ? e.data : toErrorData(e);
-}
-
-let seq = 0;
-let controller: AbortController | null = null;
-
 const blankForm: BisectForm = { predicate: 'unique-keys', keys: '', expect: '', partition: '', source: '' };
 
-export const useBisect = create<BisectState>()((set, get) => ({
-  form: blankForm,
-  status: 'idle',
-  path: null,
-  latest: -1,
-  plan: null,
-  probes: [],
-  progress: null,
-  result: null,
-  error: null,
-  startedAt: 0,
-  finishedAt: 0,
+export function createBisectStore(client: ApiClient) {
+  const search = createJob<JobProgress<'bisect'>>();
+  return createStore<BisectState>()((set, get) => ({
+    form: blankForm,
+    status: 'idle',
+    path: null,
+    latest: -1,
+    plan: null,
+    probes: [],
+    progress: null,
+    result: null,
+    error: null,
+    startedAt: 0,
+    finishedAt: 0,
 
-  setForm(patch) {
-    set((s) => ({ form: { ...s.form, ...patch } }));
-  },
+    setForm(patch) {
+      set((s) => ({ form: { ...s.form, ...patch } }));
+    },
 
-  async run(client, path, latest) {
-    const req = requestOf(path, get().form);
-    if (typeof req === 'string') {
-      set({ status: 'error', path, latest, plan: null, probes: [], result: null, error: { code: 'usage', message: req } });
-      return;
-    }
-    controller?.abort();
-    const mine = ++seq;
-    const ac = new AbortController();
-    controller = ac;
-    set({ status: 'running', path, latest, plan: null, probes: [], progress: null, result: null, error: null, startedAt: Date.now(), finishedAt: 0 });
-    try {
-      const result = await client.invoke('bisect', req, {
-        signal: ac.signal,
-        onProgress: (p) => {
-          if (mine !== seq) return;
+    async run(path, latest) {
+      const req = requestOf(path, get().form);
+      if (typeof req === 'string') {
+        set({ status: 'error', path, latest, plan: null, probes: [], result: null, error: { code: 'usage', message: req } });
+        return;
+      }
+      set({ status: 'running', path, latest, plan: null, probes: [], progress: null, result: null, error: null, startedAt: Date.now(), finishedAt: 0 });
+      await search.run(({ signal, onProgress }) => client.invoke('bisect', req, { signal, onProgress }), {
+        progress: (p) => {
           const d = p.data;
           if (d?.kind === 'probe') {
             const probe: ProbeEvent = { version: d.version, state: d.state, probeIndex: d.probeIndex, ...(d.detail ? { detail: d.detail } : {}) };
@@ -111,28 +101,31 @@ export const useBisect = create<BisectState>()((set, get) => ({
             set({ plan: { latestVersion: d.latestVersion, unreadableVersions: d.unreadableVersions, exhaustive: d.exhaustive }, progress: p });
           } else set({ progress: p });
         },
+        done: (result) => {
+          // The result is the record: it also holds any probe whose event a dropped stream lost.
+          const have = new Set(get().probes.map((p) => p.probeIndex));
+          const missing = result.probes.filter((p) => !have.has(p.probeIndex));
+          const probes = [...get().probes, ...missing].sort((a, b) => a.probeIndex - b.probeIndex);
+          set({ status: 'done', result, probes, latest: Math.max(latest, result.latestVersion), progress: null, finishedAt: Date.now() });
+        },
+        error: (error) => set({ status: 'error', progress: null, error, finishedAt: Date.now() }),
       });
-      if (mine !== seq) return;
-      // The result is the record: it also holds any probe whose event a dropped stream lost.
-      const have = new Set(get().probes.map((p) => p.probeIndex));
-      const missing = result.probes.filter((p) => !have.has(p.probeIndex));
-      const probes = [...get().probes, ...missing].sort((a, b) => a.probeIndex - b.probeIndex);
-      set({ status: 'done', result, probes, latest: Math.max(latest, result.latestVersion), progress: null, finishedAt: Date.now() });
-    } catch (e) {
-      if (mine !== seq) return;
-      set({ status: 'error', progress: null, error: errorOf(e), finishedAt: Date.now() });
-    } finally {
-      if (mine === seq) controller = null;
-    }
-  },
+    },
 
-  cancel() {
-    controller?.abort();
-  },
+    cancel() {
+      search.cancel();
+    },
 
-  reset() {
-    controller?.abort();
-    seq++;
-    set({ status: 'idle', path: null, plan: null, probes: [], progress: null, result: null, error: null });
-  },
-}));
+    reset() {
+      search.drop();
+      set({ status: 'idle', path: null, plan: null, probes: [], progress: null, result: null, error: null });
+    },
+  }));
+}
+
+/** The bisect store of this window. */
+export const bisectStoreFor = perClient(createBisectStore);
+
+export function useBisect<T>(selector: (s: BisectState) => T): T {
+  return useClientStore(bisectStoreFor, selector);
+}

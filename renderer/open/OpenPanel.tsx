@@ -1,6 +1,6 @@
 // Sidebar: open a table by path or dialog, recent tables, bundled sample lakes.
 import { useState, type FormEvent } from 'react';
-import { PathInput } from '../app/PathInput';
+import { PathInput } from '../ui/PathInput';
 import { NO_SAMPLES, useWorkbench } from '../state/context';
 
 export function OpenPanel() {

@@ -1,19 +1,13 @@
 // The Proof page: pick engine A and engine B, watch the five steps run with each fingerprint,
 // then see the twelve checks. Needs no open table: the proof generates its own.
 import { useEffect } from 'react';
-import { useStore } from 'zustand';
 import type { OdsFingerprint } from '../../shared/fingerprint';
 import { PROOF_CHECKS, type ProofCheck, type ProofStep, type ProofStepId } from '../../shared/proof';
-import { ErrorPanel } from '../app/ErrorPanel';
-import { useClient } from '../state/context';
-import '../reconcile/screens.css';
-import { proofStoreFor, type ProofState } from './store';
+import { ErrorPanel } from '../ui/ErrorPanel';
+import { JobProgress } from '../ui/JobProgress';
+import { useProof } from './store';
 
 const STEP_ORDER: ProofStepId[] = ['generate', 'a_write', 'b_read', 'b_write', 'a_read'];
-
-function useProof<T>(selector: (s: ProofState) => T): T {
-  return useStore(proofStoreFor(useClient()), selector);
-}
 
 /** FNV-1a of the fingerprint's figures: a short mark that differs when any figure differs (display only). */
 function markOf(fp: OdsFingerprint): string {
@@ -118,10 +112,11 @@ export function ProofView() {
           ))}
           <div className="proof-run">
             <button type="button" className="btn btn-primary" data-testid="run-proof" disabled={running || !a || !b} onClick={() => void run()}>Run proof</button>
-            {running && <button type="button" className="btn btn-quiet" data-testid="cancel-proof" onClick={cancel}>Cancel</button>}
           </div>
         </div>
       )}
+
+      {running && <JobProgress progress={progress} waiting="Starting…" onCancel={cancel} testId="proof-progress" cancelTestId="cancel-proof" />}
 
       {result && (
         <div className={`verdict-banner ${result.passed ? 'ok' : 'bad'}`} data-testid="proof-verdict" data-passed={String(result.passed)}>
@@ -138,7 +133,6 @@ export function ProofView() {
         <>
           <div className="section-bar">
             <h2>Steps</h2>
-            {running && <span className="section-note" data-testid="proof-progress">{progress ? `${progress.phase} (${progress.done}/${progress.total ?? '?'})` : 'starting…'}</span>}
           </div>
           <div className="grid-wrap rc-grid">
             <table className="grid" data-testid="proof-steps">

@@ -1,17 +1,19 @@
 // The Proof page's state: the engines to pick from, the two picked, the steps as they run (each
 // arrives as progress data with its fingerprint), and the result's checks.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { ApiCallError, type ApiClient, type EngineChoice } from '../../shared/api';
-import { toErrorData, type LakerecErrorData } from '../../shared/errors';
+import type { ApiClient, EngineChoice, JobProgress } from '../../shared/api';
+import type { LakerecErrorData } from '../../shared/errors';
 import type { Progress } from '../../shared/jobs';
 import type { ProofResult, ProofStep } from '../../shared/proof';
+import { useClientStore } from '../state/context';
+import { createJob, errorOf, perClient, type JobStatus } from '../state/job';
 
 export interface ProofState {
   engines: EngineChoice[] | null;
   enginesError: LakerecErrorData | null;
   a: string;
   b: string;
-  status: 'idle' | 'running' | 'done' | 'error';
+  status: JobStatus;
   steps: ProofStep[];
   progress: Progress | null;
   result: ProofResult | null;
@@ -22,12 +24,8 @@ export interface ProofState {
   cancel(): void;
 }
 
-function errorOf(e: unknown): LakerecErrorData {
-  return e instanceof ApiCallError ? e.data : toErrorData(e);
-}
-
 export function createProofStore(client: ApiClient): StoreApi<ProofState> {
-  let controller: AbortController | null = null;
+  const proof = createJob<JobProgress<'runProof'>>();
   return createStore<ProofState>()((set, get) => ({
     engines: null,
     enginesError: null,
@@ -56,45 +54,29 @@ export function createProofStore(client: ApiClient): StoreApi<ProofState> {
 
     async run() {
       const { a, b } = get();
-      controller?.abort();
-      const ac = new AbortController();
-      controller = ac;
       set({ status: 'running', steps: [], progress: null, result: null, error: null });
-      try {
-        const r = await client.invoke('runProof', { engines: [a, b] }, {
-          signal: ac.signal,
-          onProgress: (p) => {
-            if (controller !== ac) return;
-            const step = p.data;
-            set((s) => ({
-              progress: p,
-              steps: step ? [...s.steps.filter((x) => x.id !== step.id), step] : s.steps,
-            }));
-          },
-        });
-        if (controller !== ac) return;
-        set({ status: 'done', result: r.result, steps: r.result.steps, progress: null });
-      } catch (e) {
-        if (controller !== ac) return;
-        set({ status: 'error', error: errorOf(e), progress: null });
-      } finally {
-        if (controller === ac) controller = null;
-      }
+      await proof.run(({ signal, onProgress }) => client.invoke('runProof', { engines: [a, b] }, { signal, onProgress }), {
+        progress: (p) => {
+          const step = p.data;
+          set((s) => ({
+            progress: p,
+            steps: step ? [...s.steps.filter((x) => x.id !== step.id), step] : s.steps,
+          }));
+        },
+        done: (r) => set({ status: 'done', result: r.result, steps: r.result.steps, progress: null }),
+        error: (error) => set({ status: 'error', error, progress: null }),
+      });
     },
 
     cancel() {
-      controller?.abort();
+      proof.cancel();
     },
   }));
 }
 
-const stores = new WeakMap<ApiClient, StoreApi<ProofState>>();
+/** The Proof store of this window. */
+export const proofStoreFor = perClient(createProofStore);
 
-export function proofStoreFor(client: ApiClient): StoreApi<ProofState> {
-  let s = stores.get(client);
-  if (!s) {
-    s = createProofStore(client);
-    stores.set(client, s);
-  }
-  return s;
+export function useProof<T>(selector: (s: ProofState) => T): T {
+  return useClientStore(proofStoreFor, selector);
 }

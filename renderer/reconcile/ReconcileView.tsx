@@ -3,15 +3,14 @@
 // line; one of the five levels; a run with progress and Cancel; then the verdict, findings,
 // partitions and example rows, and the incident report.
 import { useEffect, useRef, useState, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
-import { useStore } from 'zustand';
 import { LEVELS, type Level } from '../../shared/reconcile';
-import { ErrorPanel } from '../app/ErrorPanel';
-import { PathInput } from '../app/PathInput';
+import { ErrorPanel } from '../ui/ErrorPanel';
+import { JobProgress } from '../ui/JobProgress';
+import { PathInput } from '../ui/PathInput';
 import { useClient, useWorkbench } from '../state/context';
 import { sourceFromDrop } from './drop';
 import { ReconcileResultView } from './ResultView';
-import { reconcileStoreFor, type ReconcileState } from './store';
-import './screens.css';
+import { reconcileStoreFor, useReconcile } from './store';
 
 const LEVEL_QUESTIONS: Record<Level, string> = {
   schema: 'same columns and types?',
@@ -20,10 +19,6 @@ const LEVEL_QUESTIONS: Record<Level, string> = {
   keys: 'which keys missing, extra, duplicated?',
   rows: 'which columns differ, on which rows?',
 };
-
-function useReconcile<T>(selector: (s: ReconcileState) => T): T {
-  return useStore(reconcileStoreFor(useClient()), selector);
-}
 
 function formatBytes(n: number): string {
   if (n < 1024) return `${n} B`;
@@ -43,7 +38,9 @@ function SourcePanel() {
   const clearSource = useReconcile((s) => s.clearSource);
   const [path, setPath] = useState('');
   const fileInput = useRef<HTMLInputElement>(null);
-  const web = info?.mode !== 'electron';
+  // Capabilities, not the transport (ADR 0006): a dropped file is read in place or uploaded.
+  const inPlace = info?.canResolveDroppedFiles === true;
+  const dialog = info?.canPickSource === true;
   void client;
 
   const submit = (e: FormEvent) => {
@@ -73,20 +70,20 @@ function SourcePanel() {
       ) : (
         <div className="source-drop" data-testid="source-drop">
           <div className="drop-glyph small" aria-hidden="true">⇩</div>
-          <div>Drop a Parquet, CSV or JSON lines file on this screen{web ? '' : ', or a Delta folder'}</div>
-          <div className="muted">{web ? 'it is sent to the engine on 127.0.0.1 and kept in a temp folder until it stops' : 'it is read where it is; nothing is copied'}</div>
+          <div>Drop a Parquet, CSV or JSON lines file on this screen{inPlace ? ', or a Delta folder' : ''}</div>
+          <div className="muted">{inPlace ? 'it is read where it is; nothing is copied' : 'it is sent to the engine on 127.0.0.1 and kept in a temp folder until it stops'}</div>
         </div>
       )}
       <form className="source-form" onSubmit={submit}>
         <PathInput testId="source-path" placeholder="/path/to/source.parquet or a Delta folder" label="Source path" value={path} onChange={setPath} />
         <button type="submit" className="btn" data-testid="source-use-path">Use path</button>
-        {web ? (
+        {dialog ? (
+          <button type="button" className="btn" data-testid="source-pick" onClick={() => void pickSource()}>Choose file…</button>
+        ) : (
           <>
             <button type="button" className="btn" data-testid="source-upload" onClick={() => fileInput.current?.click()}>Upload a file…</button>
             <input ref={fileInput} type="file" hidden accept=".parquet,.csv,.tsv,.json,.jsonl,.ndjson" data-testid="source-file-input" onChange={onFile} />
           </>
-        ) : (
-          <button type="button" className="btn" data-testid="source-pick" onClick={() => void pickSource()}>Choose file…</button>
         )}
       </form>
       {error && <p className="field-error" role="alert" data-testid="source-error">{error.message}</p>}
@@ -217,17 +214,7 @@ function RunPanel({ table, latest }: { table: string; latest: number | null }) {
 function Progressing() {
   const progress = useReconcile((s) => s.progress);
   const cancel = useReconcile((s) => s.cancel);
-  const pct = progress?.total ? Math.round((100 * progress.done) / progress.total) : null;
-  return (
-    <div className="loading rc-progress" data-testid="reconcile-progress">
-      <div className="loading-row">
-        <span className="spinner" aria-hidden="true" />
-        <span>{progress ? `${progress.phase}${progress.total !== null ? ` ${progress.done.toLocaleString('en-US')} / ${progress.total.toLocaleString('en-US')}` : ''}` : 'Starting…'}</span>
-        <button type="button" className="btn btn-quiet" data-testid="cancel-reconcile" onClick={cancel}>Cancel</button>
-      </div>
-      <div className="bar"><div className={`bar-fill${pct === null ? ' indeterminate' : ''}`} style={{ width: pct === null ? '30%' : `${pct}%` }} /></div>
-    </div>
-  );
+  return <JobProgress progress={progress} waiting="Starting…" onCancel={cancel} testId="reconcile-progress" cancelTestId="cancel-reconcile" className="rc-progress" />;
 }
 
 export function ReconcileView() {

@@ -1,7 +1,7 @@
 // A reconcile result: the verdict banner, rows read vs avoided, findings as cards (meaning,
 // evidence, action), the per-partition grid, and example rows side by side.
 import type { Finding, PartitionResult, ReconcileResult, RowDiff } from '../../shared/reconcile';
-import { ExportReport } from '../report/ExportReport';
+import { ExportReport } from './ExportReport';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 const short = (h: string | null) => (h ? h.slice(0, 12) : '—');

@@ -2,11 +2,13 @@
 // edited and its problems, the level, the run (progress, cancel, result) and the exported report.
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import {
-  ApiCallError, SOURCE_FILE_PATTERN, type ApiClient, type ContractCheck, type ExportedReport, type UploadableFile,
+  SOURCE_FILE_PATTERN, type ApiClient, type ContractCheck, type ExportedReport, type UploadableFile,
 } from '../../shared/api';
-import { toErrorData, type LakerecErrorData } from '../../shared/errors';
+import type { LakerecErrorData } from '../../shared/errors';
 import type { Progress } from '../../shared/jobs';
 import type { Level, ReconcileResult } from '../../shared/reconcile';
+import { useClientStore } from '../state/context';
+import { createJob, errorOf, perClient, type JobStatus } from '../state/job';
 
 export type SourceVia = 'path' | 'drop' | 'upload' | 'dialog';
 
@@ -18,7 +20,7 @@ export interface SourceChoice {
   via: SourceVia;
 }
 
-export type RunStatus = 'idle' | 'running' | 'done' | 'error';
+export type RunStatus = JobStatus;
 
 export interface ReconcileState {
   source: SourceChoice | null;
@@ -51,7 +53,7 @@ export interface ReconcileState {
   ranOn: { table: string; source: string } | null;
   error: LakerecErrorData | null;
 
-  report: { status: 'idle' | 'running' | 'done' | 'error'; progress: Progress | null; exported: ExportedReport | null; error: LakerecErrorData | null };
+  report: { status: JobStatus; progress: Progress | null; exported: ExportedReport | null; error: LakerecErrorData | null };
 
   loadContract(table: string, force?: boolean): Promise<void>;
   setContractText(text: string): void;
@@ -67,31 +69,25 @@ export interface ReconcileState {
   exportReport(save: boolean): Promise<ExportedReport | null>;
 }
 
-function errorOf(e: unknown): LakerecErrorData {
-  return e instanceof ApiCallError ? e.data : toErrorData(e);
-}
-
 function baseName(p: string): string {
   const parts = p.replace(/[\\/]+$/, '').split(/[\\/]/);
   return parts[parts.length - 1] || p;
 }
 
 export function createReconcileStore(client: ApiClient): StoreApi<ReconcileState> {
-  let runController: AbortController | null = null;
-  let uploadController: AbortController | null = null;
+  const runJob = createJob();
+  const uploadJob = createJob();
+  const reportJob = createJob();
+  // Quick calls, not jobs in the engine: the signal is not sent, the newest answer wins.
+  const contractJob = createJob();
+  const checkJob = createJob();
   let checkTimer: ReturnType<typeof setTimeout> | null = null;
-  let checkSeq = 0;
 
   return createStore<ReconcileState>()((set, get) => {
-    const validate = async (text: string) => {
-      const mine = ++checkSeq;
-      try {
-        const check = await client.invoke('validateContract', { text });
-        if (mine === checkSeq) set({ check });
-      } catch (e) {
-        if (mine === checkSeq) set({ check: { ok: false, problems: [{ line: null, message: errorOf(e).message }], summary: null } });
-      }
-    };
+    const validate = (text: string) => checkJob.run(() => client.invoke('validateContract', { text }), {
+      done: (check) => set({ check }),
+      error: (e) => set({ check: { ok: false, problems: [{ line: null, message: e.message }], summary: null } }),
+    });
 
     return {
       source: null,
@@ -121,15 +117,13 @@ export function createReconcileStore(client: ApiClient): StoreApi<ReconcileState
         // An edited contract for the same table is the user's work: keep it.
         if (!force && s.contractFor === table && (s.contractText !== '' || s.contractLoading)) return;
         set({ contractFor: table, contractLoading: true, contractLoadError: null });
-        try {
-          const c = await client.invoke('defaultContract', { path: table });
-          if (get().contractFor !== table) return;
-          set({ contractText: c.text, contractOrigin: c.origin, contractPath: c.path, contractLoaded: { text: c.text, origin: c.origin }, contractLoading: false });
-          await validate(c.text);
-        } catch (e) {
-          if (get().contractFor !== table) return;
-          set({ contractLoading: false, contractLoadError: errorOf(e) });
-        }
+        await contractJob.run(() => client.invoke('defaultContract', { path: table }), {
+          done: async (c) => {
+            set({ contractText: c.text, contractOrigin: c.origin, contractPath: c.path, contractLoaded: { text: c.text, origin: c.origin }, contractLoading: false });
+            await validate(c.text);
+          },
+          error: (contractLoadError) => set({ contractLoading: false, contractLoadError }),
+        });
       },
 
       setContractText(text) {
@@ -166,18 +160,11 @@ export function createReconcileStore(client: ApiClient): StoreApi<ReconcileState
           set({ sourceError: { code: 'usage', message: `"${file.name}" is not a source the workbench reads: drop a .parquet, .csv or .jsonl file, or type a Delta folder's path.` } });
           return;
         }
-        uploadController?.abort();
-        const ac = new AbortController();
-        uploadController = ac;
         set({ sourceBusy: { name: file.name, size: file.size }, sourceError: null });
-        try {
-          const { path } = await client.uploadFile(file, { signal: ac.signal });
-          if (uploadController !== ac) return;
-          set({ source: { path, label: file.name, via: 'upload' }, sourceBusy: null });
-        } catch (e) {
-          if (uploadController !== ac) return;
-          set({ sourceBusy: null, sourceError: errorOf(e) });
-        }
+        await uploadJob.run(({ signal }) => client.uploadFile(file, { signal }), {
+          done: ({ path }) => set({ source: { path, label: file.name, via: 'upload' }, sourceBusy: null }),
+          error: (sourceError) => set({ sourceBusy: null, sourceError }),
+        });
       },
 
       async pickSource() {
@@ -190,8 +177,7 @@ export function createReconcileStore(client: ApiClient): StoreApi<ReconcileState
       },
 
       clearSource() {
-        uploadController?.abort();
-        uploadController = null;
+        uploadJob.drop();
         set({ source: null, sourceBusy: null, sourceError: null });
       },
 
@@ -201,57 +187,42 @@ export function createReconcileStore(client: ApiClient): StoreApi<ReconcileState
           set({ status: 'error', error: { code: 'usage', message: 'Choose the source of truth first: drop its file on the window, upload it, or type its path.' } });
           return;
         }
-        runController?.abort();
-        const ac = new AbortController();
-        runController = ac;
         const source = s.source.path;
         set({ status: 'running', progress: null, error: null, result: null, resultId: null, ranOn: { table, source }, report: { status: 'idle', progress: null, exported: null, error: null } });
-        try {
-          const r = await client.invoke('reconcile', { source, table, contract: s.contractText, level: s.level, ...(s.version !== null ? { version: s.version } : {}), ...(s.useBaseline && s.level !== 'schema' && s.level !== 'counts' ? { baseline: true } : {}) }, {
-            signal: ac.signal,
-            onProgress: (p) => { if (runController === ac) set({ progress: p }); },
-          });
-          if (runController !== ac) return;
-          set({ status: 'done', result: r.result, resultId: r.resultId, progress: null });
-        } catch (e) {
-          if (runController !== ac) return;
-          set({ status: 'error', error: errorOf(e), progress: null });
-        } finally {
-          if (runController === ac) runController = null;
-        }
+        const request = { source, table, contract: s.contractText, level: s.level, ...(s.version !== null ? { version: s.version } : {}), ...(s.useBaseline && s.level !== 'schema' && s.level !== 'counts' ? { baseline: true } : {}) };
+        await runJob.run(({ signal, onProgress }) => client.invoke('reconcile', request, { signal, onProgress }), {
+          progress: (progress) => set({ progress }),
+          done: (r) => set({ status: 'done', result: r.result, resultId: r.resultId, progress: null }),
+          error: (error) => set({ status: 'error', error, progress: null }),
+        });
       },
 
       cancel() {
-        runController?.abort();
+        runJob.cancel();
       },
 
       async exportReport(save) {
         const id = get().resultId;
         if (!id) return null;
         set({ report: { status: 'running', progress: null, exported: null, error: null } });
-        try {
-          const exported = await client.invoke('exportReport', { resultId: id, save }, {
-            onProgress: (p) => set((st) => ({ report: { ...st.report, progress: p } })),
-          });
-          set({ report: { status: 'done', progress: null, exported, error: null } });
-          return exported;
-        } catch (e) {
-          set({ report: { status: 'error', progress: null, exported: null, error: errorOf(e) } });
-          return null;
-        }
+        let out: ExportedReport | null = null;
+        await reportJob.run(({ onProgress }) => client.invoke('exportReport', { resultId: id, save }, { onProgress }), {
+          progress: (p) => set((st) => ({ report: { ...st.report, progress: p } })),
+          done: (exported) => {
+            out = exported;
+            set({ report: { status: 'done', progress: null, exported, error: null } });
+          },
+          error: (error) => set({ report: { status: 'error', progress: null, exported: null, error } }),
+        });
+        return out;
       },
     };
   });
 }
 
-const stores = new WeakMap<ApiClient, StoreApi<ReconcileState>>();
-
 /** One Reconcile store per client (per window). */
-export function reconcileStoreFor(client: ApiClient): StoreApi<ReconcileState> {
-  let s = stores.get(client);
-  if (!s) {
-    s = createReconcileStore(client);
-    stores.set(client, s);
-  }
-  return s;
+export const reconcileStoreFor = perClient(createReconcileStore);
+
+export function useReconcile<T>(selector: (s: ReconcileState) => T): T {
+  return useClientStore(reconcileStoreFor, selector);
 }

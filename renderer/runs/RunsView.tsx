@@ -1,17 +1,10 @@
 // The run history: every proof, reconcile and bisect run (this window's and the CLI's that share
 // the app-data folder), newest first, from the local DuckDB file the engine keeps.
-import { useCallback, useEffect, useState } from 'react';
-import { ApiCallError } from '../../shared/api';
-import { toErrorData, type LakerecErrorData } from '../../shared/errors';
-import type { RunKind, RunRecord } from '../../shared/proof';
-import { ErrorPanel } from '../app/ErrorPanel';
+import { useEffect } from 'react';
+import type { RunRecord } from '../../shared/proof';
+import { ErrorPanel } from '../ui/ErrorPanel';
 import { formatUtc } from '../history/format';
-import { useClient } from '../state/context';
-import '../reconcile/screens.css';
-
-type Filter = RunKind | 'all';
-
-type Loaded = { status: 'loading' } | { status: 'error'; error: LakerecErrorData } | { status: 'ready'; run: RunRecord };
+import { useRuns, type RunsFilter } from './store';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
@@ -55,40 +48,19 @@ function statusClass(s: string): string {
 }
 
 export function RunsView() {
-  const client = useClient();
-  const [filter, setFilter] = useState<Filter>('all');
-  const [runs, setRuns] = useState<RunRecord[] | null>(null);
-  const [error, setError] = useState<LakerecErrorData | null>(null);
-  const [loading, setLoading] = useState(false);
-  const [open, setOpen] = useState<{ id: string; loaded: Loaded } | null>(null);
-
-  const toggle = async (id: string) => {
-    if (open?.id === id) { setOpen(null); return; }
-    setOpen({ id, loaded: { status: 'loading' } });
-    try {
-      const r = await client.invoke('getRun', { id });
-      setOpen((o) => (o?.id === id ? { id, loaded: { status: 'ready', run: r.run } } : o));
-    } catch (e) {
-      setOpen((o) => (o?.id === id ? { id, loaded: { status: 'error', error: e instanceof ApiCallError ? e.data : toErrorData(e) } } : o));
-    }
-  };
-
-  const load = useCallback(async () => {
-    setLoading(true);
-    setError(null);
-    try {
-      const r = await client.invoke('listRuns', filter === 'all' ? {} : { kind: filter });
-      setRuns(r.runs);
-    } catch (e) {
-      setError(e instanceof ApiCallError ? e.data : toErrorData(e));
-    } finally {
-      setLoading(false);
-    }
-  }, [client, filter]);
+  const filter = useRuns((s) => s.filter);
+  const runs = useRuns((s) => s.runs);
+  const error = useRuns((s) => s.error);
+  const loading = useRuns((s) => s.loading);
+  const open = useRuns((s) => s.open);
+  const enter = useRuns((s) => s.enter);
+  const setFilter = useRuns((s) => s.setFilter);
+  const load = useRuns((s) => s.load);
+  const toggle = useRuns((s) => s.toggle);
 
   useEffect(() => {
-    void load();
-  }, [load]);
+    void enter();
+  }, [enter]);
 
   return (
     <div className="runs-view" data-testid="runs-view">
@@ -97,8 +69,8 @@ export function RunsView() {
         <span className="muted">every proof, reconcile and bisect, kept in the app-data folder</span>
         <span className="spacer" />
         <div className="levels compact" role="radiogroup" aria-label="Kind">
-          {(['all', 'reconcile', 'bisect', 'proof'] as Filter[]).map((k) => (
-            <button key={k} type="button" role="radio" aria-checked={k === filter} className={`level${k === filter ? ' active' : ''}`} data-testid={`runs-filter-${k}`} onClick={() => setFilter(k)}>
+          {(['all', 'reconcile', 'bisect', 'proof'] as RunsFilter[]).map((k) => (
+            <button key={k} type="button" role="radio" aria-checked={k === filter} className={`level${k === filter ? ' active' : ''}`} data-testid={`runs-filter-${k}`} onClick={() => void setFilter(k)}>
               <span className="level-name">{k}</span>
             </button>
           ))}

@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import { useStore, type StoreApi } from 'zustand';
 import type { ApiClient, SampleTable } from '../../shared/api';
-import type { WorkbenchState } from './store';
+import type { WorkbenchState } from './workbench';
 
 export interface Workbench {
   store: StoreApi<WorkbenchState>;
@@ -22,6 +22,11 @@ export function useWorkbench<T>(selector: (s: WorkbenchState) => T): T {
 
 export function useClient(): ApiClient {
   return useWorkbenchContext().client;
+}
+
+/** A selector over one of this window's screen stores (made per client by `perClient`). */
+export function useClientStore<S, T>(storeFor: (client: ApiClient) => StoreApi<S>, selector: (s: S) => T): T {
+  return useStore(storeFor(useClient()), selector);
 }
 
 /** A stable empty list: a selector must not return a new array on every call. */

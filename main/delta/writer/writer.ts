@@ -3,6 +3,7 @@
 // add actions with full stats and a commitInfo with operation, parameters, metrics and engineInfo.
 // A commit is atomic: the JSON is written to a temp file and then linked to its version's name,
 // which fails if the version exists, so of two writers racing for a version one loses cleanly.
+import { LAKEREC_VERSION } from '../../../shared/version';
 import { randomUUID } from 'node:crypto';
 import {
   existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync,
@@ -23,7 +24,7 @@ import {
 } from './schema';
 import { dataColumnsOf, statsJson, statsSelectList } from './stats';
 
-export const WRITER_ENGINE_INFO = 'lakerec/0.1.0';
+export const WRITER_ENGINE_INFO = `lakerec/${LAKEREC_VERSION}`;
 
 /** Rows to write: a DuckDB SELECT (run on the writer's connection) or plain objects. */
 export type RowSource = { sql: string } | { rows: Record<string, unknown>[] };

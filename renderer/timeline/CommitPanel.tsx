@@ -3,7 +3,7 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { CommitFile, PartitionChange } from '../../shared/api';
 import type { EvidenceValue, HeuristicHit } from '../../shared/forensics';
-import { ErrorPanel } from '../app/ErrorPanel';
+import { ErrorPanel } from '../ui/ErrorPanel';
 import { formatUtc, operationKind } from '../history/format';
 import type { DetailState } from './store';
 import { compact, formatBytes, formatInt } from './timeline';

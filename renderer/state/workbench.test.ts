@@ -1,7 +1,7 @@
 // The store's flow over a scripted ApiClient (the real transports are covered by the e2e).
 import { describe, expect, it } from 'vitest';
 import { ApiCallError, type ApiClient, type ApiMethod, type ApiRequest, type ApiResponse, type InvokeOptions } from '../../shared/api';
-import { createWorkbenchStore } from './store';
+import { createWorkbenchStore } from './workbench';
 
 type Script = Partial<{ [M in ApiMethod]: (req: ApiRequest<M>, opts?: InvokeOptions) => Promise<ApiResponse<M>> }>;
 
@@ -16,6 +16,7 @@ function client(script: Script): ApiClient & { calls: string[] } {
       return f(request, opts);
     },
     pathForDroppedFile: () => null,
+    uploadFile: () => Promise.reject(new ApiCallError({ code: 'usage', message: 'no uploads here' })),
   };
 }
 
@@ -28,7 +29,7 @@ const row = (version: number) => ({ version, timestamp: 0, operation: 'WRITE', o
 describe('workbench store', () => {
   it('boots, opens the initial table, lists its versions', async () => {
     const c = client({
-      appInfo: async () => ({ version: '0.1.0', mode: 'web', canPickFolder: false, canResolveDroppedFiles: false, initialTable: '/t/a', sampleTables: [] }),
+      appInfo: async () => ({ version: '0.1.0', mode: 'web', canPickFolder: false, canResolveDroppedFiles: false, canPickSource: false, canSaveFiles: false, initialTable: '/t/a', sampleTables: [] }),
       recentTables: async () => ({ tables: [] }),
       openTable: async ({ path }) => ({ table: summary(path), recent: [{ path, name: 'a', openedAt: 1 }] }),
       listVersions: async (_r, opts) => {

@@ -1,10 +1,9 @@
 // "Export incident report": the engine composes one self-contained HTML file (reconcile findings,
-// timeline excerpt, bisect and culprit commit, contract, tool version). Electron writes it through
-// a save dialog; web mode downloads it from the page.
-import { useStore } from 'zustand';
-import { ErrorPanel } from '../app/ErrorPanel';
-import { useClient, useWorkbench } from '../state/context';
-import { reconcileStoreFor } from '../reconcile/store';
+// timeline excerpt, bisect and culprit commit, contract, tool version). Where the engine has a save
+// dialog (appInfo.canSaveFiles: the desktop app) it writes the file there; else the page downloads it.
+import { ErrorPanel } from '../ui/ErrorPanel';
+import { useWorkbench } from '../state/context';
+import { useReconcile } from './store';
 
 /** Saves text as a file from the page (web mode): a Blob and a download link, no network. */
 export function downloadText(fileName: string, text: string, type = 'text/html;charset=utf-8'): void {
@@ -20,17 +19,15 @@ export function downloadText(fileName: string, text: string, type = 'text/html;c
 }
 
 export function ExportReport() {
-  const client = useClient();
-  const store = reconcileStoreFor(client);
-  const report = useStore(store, (s) => s.report);
-  const resultId = useStore(store, (s) => s.resultId);
-  const exportReport = useStore(store, (s) => s.exportReport);
-  const electron = useWorkbench((s) => s.info?.mode === 'electron');
+  const report = useReconcile((s) => s.report);
+  const resultId = useReconcile((s) => s.resultId);
+  const exportReport = useReconcile((s) => s.exportReport);
+  const saves = useWorkbench((s) => s.info?.canSaveFiles === true);
   if (!resultId) return null;
 
   const onExport = async () => {
-    const r = await exportReport(electron);
-    if (r && !electron) downloadText(r.fileName, r.html);
+    const r = await exportReport(saves);
+    if (r && !saves) downloadText(r.fileName, r.html);
   };
 
   return (
@@ -45,7 +42,7 @@ export function ExportReport() {
         <span className="report-done" data-testid="report-done">
           {report.exported.savedTo
             ? <>Saved to <code>{report.exported.savedTo}</code></>
-            : electron ? 'Not saved (the dialog was cancelled).' : <>Downloaded <code>{report.exported.fileName}</code></>}
+            : saves ? 'Not saved (the dialog was cancelled).' : <>Downloaded <code>{report.exported.fileName}</code></>}
           <span className="muted"> · {report.exported.sections.join(' · ')}</span>
         </span>
       )}

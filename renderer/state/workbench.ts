@@ -1,9 +1,10 @@
 // The window's state (zustand). Screens read slices of it; actions call the ApiClient, never a
 // transport. One table is open at a time; a newer open wins over a slower older one.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { ApiCallError, type ApiClient, type AppInfo, type RecentTable, type TableSummary, type VersionRow } from '../../shared/api';
-import { toErrorData, type LakerecErrorData } from '../../shared/errors';
+import type { ApiClient, AppInfo, RecentTable, TableSummary, VersionRow } from '../../shared/api';
+import type { LakerecErrorData } from '../../shared/errors';
 import type { Progress } from '../../shared/jobs';
+import { createJob, errorOf } from './job';
 
 export type TableStatus = 'loading' | 'ready' | 'error';
 
@@ -34,13 +35,8 @@ export interface WorkbenchState {
   setNotice(n: LakerecErrorData | null): void;
 }
 
-function errorOf(e: unknown): LakerecErrorData {
-  return e instanceof ApiCallError ? e.data : toErrorData(e);
-}
-
 export function createWorkbenchStore(client: ApiClient): StoreApi<WorkbenchState> {
-  let seq = 0;
-  let controller: AbortController | null = null;
+  const open = createJob();
 
   return createStore<WorkbenchState>()((set, get) => ({
     info: null,
@@ -65,40 +61,28 @@ export function createWorkbenchStore(client: ApiClient): StoreApi<WorkbenchState
         set({ notice: { code: 'usage', message: 'Type the path of a Delta table folder first.' } });
         return;
       }
-      controller?.abort();
-      const mine = ++seq;
-      const ac = new AbortController();
-      controller = ac;
-      const current = (): boolean => mine === seq;
-      const onProgress = (p: Progress) => {
-        if (current()) set((s) => (s.table ? { table: { ...s.table, progress: p } } : {}));
-      };
       set({
         notice: null,
         table: { path: trimmed, status: 'loading', summary: null, versions: null, progress: null, error: null },
       });
-      try {
-        const opened = await client.invoke('openTable', { path: trimmed }, { signal: ac.signal, onProgress });
-        if (!current()) return;
+      await open.run(async ({ signal, current, onProgress }) => {
+        const opened = await client.invoke('openTable', { path: trimmed }, { signal, onProgress });
+        if (!current()) return null;
         set((s) => ({ recent: opened.recent, table: s.table && { ...s.table, path: opened.table.path, summary: opened.table, progress: null } }));
-        const listed = await client.invoke('listVersions', { path: opened.table.path }, { signal: ac.signal, onProgress });
-        if (!current()) return;
-        set((s) => ({ table: s.table && { ...s.table, status: 'ready', versions: listed.versions, progress: null } }));
-      } catch (e) {
-        if (!current()) return;
-        set((s) => ({ table: s.table && { ...s.table, status: 'error', progress: null, error: errorOf(e) } }));
-      } finally {
-        if (current()) controller = null;
-      }
+        return client.invoke('listVersions', { path: opened.table.path }, { signal, onProgress });
+      }, {
+        progress: (p) => set((s) => (s.table ? { table: { ...s.table, progress: p } } : {})),
+        done: (listed) => set((s) => ({ table: s.table && { ...s.table, status: 'ready', versions: listed?.versions ?? null, progress: null } })),
+        error: (error) => set((s) => ({ table: s.table && { ...s.table, status: 'error', progress: null, error } })),
+      });
     },
 
     cancelOpen() {
-      controller?.abort();
+      open.cancel();
     },
 
     closeTable() {
-      controller?.abort();
-      seq++;
+      open.drop();
       set({ table: null });
     },
 

@@ -1,10 +1,11 @@
 // The open table: its header, then the list of versions from the log (or loading / error).
-import { ErrorPanel } from '../app/ErrorPanel';
+import { ErrorPanel } from '../ui/ErrorPanel';
+import { JobProgress } from '../ui/JobProgress';
 import { useWorkbench } from '../state/context';
 import { formatAgo, formatUtc } from './format';
 import { VersionsTable } from './VersionsTable';
 
-export function TableView() {
+export function HistoryView() {
   const table = useWorkbench((s) => s.table);
   const openTable = useWorkbench((s) => s.openTable);
   const cancel = useWorkbench((s) => s.cancelOpen);
@@ -34,18 +35,7 @@ export function TableView() {
       </header>
 
       {table.status === 'loading' && (
-        <div className="loading" data-testid="loading">
-          <div className="loading-row">
-            <span className="spinner" aria-hidden="true" />
-            <span>
-              {table.progress
-                ? `${table.progress.phase}${table.progress.total !== null ? ` ${table.progress.done} / ${table.progress.total}` : ''}`
-                : 'Reading the log…'}
-            </span>
-            <button type="button" className="btn btn-quiet" data-testid="cancel-button" onClick={cancel}>Cancel</button>
-          </div>
-          <div className="bar"><div className="bar-fill" style={{ width: table.progress?.total ? `${Math.round((100 * table.progress.done) / table.progress.total)}%` : '15%' }} /></div>
-        </div>
+        <JobProgress progress={table.progress} waiting="Reading the log…" onCancel={cancel} testId="loading" cancelTestId="cancel-button" />
       )}
 
       {table.status === 'error' && table.error && (

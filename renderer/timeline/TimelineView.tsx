@@ -2,14 +2,15 @@
 // version with the findings marked, the findings and versions lists, and the selected commit.
 import { useCallback, useEffect, useMemo } from 'react';
 import type { VersionSummary } from '../../shared/forensics';
-import { ErrorPanel } from '../app/ErrorPanel';
+import { ErrorPanel } from '../ui/ErrorPanel';
+import { JobProgress } from '../ui/JobProgress';
 import { useNav } from '../app/nav';
 import { formatUtc, operationKind } from '../history/format';
-import { TableView } from '../history/TableView';
+import { HistoryView } from '../history/HistoryView';
 import { useClient, useWorkbench } from '../state/context';
 import { CommitPanel } from './CommitPanel';
-import './investigate.css';
-import { useInvestigation } from './store';
+import './timeline.css';
+import { timelineStoreFor, useTimeline } from './store';
 import { formatBytes, formatInt } from './timeline';
 import { TimelineChart } from './TimelineChart';
 import { WindowedList } from './WindowedList';
@@ -19,9 +20,9 @@ const ROW = 26;
 let handledFocus = 0;
 
 function Header() {
-  const o = useInvestigation((s) => s.overview);
-  const f = useInvestigation((s) => s.forensics);
-  const path = useInvestigation((s) => s.path);
+  const o = useTimeline((s) => s.overview);
+  const f = useTimeline((s) => s.forensics);
+  const path = useTimeline((s) => s.path);
   // While the timeline loads, the name the open table already has.
   const opened = useWorkbench((s) => s.table?.summary ?? null);
   const warn = f ? f.heuristics.filter((h) => h.severity === 'warn').length : 0;
@@ -64,8 +65,8 @@ function flagsOf(v: VersionSummary, warn: Set<number>, info: Set<number>) {
 }
 
 function Findings({ onPick }: { onPick(v: number): void }) {
-  const f = useInvestigation((s) => s.forensics);
-  const selected = useInvestigation((s) => s.selected);
+  const f = useTimeline((s) => s.forensics);
+  const selected = useTimeline((s) => s.selected);
   if (!f) return null;
   const hits = [...f.heuristics].sort((a, b) => (a.severity === b.severity ? b.version - a.version : a.severity === 'warn' ? -1 : 1));
   return (
@@ -92,8 +93,8 @@ function Findings({ onPick }: { onPick(v: number): void }) {
 }
 
 function Versions({ onPick }: { onPick(v: number): void }) {
-  const f = useInvestigation((s) => s.forensics);
-  const selected = useInvestigation((s) => s.selected);
+  const f = useTimeline((s) => s.forensics);
+  const selected = useTimeline((s) => s.selected);
   const newestFirst = useMemo(() => (f ? [...f.versions].reverse() : []), [f]);
   const [warn, info] = useMemo(() => {
     const w = new Set<number>();
@@ -130,13 +131,12 @@ function Versions({ onPick }: { onPick(v: number): void }) {
 }
 
 function Loaded() {
-  const client = useClient();
-  const f = useInvestigation((s) => s.forensics);
-  const selected = useInvestigation((s) => s.selected);
-  const detail = useInvestigation((s) => s.detail);
-  const select = useInvestigation((s) => s.select);
-  const step = useInvestigation((s) => s.step);
-  const pick = useCallback((v: number) => void select(client, v), [client, select]);
+  const f = useTimeline((s) => s.forensics);
+  const selected = useTimeline((s) => s.selected);
+  const detail = useTimeline((s) => s.detail);
+  const select = useTimeline((s) => s.select);
+  const step = useTimeline((s) => s.step);
+  const pick = useCallback((v: number) => void select(v), [select]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -144,12 +144,12 @@ function Loaded() {
       if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
       if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
         e.preventDefault();
-        step(client, e.key === 'ArrowLeft' ? -1 : 1);
+        step(e.key === 'ArrowLeft' ? -1 : 1);
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [client, step]);
+  }, [step]);
 
   if (!f) return null;
   if (f.versions.length === 0) {
@@ -165,58 +165,51 @@ function Loaded() {
           <Versions onPick={pick} />
         </div>
         <div className="investigate-right">
-          <CommitPanel detail={detail} onRetry={() => { if (detail) pick(detail.version); }} onStep={(d) => step(client, d)} />
+          <CommitPanel detail={detail} onRetry={() => { if (detail) pick(detail.version); }} onStep={(d) => step(d)} />
         </div>
       </div>
     </>
   );
 }
 
-export function InvestigationView() {
+export function TimelineView() {
   const client = useClient();
   const table = useWorkbench((s) => s.table);
-  const status = useInvestigation((s) => s.status);
-  const path = useInvestigation((s) => s.path);
-  const error = useInvestigation((s) => s.error);
-  const progress = useInvestigation((s) => s.progress);
-  const load = useInvestigation((s) => s.load);
-  const cancel = useInvestigation((s) => s.cancel);
-  const select = useInvestigation((s) => s.select);
+  const status = useTimeline((s) => s.status);
+  const path = useTimeline((s) => s.path);
+  const error = useTimeline((s) => s.error);
+  const progress = useTimeline((s) => s.progress);
+  const load = useTimeline((s) => s.load);
+  const cancel = useTimeline((s) => s.cancel);
+  const select = useTimeline((s) => s.select);
   const focus = useNav((s) => s.focus);
   const tablePath = table?.status === 'ready' ? table.summary?.path ?? null : null;
 
   useEffect(() => {
-    if (tablePath && tablePath !== useInvestigation.getState().path) void load(client, tablePath);
+    if (tablePath && tablePath !== timelineStoreFor(client).getState().path) void load(tablePath);
   }, [client, tablePath, load]);
 
   // A version another screen asked for (bisect's culprit).
   useEffect(() => {
     if (!focus || !tablePath || focus.seq <= handledFocus) return;
     handledFocus = focus.seq;
-    const st = useInvestigation.getState();
-    if (st.path !== tablePath || st.status === 'error') void load(client, tablePath, focus.version);
-    else if (st.status === 'ready') void select(client, focus.version);
-    else void load(client, tablePath, focus.version);
+    const st = timelineStoreFor(client).getState();
+    if (st.path !== tablePath || st.status === 'error') void load(tablePath, focus.version);
+    else if (st.status === 'ready') void select(focus.version);
+    else void load(tablePath, focus.version);
   }, [focus, client, tablePath, load, select]);
 
   // Opening, or failed to open: the table view says so (loading with Cancel, or the error).
-  if (!table || table.status !== 'ready') return <TableView />;
+  if (!table || table.status !== 'ready') return <HistoryView />;
 
   return (
     <div className="investigate" data-testid="investigate">
       <Header />
       {(status === 'loading' || status === 'idle' || path !== tablePath) && (
-        <div className="loading" data-testid="investigate-loading">
-          <div className="loading-row">
-            <span className="spinner" aria-hidden="true" />
-            <span>{progress ? `${progress.phase}${progress.total !== null ? ` ${progress.done} / ${progress.total}` : ''}` : 'Reading the log…'}</span>
-            <button type="button" className="btn btn-quiet" data-testid="investigate-cancel" onClick={cancel}>Cancel</button>
-          </div>
-          <div className="bar"><div className="bar-fill indeterminate" /></div>
-        </div>
+        <JobProgress progress={progress} waiting="Reading the log…" onCancel={cancel} testId="investigate-loading" cancelTestId="investigate-cancel" />
       )}
       {status === 'error' && error && path === tablePath && (
-        <div className="pad"><ErrorPanel error={error} onRetry={() => { if (tablePath) void load(client, tablePath); }} /></div>
+        <div className="pad"><ErrorPanel error={error} onRetry={() => { if (tablePath) void load(tablePath); }} /></div>
       )}
       {status === 'ready' && path === tablePath && <Loaded />}
     </div>

@@ -1,0 +1,60 @@
+// The one job lifecycle: a newer call wins, the older is aborted, progress only from the newest.
+import { describe, expect, it } from 'vitest';
+import { ApiCallError } from '../../shared/api';
+import type { Progress } from '../../shared/jobs';
+import { createJob, errorOf } from './job';
+
+function held<T>() {
+  let resolve: (v: T) => void = () => {};
+  let reject: (e: unknown) => void = () => {};
+  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
+  return { promise, resolve, reject };
+}
+
+describe('createJob', () => {
+  it('lets the newer call win: the older is aborted and its late answer and progress are ignored', async () => {
+    const job = createJob();
+    const seen: string[] = [];
+    const slow = held<string>();
+    let slowSignal: AbortSignal | null = null;
+    let slowProgress: ((p: Progress) => void) | null = null;
+    const first = job.run(({ signal, onProgress }) => { slowSignal = signal; slowProgress = onProgress; return slow.promise; }, {
+      progress: (p) => seen.push(`progress ${p.phase}`),
+      done: (v) => { seen.push(`done ${v}`); },
+      error: (e) => seen.push(`error ${e.code}`),
+    });
+    const second = job.run(async ({ onProgress }) => { onProgress({ phase: 'b', done: 1, total: 2 }); return 'b'; }, {
+      progress: (p) => seen.push(`progress ${p.phase}`),
+      done: (v) => { seen.push(`done ${v}`); },
+      error: (e) => seen.push(`error ${e.code}`),
+    });
+    await second;
+    expect(slowSignal!.aborted).toBe(true);
+    slowProgress!({ phase: 'a', done: 1, total: null });
+    slow.resolve('a');
+    await first;
+    expect(seen).toEqual(['progress b', 'done b']);
+  });
+
+  it('cancel aborts the call, which still ends through error; drop ignores what it answers', async () => {
+    const job = createJob();
+    const seen: string[] = [];
+    const handlers = { done: (v: string) => { seen.push(`done ${v}`); }, error: (e: { code: string }) => seen.push(`error ${e.code}`) };
+    const aborted = (signal: AbortSignal) => new Promise<string>((_, rej) => signal.addEventListener('abort', () => rej(new ApiCallError({ code: 'cancelled', message: 'x' }))));
+    const a = job.run(({ signal }) => aborted(signal), handlers);
+    job.cancel();
+    await a;
+    const b = job.run(({ signal }) => aborted(signal), handlers);
+    job.drop();
+    await b;
+    expect(seen).toEqual(['error cancelled']);
+  });
+
+  it('reports a failure in done as the error, and any throw as a typed error', async () => {
+    const job = createJob();
+    const errors: string[] = [];
+    await job.run(async () => 1, { done: () => { throw new ApiCallError({ code: 'log_corrupt', message: 'bad' }); }, error: (e) => errors.push(e.code) });
+    expect(errors).toEqual(['log_corrupt']);
+    expect(errorOf(new Error('boom')).code).toBe('internal');
+  });
+});

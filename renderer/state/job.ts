@@ -1,0 +1,88 @@
+// The one job lifecycle every store uses: a newer call wins (the older one is aborted in the
+// engine and its late answers are ignored), progress while it runs, then done or error.
+import type { StoreApi } from 'zustand/vanilla';
+import { ApiCallError, type ApiClient } from '../../shared/api';
+import { toErrorData, type LakerecErrorData } from '../../shared/errors';
+import type { Progress } from '../../shared/jobs';
+
+/** What a screen shows for a job: not started, running, finished, failed. */
+export type JobStatus = 'idle' | 'running' | 'done' | 'error';
+
+/** Any failure as the typed error the screens show. */
+export function errorOf(e: unknown): LakerecErrorData {
+  return e instanceof ApiCallError ? e.data : toErrorData(e);
+}
+
+/** What the work of one call gets: the signal to pass to `invoke`, and whether it is still the newest. */
+export interface JobRun<P extends Progress = Progress> {
+  readonly signal: AbortSignal;
+  /** False once a newer call started or the job was dropped: the work must not write state. */
+  current(): boolean;
+  /** Pass to `invoke` as `onProgress`: forwards to `progress` while this call is the newest. */
+  onProgress(p: P): void;
+}
+
+export interface JobHandlers<T, P extends Progress = Progress> {
+  progress?(p: P): void;
+  /** The newest call's result (awaited: a failure in it is reported through `error`). */
+  done(value: T): void | Promise<void>;
+  error(e: LakerecErrorData): void;
+}
+
+/** `P`: the progress the call reports (a method's `JobProgress<M>` carries its `data`). */
+export interface Job<P extends Progress = Progress> {
+  /** Start a call: aborts the previous one; handlers run only while this call is the newest. */
+  run<T>(work: (run: JobRun<P>) => Promise<T>, handlers: JobHandlers<T, P>): Promise<void>;
+  /** Abort the running call in the engine; it ends through `error` (code `cancelled`). */
+  cancel(): void;
+  /** Abort the running call and ignore whatever it still answers. */
+  drop(): void;
+}
+
+export function createJob<P extends Progress = Progress>(): Job<P> {
+  let seq = 0;
+  let controller: AbortController | null = null;
+  return {
+    async run(work, handlers) {
+      controller?.abort();
+      const mine = ++seq;
+      const ac = new AbortController();
+      controller = ac;
+      const current = (): boolean => mine === seq;
+      const onProgress = (p: P): void => {
+        if (current()) handlers.progress?.(p);
+      };
+      try {
+        const value = await work({ signal: ac.signal, current, onProgress });
+        if (!current()) return;
+        await handlers.done(value);
+      } catch (e) {
+        if (!current()) return;
+        handlers.error(errorOf(e));
+      } finally {
+        if (current()) controller = null;
+      }
+    },
+    cancel() {
+      controller?.abort();
+    },
+    drop() {
+      controller?.abort();
+      controller = null;
+      seq++;
+    },
+  };
+}
+
+/** One store per client (per window), made on first use: every screen's store is made this way. */
+export function perClient<S>(create: (client: ApiClient) => StoreApi<S>): (client: ApiClient) => StoreApi<S> {
+  const stores = new WeakMap<ApiClient, StoreApi<S>>();
+  return (client) => {
+    let s = stores.get(client);
+    if (!s) {
+      s = create(client);
+      stores.set(client, s);
+    }
+    return s;
+  };
+}

@@ -1,0 +1,101 @@
+// The timeline screen's state: the table's forensics (timeline + heuristics + header) and the
+// selected version's commit detail. A newer load or selection wins over a slower older one.
+import { createStore } from 'zustand/vanilla';
+import type { ApiClient, CommitDetail, TableOverview } from '../../shared/api';
+import type { LakerecErrorData } from '../../shared/errors';
+import type { ForensicsResult } from '../../shared/forensics';
+import type { Progress } from '../../shared/jobs';
+import { useClientStore } from '../state/context';
+import { createJob, perClient } from '../state/job';
+
+export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
+
+export interface DetailState {
+  version: number;
+  status: LoadStatus;
+  data: CommitDetail | null;
+  error: LakerecErrorData | null;
+}
+
+export interface TimelineState {
+  path: string | null;
+  status: LoadStatus;
+  progress: Progress | null;
+  overview: TableOverview | null;
+  forensics: ForensicsResult | null;
+  error: LakerecErrorData | null;
+  selected: number | null;
+  detail: DetailState | null;
+
+  load(path: string, select?: number | null): Promise<void>;
+  cancel(): void;
+  select(version: number): Promise<void>;
+  /** Select the neighbouring version (left/right keys): -1 older, +1 newer. */
+  step(delta: number): void;
+}
+
+/** The version to open first: the newest one a warning fired at, else the latest. */
+function firstPick(f: ForensicsResult): number | null {
+  const warn = f.heuristics.filter((h) => h.severity === 'warn').map((h) => h.version);
+  if (warn.length) return Math.max(...warn);
+  return f.versions.length ? f.versions[f.versions.length - 1].version : null;
+}
+
+export function createTimelineStore(client: ApiClient) {
+  const loadJob = createJob();
+  const detailJob = createJob();
+  return createStore<TimelineState>()((set, get) => ({
+    path: null,
+    status: 'idle',
+    progress: null,
+    overview: null,
+    forensics: null,
+    error: null,
+    selected: null,
+    detail: null,
+
+    async load(path, select) {
+      detailJob.cancel();
+      set({ path, status: 'loading', progress: null, overview: null, forensics: null, error: null, selected: null, detail: null });
+      await loadJob.run(({ signal, onProgress }) => client.invoke('forensics', { path }, { signal, onProgress }), {
+        progress: (progress) => set({ progress }),
+        done: async (r) => {
+          set({ status: 'ready', progress: null, overview: r.overview, forensics: r.forensics });
+          const pick = select ?? firstPick(r.forensics);
+          if (pick !== null) await get().select(pick);
+        },
+        error: (error) => set({ status: 'error', progress: null, error }),
+      });
+    },
+
+    cancel() {
+      loadJob.cancel();
+    },
+
+    async select(version) {
+      const path = get().path;
+      if (path === null) return;
+      set({ selected: version, detail: { version, status: 'loading', data: null, error: null } });
+      await detailJob.run(({ signal }) => client.invoke('commitDetail', { path, version }, { signal }), {
+        done: (data) => set({ detail: { version, status: 'ready', data, error: null } }),
+        error: (error) => set({ detail: { version, status: 'error', data: null, error } }),
+      });
+    },
+
+    step(delta) {
+      const { forensics, selected } = get();
+      if (!forensics || forensics.versions.length === 0) return;
+      const vs = forensics.versions;
+      const at = selected === null ? -1 : vs.findIndex((v) => v.version === selected);
+      const next = at < 0 ? (delta > 0 ? 0 : vs.length - 1) : Math.min(vs.length - 1, Math.max(0, at + delta));
+      if (vs[next].version !== selected) void get().select(vs[next].version);
+    },
+  }));
+}
+
+/** The timeline store of this window. */
+export const timelineStoreFor = perClient(createTimelineStore);
+
+export function useTimeline<T>(selector: (s: TimelineState) => T): T {
+  return useClientStore(timelineStoreFor, selector);
+}
