@@ -22,7 +22,7 @@ export interface DiffOptions {
 export const DIFF_NEEDS_KEYS = 'Comparing two versions matches rows by their key columns: give the keys (--keys K[,K2] on the command line, the Keys field in the window), or put a contract.yaml with `keys` beside the table.';
 
 /** The contract a diff runs with: the one beside the table (keys overridden when given), else keys alone. */
-export function diffContract(root: string, keys: string[] | undefined, partitionColumns: string[]): { contract: Contract; keysFrom: 'request' | 'contract' } {
+export function diffContract(root: string, keys: string[] | undefined, partitionColumns: string[], floatColumns: string[] = []): { contract: Contract; keysFrom: 'request' | 'contract' } {
   const file = contractFileFor(root);
   if (file) {
     const c = parseContract(readFileSync(file, 'utf8'), file);
@@ -32,6 +32,12 @@ export function diffContract(root: string, keys: string[] | undefined, partition
   if (!keys || keys.length === 0) throw new LakerecError('usage', DIFF_NEEDS_KEYS, { field: 'keys' });
   const lines = ['version: 1', 'name: compare', `keys: [${keys.map((k) => JSON.stringify(k)).join(', ')}]`];
   if (partitionColumns.length) lines.push(`partitioning: { column: ${JSON.stringify(partitionColumns[0])} }`);
+  // Two versions of one table: a float written once is the same bits in both, so equal means
+  // exactly equal (tolerance 0), which the contract has to say.
+  if (floatColumns.length) {
+    lines.push('columns:');
+    for (const c of floatColumns) lines.push(`  ${JSON.stringify(c)}: { float: { tolerance: 0 } }`);
+  }
   return { contract: parseContract(lines.join('\n') + '\n', null), keysFrom: 'request' };
 }
 
@@ -45,7 +51,8 @@ export async function diffVersions(root: string, o: DiffOptions): Promise<DiffRe
   }
   if (o.from === o.to) throw new LakerecError('usage', `--from and --to are both ${o.from}: compare two different versions.`);
   const snap = await table.snapshot({ version: o.to }, o.ctx);
-  const { contract, keysFrom } = diffContract(root, o.keys, snap.partitionColumns);
+  const floats = snap.schema.fields.filter((f) => f.type === 'double' || f.type === 'float').map((f) => f.name);
+  const { contract, keysFrom } = diffContract(root, o.keys, snap.partitionColumns, floats);
   const result = await reconcile({ source: `${root}@${o.from}`, target: { root, version: o.to }, contract, level: 'rows', ctx: o.ctx });
   const lo = Math.min(o.from, o.to);
   const hi = Math.max(o.from, o.to);

@@ -147,3 +147,17 @@ describe('compare two versions', () => {
     expect(parsed.result.verdict).not.toBe('matches');
   });
 });
+
+describe('compare a table with float columns', () => {
+  it('compares floats exactly (tolerance 0): two versions of one table hold the same bits', async () => {
+    const r = join(dir, 'floats');
+    const w = await DeltaWriter.create(r, { schema: { type: 'struct', fields: [{ name: 'id', type: 'long', nullable: false, metadata: {} }, { name: 'x', type: 'double', nullable: true, metadata: {} }] }, duck });
+    await w.append({ sql: 'SELECT i::BIGINT AS id, i / 3.0 AS x FROM range(10) t(i)' });
+    await w.append({ sql: 'SELECT 10::BIGINT AS id, 0.1::DOUBLE AS x' });
+    w.close();
+    const d = await diffVersions(r, { from: 1, to: 2, keys: ['id'] });
+    expect(d.result.source.rows).toBe(10);
+    expect(d.result.target.rows).toBe(11);
+    expect(d.result.findings.map((f) => f.mode)).toContain('extra_rows');
+  });
+});

@@ -119,7 +119,7 @@ const ChartBody = memo(function ChartBody({ buckets, versions, heuristics, onSel
           <XAxis
             dataKey="key"
             tickFormatter={(k: number) => { const b = buckets[k]; return b ? `v${b.first}` : ''; }}
-            tick={{ fontSize: 11, fill: '#656d76' }}
+            tick={{ fontSize: 11, fill: '#57606a' }}
             tickLine={false}
             axisLine={{ stroke: '#c8ced6' }}
             minTickGap={24}
@@ -129,7 +129,7 @@ const ChartBody = memo(function ChartBody({ buckets, versions, heuristics, onSel
             domain={[yMin, yMax]}
             ticks={axis.ticks}
             tickFormatter={(n: number) => compact(Math.round(n))}
-            tick={{ fontSize: 11, fill: '#656d76' }}
+            tick={{ fontSize: 11, fill: '#57606a' }}
             tickLine={false}
             axisLine={false}
             width={Y_WIDTH}

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo } from 'react';
 import type { VersionSummary } from '../../shared/forensics';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { JobProgress } from '../ui/JobProgress';
+import { CopyButton } from '../ui/CopyButton';
 import { useNav } from '../app/nav';
 import { formatUtc, operationKind } from '../history/format';
 import { HistoryView } from '../history/HistoryView';
@@ -33,7 +34,7 @@ function Header() {
         <span className="table-icon" aria-hidden="true">▦</span>
         <div>
           <h1 data-testid="table-name">{o?.name ?? opened?.name ?? ''}</h1>
-          <div className="table-path mono" title={o?.path ?? opened?.path ?? path ?? ''}>{o?.path ?? opened?.path ?? path}</div>
+          <div className="table-path mono" title={o?.path ?? opened?.path ?? path ?? ''}>{o?.path ?? opened?.path ?? path}<CopyButton text={o?.path ?? opened?.path ?? path ?? ''} label="Copy the table path" /></div>
         </div>
       </div>
       {o && (
@@ -108,6 +109,17 @@ function Versions({ onPick }: { onPick(v: number): void }) {
     <section className="side-block versions-block">
       <div className="block-title">Versions <span className="count" data-testid="timeline-version-count">{f.versions.length}</span><span className="muted small">newest first</span></div>
       <div className="vrow vhead"><span className="num">Ver</span><span>Committed (UTC)</span><span>Operation</span><span className="num">+rows</span><span className="num">−rows</span><span /></div>
+      {/* One tab stop for the list: Up/Down (newest first) move the selection, as Left/Right do elsewhere. */}
+      <div role="listbox" tabIndex={0} aria-label="Versions, newest first" className="vlist-focus" data-testid="versions-listbox"
+        aria-activedescendant={selected !== null ? `vrow-${selected}` : undefined}
+        onKeyDown={(e) => {
+          const d = e.key === 'ArrowUp' || e.key === 'ArrowRight' ? 1 : e.key === 'ArrowDown' || e.key === 'ArrowLeft' ? -1 : 0;
+          if (d === 0 || !f) return;
+          e.preventDefault();
+          const i = selected === null ? -1 : f.versions.findIndex((v) => v.version === selected);
+          const next = f.versions[Math.min(f.versions.length - 1, Math.max(0, i < 0 ? f.versions.length - 1 : i + d))];
+          if (next && next.version !== selected) onPick(next.version);
+        }}>
       <WindowedList
         items={newestFirst}
         rowHeight={ROW}
@@ -115,7 +127,7 @@ function Versions({ onPick }: { onPick(v: number): void }) {
         testId="timeline-versions"
         className="vlist"
         row={(v) => (
-          <div key={v.version} className={`vrow${v.version === selected ? ' selected' : ''}${v.readable ? '' : ' unreadable'}`} data-testid="timeline-row" data-version={v.version}
+          <div key={v.version} id={`vrow-${v.version}`} role="option" aria-selected={v.version === selected} className={`vrow${v.version === selected ? ' selected' : ''}${v.readable ? '' : ' unreadable'}`} data-testid="timeline-row" data-version={v.version}
             onClick={() => onPick(v.version)} style={{ height: ROW }}>
             <span className="num mono strong">{v.version}</span>
             <span className="mono muted">{v.timestamp ? formatUtc(v.timestamp) : '—'}</span>
@@ -126,6 +138,7 @@ function Versions({ onPick }: { onPick(v: number): void }) {
           </div>
         )}
       />
+      </div>
     </section>
   );
 }
@@ -142,6 +155,8 @@ function Loaded() {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement | null;
       if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
+      // The tab strip and the versions list handle their own arrow keys.
+      if (t && t.closest('[role=tablist], [role=listbox]')) return;
       if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
         e.preventDefault();
         step(e.key === 'ArrowLeft' ? -1 : 1);
