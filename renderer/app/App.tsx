@@ -22,12 +22,22 @@ import { useNav, type ScreenId } from './nav';
 function EmptyState() {
   const samples = useWorkbench((s) => s.info?.sampleTables ?? NO_SAMPLES);
   const openTable = useWorkbench((s) => s.openTable);
+  // A browser never says where a dropped folder is (Electron does, through webUtils).
+  const dropGivesPath = useWorkbench((s) => s.info?.canResolveDroppedFiles ?? false);
   return (
     <div className="empty" data-testid="empty-state">
       <div className="drop-target">
         <div className="drop-glyph" aria-hidden="true">⇩</div>
         <h1>Open a Delta table</h1>
-        <p>Drop a table folder here, type its path on the left, or pick a recent table.</p>
+        {dropGivesPath
+          ? <p>Drop a table folder here, type its path on the left, or pick a recent table.</p>
+          : (
+            <p data-testid="drop-needs-path">
+              In a browser, a dropped folder does not tell its path: drag it from a file manager that shares paths, or{' '}
+              <button type="button" className="btn btn-small" data-testid="focus-path" onClick={() => document.querySelector<HTMLInputElement>('[data-testid=path-input]')?.focus()}>type or paste its path</button>
+              {' '}on the left, or pick a recent table.
+            </p>
+          )}
         <p className="muted">lakerec reads the table&apos;s <code>_delta_log</code> and never writes into it.</p>
         {samples.length > 0 && (
           <button type="button" className="btn btn-primary" onClick={() => void openTable(samples[0].path)}>

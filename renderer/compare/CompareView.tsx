@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import { useNav } from '../app/nav';
 import { formatUtc, operationKind } from '../history/format';
 import { ReconcileResultView } from '../reconcile/ResultView';
+import { HistoryView } from '../history/HistoryView';
 import { useClient, useWorkbench } from '../state/context';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { JobProgress } from '../ui/JobProgress';
@@ -43,6 +44,7 @@ function Commits() {
 }
 
 export function CompareView() {
+  const tableStatus = useWorkbench((st) => st.table?.status ?? null);
   const client = useClient();
   const path = useWorkbench((s) => s.table?.summary?.path ?? null);
   const latest = useWorkbench((s) => s.table?.summary?.version ?? null);
@@ -62,6 +64,8 @@ export function CompareView() {
 
   const keysError = s.formError?.field === 'keys' ? s.formError.message : null;
   const versionsError = s.formError?.field === 'versions' ? s.formError.message : null;
+  // Opening, or failed to open (a stopped server included): the table view says so.
+  if (tableStatus !== 'ready') return <HistoryView />;
   return (
     <div className="compare-view pad" data-testid="compare-view">
       <form className="cmp-form" onSubmit={(e) => { e.preventDefault(); void s.run(); }} noValidate>

@@ -4,6 +4,7 @@
 // picker, the row count; confidential columns arrive masked.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNav } from '../app/nav';
+import { HistoryView } from '../history/HistoryView';
 import { useClient, useWorkbench } from '../state/context';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { JobProgress } from '../ui/JobProgress';
@@ -120,6 +121,7 @@ function VersionPicker({ latest }: { latest: number | null }) {
 }
 
 export function DataView() {
+  const tableStatus = useWorkbench((st) => st.table?.status ?? null);
   const client = useClient();
   const table = useWorkbench((s) => s.table);
   const tablePath = table?.summary?.path ?? table?.path ?? null;
@@ -151,6 +153,8 @@ export function DataView() {
     void store.getState().apply({ sort: next });
   }, [store]);
 
+  // Opening, or failed to open (a stopped server included): the table view says so.
+  if (tableStatus !== 'ready') return <HistoryView />;
   return (
     <div className="data-view pad" data-testid="data-view">
       <div className="section-bar data-bar">

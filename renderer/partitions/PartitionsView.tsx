@@ -4,6 +4,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { partitionsAt, type PartitionHealth } from '../../shared/workbench';
+import { HistoryView } from '../history/HistoryView';
 import { useClient, useWorkbench } from '../state/context';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { JobProgress } from '../ui/JobProgress';
@@ -107,6 +108,7 @@ function AtVersion({ h, version }: { h: PartitionHealth; version: number }) {
 }
 
 export function PartitionsView() {
+  const tableStatus = useWorkbench((st) => st.table?.status ?? null);
   const client = useClient();
   const path = useWorkbench((s) => s.table?.summary?.path ?? null);
   const store = partitionsStoreFor(client);
@@ -118,6 +120,8 @@ export function PartitionsView() {
     if (path && store.getState().path !== path) void store.getState().load(path);
   }, [path, store]);
   const h = s.health;
+  // Opening, or failed to open (a stopped server included): the table view says so.
+  if (tableStatus !== 'ready') return <HistoryView />;
   return (
     <div className="partitions-view pad" data-testid="partitions-view">
       <div className="section-bar pt-bar">

@@ -4,6 +4,7 @@
 import { useEffect, useState } from 'react';
 import type { SchemaChange } from '../../shared/workbench';
 import { formatUtc } from '../history/format';
+import { HistoryView } from '../history/HistoryView';
 import { useClient, useWorkbench } from '../state/context';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { JobProgress } from '../ui/JobProgress';
@@ -101,6 +102,7 @@ function History() {
 }
 
 export function SchemaView() {
+  const tableStatus = useWorkbench((st) => st.table?.status ?? null);
   const client = useClient();
   const path = useWorkbench((s) => s.table?.summary?.path ?? null);
   const latest = useWorkbench((s) => s.table?.summary?.version ?? null);
@@ -111,6 +113,8 @@ export function SchemaView() {
     if (path && store.getState().path !== path) void store.getState().load(path);
   }, [path, store]);
   useEffect(() => setV(at ? String(at.version) : ''), [at]);
+  // Opening, or failed to open (a stopped server included): the table view says so.
+  if (tableStatus !== 'ready') return <HistoryView />;
   return (
     <div className="schema-view pad" data-testid="schema-view">
       <form className="version-form" onSubmit={(e) => {
