@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import type { ApiClient } from '../../shared/api';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { HTTP_CANCEL_PATH, HTTP_EVENTS_PATH, HTTP_JOB_HEADER, type ApiClient } from '../../shared/api';
 import { pathFromDrop, type DropData } from '../open/drop';
-import { takeToken } from './client';
+import { createHttpClient, takeToken } from './client';
 import { parseSseFrames } from './sse';
 
 describe('parseSseFrames', () => {
@@ -54,5 +54,34 @@ describe('pathFromDrop', () => {
   it('explains when a browser hides where a dropped folder is', () => {
     const r = pathFromDrop(drop({}, [{ name: 'orders' }]), web);
     expect(r && 'error' in r && r.error.message).toContain('"orders"');
+  });
+});
+
+describe('createHttpClient', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('sends the cancel of a job aborted while the progress stream is still connecting', async () => {
+    let streamUp: (r: Response) => void = () => {};
+    const cancels: string[] = [];
+    let jobId: string | null = null;
+    vi.stubGlobal('fetch', (url: string, init?: RequestInit) => {
+      if (url.endsWith(HTTP_EVENTS_PATH)) return new Promise<Response>((r) => { streamUp = r; });
+      if (url.endsWith(HTTP_CANCEL_PATH)) {
+        cancels.push((JSON.parse(String(init?.body)) as { jobId: string }).jobId);
+        return Promise.resolve(new Response('{"ok":true,"value":{"cancelled":false}}'));
+      }
+      jobId = (init?.headers as Record<string, string>)[HTTP_JOB_HEADER];
+      return Promise.resolve(new Response(JSON.stringify({ ok: false, error: { code: 'cancelled', message: 'cancelled' } })));
+    });
+    const client = createHttpClient('http://127.0.0.1:1', 't');
+    const ac = new AbortController();
+    const call = client.invoke('runProof', { engines: ['duckdb', 'arrow'] }, { signal: ac.signal, onProgress: () => {} });
+    ac.abort();
+    streamUp(new Response(new ReadableStream({ start() {} })));
+    await expect(call).rejects.toMatchObject({ data: { code: 'cancelled' } });
+    expect(jobId).not.toBeNull();
+    expect(cancels).toEqual([jobId]);
   });
 });

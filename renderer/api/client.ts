@@ -148,6 +148,8 @@ export function createHttpClient(base: string, token: string | null): ApiClient 
         }).catch(() => {});
       };
       opts?.signal?.addEventListener('abort', onAbort, { once: true });
+      // Aborted while the progress stream was connecting: the listener came too late to hear it.
+      if (opts?.signal?.aborted) onAbort();
       try {
         let res: Response;
         try {
