@@ -160,7 +160,6 @@ export function createHttpClient(base: string, token: string | null): ApiClient 
             cache: 'no-store',
           });
         } catch {
-          if (opts?.signal?.aborted) throw new ApiCallError({ code: 'cancelled', message: 'Cancelled.' });
           throw new ApiCallError({ code: 'disconnected', message: 'The workbench server is not answering: it was stopped, or the connection dropped. Nothing was read or changed.' });
         }
         return unwrap<ApiResponse<M>>(await readResult(res));
