@@ -102,3 +102,16 @@ describe('the run history keeps the whole result', () => {
     expect(summary.result?.partitions.length).toBe(run.result.partitions.length);
   });
 });
+
+describe('a schema-level result says it read no rows', () => {
+  it('in the terminal, markdown and HTML reports', async () => {
+    const { reconcile } = await import('../reconcile/reconcile');
+    const { parseContract } = await import('../reconcile/contract');
+    const { renderTerminal, renderMarkdown, renderReconcileHtml } = await import('../reconcile/report');
+    const r = await reconcile({ source: csv, target: { root: table }, contract: parseContract('version: 1\nkeys: [order_id]\n'), level: 'schema', cwd: dir });
+    expect(renderTerminal(r)).toMatch(/rows: +not read \(the schema level compares columns and types only\)/);
+    expect(renderTerminal(r)).not.toMatch(/source 0 +target 0/);
+    expect(renderMarkdown(r)).toContain('| rows | not read (schema level) |');
+    expect(renderReconcileHtml(r)).toContain('not read: the schema level');
+  });
+});
