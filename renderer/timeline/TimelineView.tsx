@@ -156,7 +156,7 @@ function Loaded() {
       const t = e.target as HTMLElement | null;
       if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
       // The tab strip and the versions list handle their own arrow keys.
-      if (t && t.closest('[role=tablist], [role=listbox]')) return;
+      if (t && typeof t.closest === 'function' && t.closest('[role=tablist], [role=listbox]')) return;
       if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
         e.preventDefault();
         step(e.key === 'ArrowLeft' ? -1 : 1);
