@@ -8,5 +8,14 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     reporters: ['default'],
+    // `npm run coverage`: V8 coverage of the three source folders; build/coverage-summary.mjs
+    // turns the summary into per-folder figures (docs/experiments/coverage.json, README).
+    coverage: {
+      provider: 'v8',
+      include: ['main/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.tsx'],
+      exclude: ['**/*.test.ts', '**/*.test.tsx', '**/*.d.ts', 'main/testing/**'],
+      reporter: ['json-summary', 'text-summary'],
+      reportsDirectory: 'coverage',
+    },
   },
 });

@@ -11,7 +11,7 @@ import { runCli } from '../main/cli/main';
 import { DEMO } from './scenarios';
 import { DAYS } from './orders';
 
-interface Step {
+export interface DemoStep {
   title: string;
   why: string;
   argv: string[];
@@ -49,20 +49,13 @@ export interface DemoResult {
   failures: string[];
 }
 
-/** Runs the demo, writing its transcript to `out`. */
-export async function runDemo(opts: DemoOptions): Promise<DemoResult> {
-  const t0 = performance.now();
-  const keep = opts.keep ?? null;
-  const rows = opts.rows ?? 5400;
-  const out = keep ?? mkdtempSync(join(tmpdir(), 'lakerec-demo-'));
+/**
+ * The demo's commands, in order (`npm run demo` runs them in-process, `npm run record-demo`
+ * through the real bin). The first runs in the current folder, the rest in `out`/demo.
+ */
+export function demoSteps(out: string, rows: number): DemoStep[] {
   const perDay = Math.ceil(rows / DAYS.length);
-  const w = (s: string): void => { opts.out(s); };
-  const rule = (s: string): void => w(`\n\u2500\u2500 ${s} ${'\u2500'.repeat(Math.max(0, 86 - s.length))}\n`);
-  w('lakerec demo: a clean Delta table, broken twice through the ordinary write path, reconciled and bisected.\n');
-  w(`Each block is the real output of the command above it. Lake: ${out}\n`);
-  w(`What happens to it: ${DEMO.story}\n`);
-  const lake = join(out, 'demo');
-  const steps: Step[] = [
+  return [
     {
       title: '1. build', why: `v0 CREATE TABLE, v1-v6 one append per day (${perDay} rows each), v7 the ${DAYS[2]} batch again, v8 DELETE dt = ${DAYS[0]}`,
       argv: ['build-sample-lakes', '--only', 'demo', '--rows', String(rows), '--out', out], expectExit: 0, expectText: ['built 1 lake'],
@@ -87,6 +80,21 @@ export async function runDemo(opts: DemoOptions): Promise<DemoResult> {
       argv: ['forensics', 'table', '--partition-by', 'dt'], expectExit: 0, expectText: ['v7 duplicate_batch', 'v8 partition_emptied'],
     },
   ];
+}
+
+/** Runs the demo, writing its transcript to `out`. */
+export async function runDemo(opts: DemoOptions): Promise<DemoResult> {
+  const t0 = performance.now();
+  const keep = opts.keep ?? null;
+  const rows = opts.rows ?? 5400;
+  const out = keep ?? mkdtempSync(join(tmpdir(), 'lakerec-demo-'));
+  const w = (s: string): void => { opts.out(s); };
+  const rule = (s: string): void => w(`\n\u2500\u2500 ${s} ${'\u2500'.repeat(Math.max(0, 86 - s.length))}\n`);
+  w('lakerec demo: a clean Delta table, broken twice through the ordinary write path, reconciled and bisected.\n');
+  w(`Each block is the real output of the command above it. Lake: ${out}\n`);
+  w(`What happens to it: ${DEMO.story}\n`);
+  const lake = join(out, 'demo');
+  const steps = demoSteps(out, rows);
   const failures: string[] = [];
   try {
     for (const s of steps) {

@@ -35,6 +35,12 @@ export type ErrorCode =
   | 'unsupported_feature'
   | 'checkpoint_corrupt'
   | 'path_outside_table'
+  /** A FIFO, device, socket or folder where the log names a file: refused by name, never opened for reading. */
+  | 'not_a_regular_file'
+  /** A file or a decoded structure over one of the reader's size limits (the message names the knob). */
+  | 'limit_exceeded'
+  /** metaData invalid per the protocol (duplicate column names, an unknown partition column). */
+  | 'metadata_invalid'
   | 'data_file_missing'
   | 'source_unreadable'
   | 'io_error'

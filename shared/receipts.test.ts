@@ -39,4 +39,13 @@ describe('receipts', () => {
     const v = checkClaims(claims.slice(0, 1), { 'README.md': 'All 14 corruptions are named at some level' }, {});
     expect(v[0].reason).toMatch(/not measured/);
   });
+
+  it('checks each placeholder of a table row against its own metric', () => {
+    const row: Claim[] = [{ metrics: ['cov.main.lines', 'cov.main.branches'], phrase: '| `main/` | {x}% | {x}% |', files: ['README.md'] }];
+    const doc = '| folder | lines | branches |\n| `main/` | 80.3% | 70.6% |\n';
+    expect(checkClaims(row, { 'README.md': doc }, { 'cov.main.lines': 80.31, 'cov.main.branches': 70.6 })).toEqual([]);
+    const v = checkClaims(row, { 'README.md': doc }, { 'cov.main.lines': 80.3, 'cov.main.branches': 72 });
+    expect(v.map((x) => [x.metric, x.line, x.measured])).toEqual([['cov.main.branches', 2, 72]]);
+    expect(checkClaims([{ ...row[0], metrics: ['cov.main.lines'] }], { 'README.md': doc }, {})[0].reason).toMatch(/2 placeholder\(s\) but the claim names 1/);
+  });
 });

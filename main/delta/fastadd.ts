@@ -205,6 +205,9 @@ function statsEnd(buf: Uint8Array, open: number, end: number): number {
     if (ch === 34) return i;
     if (ch !== 92) continue;
     i++;
+    // An escape inside the stats text itself (\\ in the line) may spell a key another way: JSON.parse decides.
+    if (buf[i] === 92) return -1;
+    if (buf[i] === 34 && buf[i + 1] === 110 && same(buf, i + 1, NUM_RECORDS) && statsNumRecords !== null) return -1; // a second numRecords: the last wins in JSON.parse
     if (statsNumRecords === null && buf[i] === 34 && buf[i + 1] === 110 /* n */ && same(buf, i + 1, NUM_RECORDS)) {
       let j = i + 1 + NUM_RECORDS.length;
       while (buf[j] === 32) j++;
@@ -236,6 +239,9 @@ function scalarEnd(buf: Uint8Array, i: number, end: number): number {
  * Reads the add of the commit line buf[start..end) through the fast path into a batch, or returns
  * false to use JSON.parse. One pass over the members of the add object; any layout it does not
  * fully understand returns false, and so does a damaged line (it must still fail loudly in JSON.parse).
+ * One JSON semantics: a key with any escape (`"pa\u0074h"` is `path` to every JSON parser) or a
+ * key seen twice (JSON.parse keeps the last) also returns false, so the fast path never reads
+ * another value than JSON.parse would.
  */
 export function scanAdd(buf: Buffer, start: number, end: number, into: AddBatch): boolean {
   if (!same(buf, start, PREFIX)) return false;
@@ -248,19 +254,25 @@ export function scanAdd(buf: Buffer, start: number, end: number, into: AddBatch)
   let mtime = -1;
   let dc = -1;
   let numRecords: number | null = null;
+  // Known keys seen so far (bit per key): a duplicate goes to JSON.parse.
+  let seen = 0;
   let p = start + PREFIX.length;
   for (;;) {
     if (buf[p] !== 34) return false;
     let ke = p + 1;
-    while (ke < end && buf[ke] !== 34) ke++;
-    if (buf[ke + 1] !== 58 /* : */ || buf[ke - 1] === 92 || ke + 2 >= end) return false;
+    while (ke < end && buf[ke] !== 34) {
+      if (buf[ke] === 92 /* \ */) return false;
+      ke++;
+    }
+    if (buf[ke + 1] !== 58 /* : */ || ke + 2 >= end) return false;
     const k = p + 1;
     const kl = ke - k;
     const v = ke + 2;
     const c = buf[v];
     let next: number;
     if (kl === 4 && same(buf, k, 'path')) {
-      if (c !== 34) return false;
+      if (c !== 34 || (seen & 1) !== 0) return false;
+      seen |= 1;
       // Up to the closing quote; an escape (backslash) goes to JSON.parse. The same pass decides
       // isPlainRelative: no % or :, no empty, "." or ".." segment, not absolute.
       let segLen = 0;
@@ -298,7 +310,8 @@ export function scanAdd(buf: Buffer, start: number, end: number, into: AddBatch)
       plain = ok && i > v + 1;
       next = i + 1;
     } else if (kl === 15 && same(buf, k, 'partitionValues')) {
-      if (c !== 123) return false;
+      if (c !== 123 || (seen & 2) !== 0) return false;
+      seen |= 2;
       const close = flatObjectEnd(buf, v, end);
       if (close < 0) return false;
       try {
@@ -308,14 +321,22 @@ export function scanAdd(buf: Buffer, start: number, end: number, into: AddBatch)
       }
       next = close + 1;
     } else if (kl === 4 && same(buf, k, 'size')) {
+      if ((seen & 4) !== 0) return false;
+      seen |= 4;
       next = numberEnd(buf, v, end);
       size = numberValue;
     } else if (kl === 16 && same(buf, k, 'modificationTime')) {
+      if ((seen & 8) !== 0) return false;
+      seen |= 8;
       next = numberEnd(buf, v, end);
       mtime = numberValue;
     } else if (kl === 10 && same(buf, k, 'dataChange')) {
+      if ((seen & 16) !== 0) return false;
+      seen |= 16;
       if (same(buf, v, 'true')) { dc = 1; next = v + 4; } else if (same(buf, v, 'false')) { dc = 0; next = v + 5; } else return false;
     } else if (kl === 5 && same(buf, k, 'stats')) {
+      if ((seen & 32) !== 0) return false;
+      seen |= 32;
       if (c === 34) {
         const close = statsEnd(buf, v, end);
         numRecords = statsNumRecords;
@@ -325,6 +346,8 @@ export function scanAdd(buf: Buffer, start: number, end: number, into: AddBatch)
         next = scalarEnd(buf, v, end);
       }
     } else if (kl === 4 && same(buf, k, 'tags')) {
+      if ((seen & 64) !== 0) return false;
+      seen |= 64;
       next = c === 123 ? flatObjectEnd(buf, v, end) + 1 : scalarEnd(buf, v, end);
       if (next === 0) return false;
     } else if (kl === 14 && same(buf, k, 'deletionVector')) {
@@ -452,4 +475,30 @@ export function tryFastAdd(line: string, version = 0): LazyAddFile | null {
   const buf = Buffer.from(line, 'utf8');
   const batch = new AddBatch(buf, version);
   return scanAdd(buf, 0, buf.length, batch) ? batch.addAt(0) as LazyAddFile : null;
+}
+
+const ACTION_KEYS = ['add', 'remove', 'metaData', 'protocol', 'txn', 'commitInfo', 'domainMetadata', 'checkpointMetadata', 'sidecar', 'cdc'] as const;
+
+/**
+ * Refuses a parsed log line that is not one action: an array, a scalar, an empty object, two
+ * actions on one line, or an action whose value is not an object (Spark and delta-kernel read
+ * each line as one action object; an object with only unknown keys is a newer action and ignored).
+ */
+export function checkActionLine(a: unknown, fileName: string, lineNo: number, corrupt: (why: string) => Error): void {
+  if (a === null || typeof a !== 'object' || Array.isArray(a)) {
+    throw corrupt(`${fileName} line ${lineNo} is ${Array.isArray(a) ? 'a JSON array' : a === null ? 'null' : `a JSON ${typeof a}`}, not an action object`);
+  }
+  const o = a as Record<string, unknown>;
+  let found: string | null = null;
+  let any = false;
+  for (const k in o) {
+    any = true;
+    if (!(ACTION_KEYS as readonly string[]).includes(k)) continue;
+    const v = o[k];
+    if (v === null) continue;
+    if (typeof v !== 'object' || Array.isArray(v)) throw corrupt(`${fileName} line ${lineNo}: the "${k}" action is not an object`);
+    if (found !== null) throw corrupt(`${fileName} line ${lineNo} holds two actions ("${found}" and "${k}"); a log line holds one`);
+    found = k;
+  }
+  if (!any) throw corrupt(`${fileName} line ${lineNo} is an empty object, not an action`);
 }

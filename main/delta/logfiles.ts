@@ -1,8 +1,7 @@
 // The files of _delta_log, classified by name (PROTOCOL.md "Delta Log Entries"), and the choice of
-// checkpoint and commits that rebuild a version (the log segment).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+// checkpoint and commits that rebuild a version (the log segment). Read through the Storage seam.
 import { LakerecError } from '../../shared/errors';
+import { LIMIT_KNOBS, type Storage } from './storage';
 
 export type CheckpointKind = 'classic' | 'multipart' | 'v2';
 
@@ -32,6 +31,7 @@ export interface LastCheckpoint {
 }
 
 export interface LogListing {
+  /** The log folder as named in messages (storage.describe('_delta_log')). */
   logDir: string;
   /** version -> commit file name */
   commits: Map<number, string>;
@@ -45,6 +45,8 @@ export interface LogListing {
   mtimes: Map<number, number>;
 }
 
+/** Log file names: versions are 20 digits (PROTOCOL.md); a longer run of digits cannot be a version we can hold. */
+const longVersionRe = /^(\d{21,})\.(json|checkpoint\.|\d+\.compacted\.json)/;
 const commitRe = /^(\d{20})\.json$/;
 const classicRe = /^(\d{20})\.checkpoint\.parquet$/;
 const multipartRe = /^(\d{20})\.checkpoint\.(\d{10})\.(\d{10})\.parquet$/;
@@ -53,6 +55,20 @@ const compactionRe = /^(\d{20})\.(\d{20})\.compacted\.json$/;
 
 export function commitFileName(v: number): string {
   return `${String(v).padStart(20, '0')}.json`;
+}
+
+/**
+ * A version from a file name's digits, refused (named) above 2^53 - 1: a Number would round it,
+ * and two files would claim one version.
+ */
+function versionOf(digits: string, name: string): number {
+  const v = Number(digits);
+  if (!Number.isSafeInteger(v)) {
+    throw new LakerecError('log_corrupt',
+      `_delta_log/${name} names version ${digits.replace(/^0+(?=\d)/, '')}, above the largest version this reader can hold (2^53 - 1 = ${Number.MAX_SAFE_INTEGER}); the log is refused`,
+      { file: name });
+  }
+  return v;
 }
 
 /** Classifies a directory listing of _delta_log (pure: unit-testable without a disk). */
@@ -68,20 +84,28 @@ export function classifyLogFiles(names: string[]): Omit<LogListing, 'logDir' | '
   };
   for (const n of names) {
     let m: RegExpExecArray | null;
-    if ((m = commitRe.exec(n))) commits.set(Number(m[1]), n);
-    else if ((m = classicRe.exec(n))) add({ version: Number(m[1]), kind: 'classic', files: [n], format: 'parquet', complete: true });
+    if ((m = commitRe.exec(n))) commits.set(versionOf(m[1], n), n);
+    else if ((m = classicRe.exec(n))) add({ version: versionOf(m[1], n), kind: 'classic', files: [n], format: 'parquet', complete: true });
     else if ((m = multipartRe.exec(n))) {
       const key = `${m[1]}.${m[3]}`;
-      const g = parts.get(key) ?? { version: Number(m[1]), total: Number(m[3]), files: new Map<number, string>() };
+      const g = parts.get(key) ?? { version: versionOf(m[1], n), total: Number(m[3]), files: new Map<number, string>() };
       g.files.set(Number(m[2]), n);
       parts.set(key, g);
-    } else if ((m = v2Re.exec(n))) add({ version: Number(m[1]), kind: 'v2', files: [n], format: m[3] as 'json' | 'parquet', complete: true });
-    else if ((m = compactionRe.exec(n))) compactions.push({ from: Number(m[1]), to: Number(m[2]), file: n });
+    } else if ((m = v2Re.exec(n))) add({ version: versionOf(m[1], n), kind: 'v2', files: [n], format: m[3] as 'json' | 'parquet', complete: true });
+    else if ((m = compactionRe.exec(n))) {
+      const from = versionOf(m[1], n);
+      const to = versionOf(m[2], n);
+      if (to >= from) compactions.push({ from, to, file: n });
+    } else if ((m = longVersionRe.exec(n))) {
+      throw new LakerecError('log_corrupt', `_delta_log/${n} names a version of ${m[1].length} digits (Delta writes 20); the log is refused`, { file: n });
+    }
   }
   for (const g of parts.values()) {
-    const files: string[] = [];
-    for (let i = 1; i <= g.total; i++) { const f = g.files.get(i); if (f) files.push(f); }
-    add({ version: g.version, kind: 'multipart', files, format: 'parquet', complete: files.length === g.total && g.total > 0 });
+    // The parts present, in part order (never a loop up to the declared total: a name may claim
+    // 9,999,999,999 parts); complete when parts 1..total are all there.
+    const present = [...g.files.keys()].filter((i) => i >= 1 && i <= g.total).sort((a, b) => a - b);
+    const files = present.map((i) => g.files.get(i) as string);
+    add({ version: g.version, kind: 'multipart', files, format: 'parquet', complete: g.total > 0 && present.length === g.total });
   }
   for (const list of checkpoints.values()) list.sort((a, b) => Number(b.complete) - Number(a.complete));
   compactions.sort((a, b) => a.from - b.from || a.to - b.to);
@@ -101,24 +125,32 @@ export function parseLastCheckpoint(text: string): { value: LastCheckpoint | nul
   }
 }
 
-export function listLog(root: string): LogListing {
-  const logDir = join(root, '_delta_log');
-  let names: string[];
-  try {
-    names = readdirSync(logDir);
-  } catch (e) {
-    throw new LakerecError('io_error', `cannot list ${logDir}: ${(e as Error).message}`, { path: logDir });
+/** Lists and classifies _delta_log through the store; null when there is no _delta_log folder. */
+export async function listLog(storage: Storage): Promise<LogListing | null> {
+  const entries = await storage.list('_delta_log');
+  if (entries === null) return null;
+  const logDir = storage.describe('_delta_log');
+  const names: string[] = [];
+  const meta = new Map<string, number>();
+  for (const e of entries) {
+    const name = e.path.slice('_delta_log/'.length);
+    names.push(name);
+    meta.set(name, e.mtimeMs);
   }
   const c = classifyLogFiles(names);
   let lastCheckpoint: LastCheckpoint | null = null;
   let lastCheckpointProblem: string | null = null;
-  if (names.includes('_last_checkpoint')) {
+  if (meta.has('_last_checkpoint')) {
     try {
-      const r = parseLastCheckpoint(readFileSync(join(logDir, '_last_checkpoint'), 'utf8'));
+      const bytes = await storage.read('_delta_log/_last_checkpoint', {
+        maxBytes: storage.limits.lastCheckpointBytes, what: '_last_checkpoint', knob: LIMIT_KNOBS.lastCheckpointBytes,
+      });
+      const r = parseLastCheckpoint(bytes.toString('utf8'));
       lastCheckpoint = r.value;
       lastCheckpointProblem = r.problem;
     } catch (e) {
-      lastCheckpointProblem = `_last_checkpoint unreadable: ${(e as Error).message}`;
+      // A hint only: a refused or unreadable _last_checkpoint is reported, and the listing is used.
+      lastCheckpointProblem = `_last_checkpoint was not used: ${(e as Error).message}`;
     }
   }
   if (lastCheckpoint && !c.checkpoints.get(lastCheckpoint.version)?.some((x) => x.complete)) {
@@ -126,9 +158,21 @@ export function listLog(root: string): LogListing {
   }
   const mtimes = new Map<number, number>();
   for (const [v, name] of c.commits) {
-    try { mtimes.set(v, statSync(join(logDir, name)).mtimeMs); } catch { /* raced with a cleanup */ }
+    const t = meta.get(name);
+    if (t !== undefined) mtimes.set(v, t);
   }
   return { logDir, ...c, lastCheckpoint, lastCheckpointProblem, mtimes };
+}
+
+/**
+ * The versions the log holds, ascending: a commit file, a complete checkpoint, or the end of a
+ * compaction file. Iterate these, never a numeric range from 0 to the latest version (a log may
+ * name version 50,000,000 after version 0).
+ */
+export function listedVersions(listing: Pick<LogListing, 'commits' | 'checkpoints'>): number[] {
+  const set = new Set<number>(listing.commits.keys());
+  for (const [v, list] of listing.checkpoints) if (list.some((c) => c.complete)) set.add(v);
+  return [...set].sort((a, b) => a - b);
 }
 
 export interface LogSegment {

@@ -27,13 +27,17 @@ export function decodeLogPath(p: string): string {
 
 const schemeRe = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 
-/** Strip a `file:` scheme: file:/a, file:///a and file://localhost/a all mean /a. */
-function fileUriToPath(p: string): string {
+/**
+ * Strip a `file:` scheme: file:/a, file:///a and file://localhost/a all mean /a. Any other host
+ * (file://otherhost/a) is another machine's file: null, never read as the local /a.
+ */
+export function fileUriToPath(p: string): string | null {
   let rest = p.slice('file:'.length);
   if (rest.startsWith('//')) {
     rest = rest.slice(2);
     const slash = rest.indexOf('/');
-    // file://host/path: only an empty host or localhost is this machine.
+    const host = slash < 0 ? rest : rest.slice(0, slash);
+    if (host !== '' && host.toLowerCase() !== 'localhost') return null;
     rest = slash < 0 ? '/' : rest.slice(slash);
   }
   return rest;
@@ -64,7 +68,9 @@ export function canonicalisePath(rawPath: string, root: string): CanonicalPath {
     if (m[1].toLowerCase() !== 'file') {
       return { key: rawPath, absolute: null, outside: true, raw: rawPath };
     }
-    return fromAbsolute(decodeLogPath(fileUriToPath(rawPath)), absRoot, rawPath);
+    const local = fileUriToPath(rawPath);
+    if (local === null) return { key: rawPath, absolute: null, outside: true, raw: rawPath };
+    return fromAbsolute(decodeLogPath(local), absRoot, rawPath);
   }
   const decoded = decodeLogPath(rawPath);
   if (isAbsolute(decoded) || decoded.startsWith('/')) return fromAbsolute(decoded, absRoot, rawPath);

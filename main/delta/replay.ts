@@ -10,7 +10,7 @@ import { sep } from 'node:path';
 import { canonicalisePath, isPlainRelative, type CanonicalPath } from './paths';
 import { dvUniqueId } from './dv';
 import { physicalToLogical, statsToLogical } from './schema';
-import { AddBatch, LazyAddFile, scanAdd } from './fastadd';
+import { AddBatch, checkActionLine, LazyAddFile, scanAdd } from './fastadd';
 import { FileTable, type RowResolver } from './filetable';
 
 /** A checkpoint add may carry typed `stats_parsed` instead of the JSON `stats` string. */
@@ -83,9 +83,7 @@ export function parseCommitBytes(buf: Buffer, version: number, fileName: string)
     } catch (e) {
       throw new LakerecError('log_corrupt', `${fileName} line ${lineNo} is not valid JSON (${(e as Error).message})`, { file: fileName, line: lineNo });
     }
-    if (a === null || typeof a !== 'object') {
-      throw new LakerecError('log_corrupt', `${fileName} line ${lineNo} is not an action object`, { file: fileName, line: lineNo });
-    }
+    checkActionLine(a, fileName, lineNo, (why) => new LakerecError('log_corrupt', `commit at version ${version}: ${why}`, { file: fileName, line: lineNo, version }));
     if (a.add) batch.pushObject(a.add as LogAddFile);
     else addAction(c, a);
   }
@@ -132,6 +130,15 @@ const numRecordsRe = /"numRecords"\s*:\s*(\d+)/;
 export function numRecordsFromStats(stats: string | null | undefined): number | null {
   if (!stats) return null;
   const m = numRecordsRe.exec(stats);
+  // An escape or a second numRecords: what JSON.parse reads (the last duplicate) is the answer.
+  if (stats.indexOf('\\') >= 0 || (m && stats.indexOf('"numRecords"', m.index + 1) >= 0)) {
+    try {
+      const n = (JSON.parse(stats) as { numRecords?: unknown }).numRecords;
+      return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0 ? n : null;
+    } catch {
+      return null;
+    }
+  }
   return m ? Number(m[1]) : null;
 }
 

@@ -2,7 +2,6 @@
 // columns mapped to logical names (column mapping name/id), typed partition columns filled in,
 // deletion vectors applied (anti-join on file_row_number), columns missing from older files as NULL,
 // every column cast to the Delta schema's type.
-import { existsSync } from 'node:fs';
 import type { DuckDBConnection, JS } from '@duckdb/node-api';
 import { tableFromJSON, type Table as ArrowTable } from 'apache-arrow';
 import { LakerecError } from '../../shared/errors';
@@ -11,6 +10,8 @@ import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import { sqlIdent, sqlString } from '../engine/duck';
 import type { ActiveFile, Snapshot } from './types';
 import { readDeletionVector } from './dv';
+import { numRecordsOfAdd } from './replay';
+import { LocalStorage, storageOf, type Storage } from './storage';
 import { deltaTypeToDuckDb, fieldId, logicalValueExpr, partitionValueExpr, physicalName } from './schema';
 
 export { deltaTypeToDuckDb } from './schema';
@@ -122,6 +123,10 @@ export async function registerSnapshotView(
     return `SELECT ${cols.join(', ')} WHERE false`;
   };
 
+  // The files handed to read_parquet are checked as every other read is: the real path inside the
+  // table's real root (a symlinked file or folder pointing outside is refused), a regular file.
+  const storage = scanStorage(snapshot, opts.allowOutsidePaths === true);
+  const engineOf = new Map<ActiveFile, string>();
   for (const f of files) {
     if (f.outside && !opts.allowOutsidePaths) {
       throw new LakerecError('path_outside_table', `"${f.add.path}" resolves outside the table root; it is not read unless outside paths are allowed`, { path: f.add.path });
@@ -129,11 +134,18 @@ export async function registerSnapshotView(
     if (/^[A-Za-z][A-Za-z0-9+.-]+:/.test(f.absolutePath)) {
       throw new LakerecError('io_error', `data file "${f.add.path}" is not on a local disk; this reader reads local tables only`, { path: f.add.path });
     }
-    if (!existsSync(f.absolutePath)) {
-      throw new LakerecError('data_file_missing',
-        `data file ${f.path} of version ${snapshot.version} no longer exists (removed by VACUUM?): the log still shows this version but its data cannot be read`,
-        { path: f.path, version: snapshot.version });
+    let checked: string;
+    try {
+      checked = await dataFilePath(storage, f);
+    } catch (e) {
+      if (e instanceof LakerecError && e.code === 'not_found') {
+        throw new LakerecError('data_file_missing',
+          `data file ${f.path} of version ${snapshot.version} no longer exists (removed by VACUUM?): the log still shows this version but its data cannot be read`,
+          { path: f.path, version: snapshot.version });
+      }
+      throw e;
     }
+    engineOf.set(f, checked);
     if (globChars.test(f.absolutePath)) {
       throw new LakerecError('io_error', `data file ${f.path} has a glob character in its name, which DuckDB's read_parquet cannot read literally`, { path: f.path });
     }
@@ -153,7 +165,7 @@ export async function registerSnapshotView(
   {
     const app = await conn.createAppender(`${viewName}__lakerec_files`, 'main', 'temp');
     for (const f of files) {
-      app.appendVarchar(f.absolutePath);
+      app.appendVarchar(engineOf.get(f) ?? f.absolutePath);
       app.appendVarchar(f.path);
       for (const p of partList) {
         const v = f.partitionValues[p];
@@ -174,9 +186,10 @@ export async function registerSnapshotView(
     let done = 0;
     for (const f of dvFiles) {
       throwIfCancelled(ctx);
-      const rows = readDeletionVector(f.deletionVector!, snapshot.root, { allowOutsidePaths: opts.allowOutsidePaths });
+      const rows = await readDeletionVector(f.deletionVector!, storage, { allowOutsidePaths: opts.allowOutsidePaths, numRecords: numRecordsOfAdd(f.add) });
+      const abs = engineOf.get(f) ?? f.absolutePath;
       for (const r of rows) {
-        app.appendVarchar(f.absolutePath);
+        app.appendVarchar(abs);
         app.appendBigInt(BigInt(r));
         app.endRow();
       }
@@ -208,13 +221,41 @@ export async function registerSnapshotView(
       return `${logicalValueExpr(`t.${sqlIdent(col)}`, type, snapshot.columnMapping)} AS ${sqlIdent(fd.name)}`;
     });
     if (provenance) exprs.push('f.path AS _lakerec_file', 't.file_row_number AS _lakerec_row');
-    const list = `[${g.files.map((f) => sqlString(f.absolutePath)).join(', ')}]`;
+    const list = `[${g.files.map((f) => sqlString(engineOf.get(f) ?? f.absolutePath)).join(', ')}]`;
     let from = `read_parquet(${list}, filename = true, file_row_number = true, union_by_name = true) AS t`;
     if (needJoin) from += ` JOIN ${filesTable} AS f ON f.abs = t.filename`;
     if (g.files.some((f) => f.deletionVector)) from += ` ANTI JOIN ${dvTable} AS d ON d.abs = t.filename AND d.row = t.file_row_number`;
     selects.push(`SELECT ${exprs.join(', ')} FROM ${from}`);
   }
   await conn.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdent(viewName)} AS ${selects.join('\nUNION ALL\n')}`);
+}
+
+/** The store the snapshot came from (or its local folder), with the outside-paths choice of this call. */
+function scanStorage(snapshot: Snapshot, allowOutsidePaths: boolean): Storage {
+  const s = storageOf(snapshot);
+  if (s && s.allowOutsidePaths === allowOutsidePaths) return s;
+  return new LocalStorage(snapshot.root, { allowOutsidePaths });
+}
+
+/**
+ * The local path to read one of a snapshot's data files by, after the same checks the scan makes
+ * (inside the real root unless allowed, a regular file): for any engine that opens data files
+ * itself (the proof's arrow engine).
+ */
+export async function checkedDataFile(snapshot: Snapshot, f: ActiveFile, opts: { allowOutsidePaths?: boolean } = {}): Promise<string> {
+  if (f.outside && !opts.allowOutsidePaths) {
+    throw new LakerecError('path_outside_table', `"${f.add.path}" resolves outside the table root; it is not read unless outside paths are allowed`, { path: f.add.path });
+  }
+  return dataFilePath(scanStorage(snapshot, opts.allowOutsidePaths === true), f);
+}
+
+/** The name DuckDB reads a data file by, after the store's checks (real root, regular file). */
+async function dataFilePath(storage: Storage, f: ActiveFile): Promise<string> {
+  const path = f.outside ? f.absolutePath : f.path;
+  // On disk the check is synchronous (one lstat per file, folders resolved once): a 300k-file
+  // snapshot must not pay an await per file.
+  if (storage instanceof LocalStorage) return storage.checkedLocalPath(path, undefined);
+  return (await storage.engineFile(path)).path;
 }
 
 /** Drops a view made by registerSnapshotView and its helper tables. */

@@ -19,6 +19,57 @@ export function parseSchemaString(metadata: Metadata): StructType {
   return s as StructType;
 }
 
+/** How deep types may nest (structs, arrays, maps); Spark's own tests stop far below. */
+export const MAX_SCHEMA_DEPTH = 100;
+
+/**
+ * Refuses metaData the protocol does not allow, as Spark and delta-kernel do: fields without a
+ * name, two fields of one name at any struct level (case-insensitively: Spark's resolution is),
+ * partitionColumns that is not a list of names, names a column twice, names a column the schema
+ * lacks, or names a nested column. Walks with a stack (a hostile schema may nest deeply).
+ */
+export function validateMetadata(metadata: Metadata, schema: StructType, version: number): void {
+  const bad = (msg: string): LakerecError => new LakerecError('metadata_invalid', `the metaData at or before version ${version} is invalid: ${msg}`, { version });
+  const stack: { fields: unknown; where: string; depth: number }[] = [{ fields: schema.fields, where: 'the schema', depth: 0 }];
+  while (stack.length > 0) {
+    const { fields, where, depth } = stack.pop()!;
+    // Code that maps types walks them recursively: a schema nested thousands deep would overflow it.
+    if (depth > MAX_SCHEMA_DEPTH) throw bad(`the schema nests types more than ${MAX_SCHEMA_DEPTH} levels deep`);
+    if (!Array.isArray(fields)) throw bad(`${where} has no list of fields`);
+    const seen = new Map<string, string>();
+    for (const f of fields as unknown[]) {
+      const name = (f as StructField | null)?.name;
+      if (typeof name !== 'string') throw bad(`${where} has a field without a name`);
+      const lower = name.toLowerCase();
+      const prev = seen.get(lower);
+      if (prev !== undefined) throw bad(`${where} has two columns named ${JSON.stringify(prev)} and ${JSON.stringify(name)} (column names are case-insensitive)`);
+      seen.set(lower, name);
+      // Nested structs, also inside arrays and maps.
+      const types: { t: unknown; d: number }[] = [{ t: (f as StructField).type, d: depth + 1 }];
+      while (types.length > 0) {
+        const { t: ty, d } = types.pop()!;
+        if (d > MAX_SCHEMA_DEPTH) throw bad(`the schema nests types more than ${MAX_SCHEMA_DEPTH} levels deep`);
+        const t = ty as { type?: string; fields?: unknown; elementType?: unknown; keyType?: unknown; valueType?: unknown } | string | null;
+        if (t === null || typeof t !== 'object') continue;
+        if (t.type === 'struct') stack.push({ fields: t.fields, where: `the struct ${JSON.stringify(name)}`, depth: d });
+        else if (t.type === 'array') types.push({ t: t.elementType, d: d + 1 });
+        else if (t.type === 'map') types.push({ t: t.keyType, d: d + 1 }, { t: t.valueType, d: d + 1 });
+      }
+    }
+  }
+  const pcs: unknown = metadata.partitionColumns ?? [];
+  if (!Array.isArray(pcs)) throw bad('partitionColumns is not a list');
+  const seenPc = new Set<string>();
+  for (const pc of pcs as unknown[]) {
+    if (typeof pc !== 'string') throw bad('partitionColumns holds something that is not a column name');
+    if (seenPc.has(pc)) throw bad(`partitionColumns names ${JSON.stringify(pc)} twice`);
+    seenPc.add(pc);
+    const field = schema.fields.find((f) => f.name === pc);
+    if (!field) throw bad(`partitionColumns names ${JSON.stringify(pc)}, which is not a column of the schema`);
+    if (typeof field.type === 'object' && field.type !== null) throw bad(`partition column ${JSON.stringify(pc)} is a nested (${(field.type as { type: string }).type}) column`);
+  }
+}
+
 export function columnMappingMode(metadata: Metadata): ColumnMappingMode {
   const m = metadata.configuration?.['delta.columnMapping.mode'];
   if (m === 'name' || m === 'id') return m;

@@ -1,22 +1,27 @@
 // DeltaTable: a Delta table's log, read per PROTOCOL.md. Open a folder, list its versions, build a
 // snapshot at any version or timestamp, and produce every version's change set in one pass.
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+// Every byte is read through the Storage seam (./storage): a local folder by default.
 import { LakerecError } from '../../shared/errors';
 import type { CommitInfo, Metadata } from '../../shared/delta';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import type { ActiveFile, Snapshot, VersionChange, VersionInfo } from './types';
-import { commitFileName, listLog, selectSegment, type CheckpointRef, type LogListing, type LogSegment } from './logfiles';
+import { commitFileName, listedVersions, listLog, selectSegment, type CheckpointRef, type LogListing, type LogSegment } from './logfiles';
 import { activeFiles, addCount, entryAbsolute, parseCommitBytes, ReplayState, type FileEntry, type ParsedCommit } from './replay';
 import { readCheckpoint } from './checkpoint';
 import { checkReaderProtocol } from './features';
-import { columnMappingMode, parseSchemaString } from './schema';
-import { deletionVectorLocation } from './dv';
+import { columnMappingMode, parseSchemaString, validateMetadata } from './schema';
+import { deletionVectorLocation, dvStoragePath } from './dv';
+import { bindStorage, LIMIT_KNOBS, LocalStorage, type ReadLimits, type Storage } from './storage';
 
 export interface OpenOptions {
   /** Read data and DV files whose paths resolve outside the table root (off by default). */
   allowOutsidePaths?: boolean;
+  /** Override the read limits (default: storage/limits.ts and its environment knobs). */
+  limits?: Partial<ReadLimits>;
 }
+
+/** versions() lists missing versions one by one only up to this many; beyond, the versions that exist. */
+export const MISSING_VERSIONS_LISTED_MAX = 100_000;
 
 export interface SnapshotOptions {
   version?: number;
@@ -36,6 +41,8 @@ function commitTimestamp(c: ParsedCommit, mtime: number | undefined): number {
 export class DeltaTable {
   readonly root: string;
   readonly allowOutsidePaths: boolean;
+  /** Where the table's bytes come from (the reader reads nothing else). */
+  readonly storage: Storage;
   private listing: LogListing;
   private readonly commitCache = new Map<number, ParsedCommit>();
   private readonly checkpointCache = new Map<CheckpointRef, Promise<ParsedCommit>>();
@@ -44,36 +51,42 @@ export class DeltaTable {
   private changesCache: VersionChange[] | null = null;
   private lastState: { version: number; state: ReplayState } | null = null;
 
-  private constructor(root: string, listing: LogListing, opts: OpenOptions) {
-    this.root = root;
+  private constructor(storage: Storage, listing: LogListing) {
+    this.storage = storage;
+    this.root = storage.root;
     this.listing = listing;
-    this.allowOutsidePaths = opts.allowOutsidePaths ?? false;
+    this.allowOutsidePaths = storage.allowOutsidePaths;
   }
 
   /** Opens a table folder. Throws `not_found`, `not_a_folder`, `not_a_delta_table`. */
   static async open(root: string, opts: OpenOptions = {}): Promise<DeltaTable> {
-    const abs = resolve(root);
-    let st;
+    return DeltaTable.openStorage(new LocalStorage(root, { allowOutsidePaths: opts.allowOutsidePaths, limits: opts.limits }));
+  }
+
+  /** Opens the table a store holds (the local folder, memory, later an object store). */
+  static async openStorage(storage: Storage): Promise<DeltaTable> {
+    let listing: LogListing | null;
     try {
-      st = statSync(abs);
-    } catch {
-      throw new LakerecError('not_found', `${abs} does not exist`, { path: abs });
+      listing = await listLog(storage);
+    } catch (e) {
+      // A file named _delta_log: not a table (as before the seam), not a folder error.
+      if (e instanceof LakerecError && e.code === 'not_a_folder') listing = null;
+      else throw e;
     }
-    if (!st.isDirectory()) throw new LakerecError('not_a_folder', `${abs} is not a folder`, { path: abs });
-    const logDir = join(abs, '_delta_log');
-    if (!existsSync(logDir) || !statSync(logDir).isDirectory()) {
-      throw new LakerecError('not_a_delta_table', `${abs} has no _delta_log folder, so it is not a Delta table`, { path: abs });
+    if (listing === null) {
+      throw new LakerecError('not_a_delta_table', `${storage.root} has no _delta_log folder, so it is not a Delta table`, { path: storage.root });
     }
-    const listing = listLog(abs);
     if (listing.commits.size === 0 && listing.checkpoints.size === 0) {
-      throw new LakerecError('not_a_delta_table', `${logDir} holds no commits or checkpoints`, { path: abs });
+      throw new LakerecError('not_a_delta_table', `${listing.logDir} holds no commits or checkpoints`, { path: storage.root });
     }
-    return new DeltaTable(abs, listing, opts);
+    return new DeltaTable(storage, listing);
   }
 
   /** Re-lists _delta_log (new commits by another writer); cached parses stay valid (commits are immutable). */
-  refresh(): void {
-    this.listing = listLog(this.root);
+  async refresh(): Promise<void> {
+    const listing = await listLog(this.storage);
+    if (listing === null) throw new LakerecError('not_a_delta_table', `${this.root} has no _delta_log folder any more`, { path: this.root });
+    this.listing = listing;
     this.changesCache = null;
     this.lastState = null;
   }
@@ -104,22 +117,36 @@ export class DeltaTable {
   }
 
   /**
+   * The versions the log holds (a commit file or a complete checkpoint), ascending. Iterate these
+   * (or changes()), never 0..latestVersion: a hostile log may name version 50,000,000 after 0.
+   */
+  listedVersions(): number[] {
+    return listedVersions(this.listing);
+  }
+
+  /**
    * Every version from 0 to the latest: whether its commit file and a checkpoint exist, and whether
-   * a snapshot can be rebuilt from the log that remains (without opening checkpoints).
+   * a snapshot can be rebuilt from the log that remains (without opening checkpoints). Missing
+   * versions (cleaned up) are listed one by one only while there are at most
+   * MISSING_VERSIONS_LISTED_MAX of them; beyond that, only the versions that exist.
    */
   versions(): VersionInfo[] {
+    const listed = this.listedVersions();
     const latest = this.latestVersion;
+    const missingCount = latest + 1 - listed.length;
+    const walk: Iterable<number> = missingCount <= MISSING_VERSIONS_LISTED_MAX ? rangeTo(latest) : listed;
     const out: VersionInfo[] = [];
-    const readable: boolean[] = [];
+    const readable = new Map<number, boolean>();
+    const readableAt = (v: number): boolean => readable.get(v) ?? false;
     const compactionsByEnd = new Map<number, number[]>();
     for (const c of this.listing.compactions) compactionsByEnd.set(c.to, [...(compactionsByEnd.get(c.to) ?? []), c.from]);
-    for (let v = 0; v <= latest; v++) {
+    for (const v of walk) {
       const hasCommitFile = this.listing.commits.has(v);
       const hasCheckpoint = (this.listing.checkpoints.get(v) ?? []).some((c) => c.complete);
       const ok = hasCheckpoint
-        || (hasCommitFile && (v === 0 || readable[v - 1]))
-        || (compactionsByEnd.get(v) ?? []).some((from) => from === 0 || readable[from - 1]);
-      readable.push(ok);
+        || (hasCommitFile && (v === 0 || readableAt(v - 1)))
+        || (compactionsByEnd.get(v) ?? []).some((from) => from === 0 || readableAt(from - 1));
+      readable.set(v, ok);
       const info: VersionInfo = { version: v, hasCommitFile, hasCheckpoint, readable: ok };
       if (!ok) {
         info.reason = hasCommitFile
@@ -131,18 +158,23 @@ export class DeltaTable {
     return out;
   }
 
-  private commit(v: number): ParsedCommit {
+  /** A JSON log file's bytes (commit or compaction), capped. */
+  private async logBytes(name: string, version: number): Promise<Buffer> {
+    try {
+      return await this.storage.read(`_delta_log/${name}`, { maxBytes: this.storage.limits.commitBytes, what: `commit ${name}`, knob: LIMIT_KNOBS.commitBytes });
+    } catch (e) {
+      if (e instanceof LakerecError && e.code === 'not_found') {
+        throw new LakerecError('version_missing', `commit file ${name} cannot be read (it no longer exists)`, { version });
+      }
+      throw e;
+    }
+  }
+
+  private async commit(v: number): Promise<ParsedCommit> {
     let c = this.commitCache.get(v);
     if (c) return c;
     const name = this.listing.commits.get(v) ?? commitFileName(v);
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(join(this.listing.logDir, name));
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      throw new LakerecError(code === 'ENOENT' ? 'version_missing' : 'io_error', `commit file ${name} cannot be read (${code ?? (e as Error).message})`, { version: v });
-    }
-    c = parseCommitBytes(bytes, v, name);
+    c = parseCommitBytes(await this.logBytes(name, v), v, name);
     this.commitCache.set(v, c);
     return c;
   }
@@ -150,7 +182,7 @@ export class DeltaTable {
   private checkpoint(cp: CheckpointRef): Promise<ParsedCommit> {
     let p = this.checkpointCache.get(cp);
     if (!p) {
-      p = readCheckpoint(this.listing.logDir, cp);
+      p = readCheckpoint(this.storage, cp);
       this.checkpointCache.set(cp, p);
       p.catch(() => this.checkpointCache.delete(cp));
     }
@@ -186,7 +218,7 @@ export class DeltaTable {
           const state = last.state.clone();
           for (const st of need) {
             throwIfCancelled(ctx);
-            if ('commit' in st) state.apply(this.commit(st.commit));
+            if ('commit' in st) state.apply(await this.commit(st.commit));
           }
           this.lastState = { version, state };
           return state;
@@ -210,17 +242,17 @@ export class DeltaTable {
       // Size the file table once for every add ahead (parse errors surface below, in order).
       let ahead = 0;
       try {
-        for (const step of seg.steps) if ('commit' in step) ahead += addCount(this.commit(step.commit));
+        for (const step of seg.steps) if ('commit' in step) ahead += addCount(await this.commit(step.commit));
       } catch { /* reported by the loop below */ }
       state.reserve(ahead);
       let done = 0;
       for (const step of seg.steps) {
         throwIfCancelled(ctx);
         if ('commit' in step) {
-          state.apply(this.commit(step.commit));
+          state.apply(await this.commit(step.commit));
         } else {
           const name = step.compaction.file;
-          const c = parseCommitBytes(readFileSync(join(this.listing.logDir, name)), step.compaction.to, name);
+          const c = parseCommitBytes(await this.logBytes(name, step.compaction.to), step.compaction.to, name);
           state.apply(c);
         }
         report(ctx, { phase: 'replaying log', done: ++done, total: seg.steps.length });
@@ -236,7 +268,7 @@ export class DeltaTable {
       throw new LakerecError('usage', 'give a version or a timestamp, not both');
     }
     const version = opts.timestamp !== undefined ? await this.versionAtTimestamp(opts.timestamp, ctx) : (opts.version ?? this.latestVersion);
-    if (opts.useCheckpoints === false) return this.snapshotFromState(await this.stateAt(version, ctx, false), version);
+    if (opts.useCheckpoints === false) return await this.snapshotFromState(await this.stateAt(version, ctx, false), version);
     let p = this.snapshotCache.get(version);
     if (!p) {
       p = this.buildSnapshot(version, ctx);
@@ -252,7 +284,7 @@ export class DeltaTable {
     return this.snapshotFromState(state, version);
   }
 
-  private snapshotFromState(state: ReplayState, version: number): Snapshot {
+  private async snapshotFromState(state: ReplayState, version: number): Promise<Snapshot> {
     if (!state.protocol) {
       throw new LakerecError('protocol_missing', `no protocol action at or before version ${version}: the log is incomplete`, { version });
     }
@@ -262,6 +294,7 @@ export class DeltaTable {
     }
     const metadata: Metadata = state.metadata;
     const schema = parseSchemaString(metadata);
+    validateMetadata(metadata, schema, version);
     const mode = columnMappingMode(metadata);
     if (mode !== 'none' && state.protocol.minReaderVersion < 2) {
       throw new LakerecError('log_corrupt', `column mapping mode "${mode}" needs reader version 2 or higher, the protocol says ${state.protocol.minReaderVersion}`);
@@ -288,10 +321,10 @@ export class DeltaTable {
       numRecords += f.numRecords;
     }
     const partitionColumns = metadata.partitionColumns ?? [];
-    return {
+    const snapshot: Snapshot = {
       root: this.root,
       version,
-      timestamp: this.timestampOf(version),
+      timestamp: await this.timestampOf(version),
       protocol: state.protocol,
       metadata,
       schema,
@@ -300,17 +333,22 @@ export class DeltaTable {
       files,
       numRecords,
     };
+    bindStorage(snapshot, this.storage);
+    return snapshot;
   }
 
-  private timestampOf(version: number): number {
+  private async timestampOf(version: number): Promise<number> {
     if (this.listing.commits.has(version)) {
       try {
-        return commitTimestamp(this.commit(version), this.listing.mtimes.get(version));
+        return commitTimestamp(await this.commit(version), this.listing.mtimes.get(version));
       } catch { /* fall through */ }
     }
     const cp = this.listing.checkpoints.get(version)?.[0];
     if (cp) {
-      try { return statSync(join(this.listing.logDir, cp.files[0])).mtimeMs; } catch { /* ignore */ }
+      try {
+        const st = await this.storage.stat(`_delta_log/${cp.files[0]}`);
+        if (st) return st.mtimeMs;
+      } catch { /* ignore */ }
     }
     return this.listing.mtimes.get(version) ?? 0;
   }
@@ -356,7 +394,10 @@ export class DeltaTable {
         const hasCommitFile = this.listing.commits.has(v);
         const hasCheckpoint = (this.listing.checkpoints.get(v) ?? []).some((c) => c.complete);
         if (hasCommitFile) {
-          const c = this.commit(v);
+          const c = await this.commit(v);
+          // Metadata the protocol forbids is refused wherever the log is read (history too), not
+          // only when a snapshot is built.
+          if (c.metaData) validateMetadata(c.metaData, parseSchemaString(c.metaData), v);
           out.push({
             version: v,
             timestamp: commitTimestamp(c, this.listing.mtimes.get(v)),
@@ -369,7 +410,7 @@ export class DeltaTable {
             hasCheckpoint,
           });
         } else {
-          out.push({ version: v, timestamp: this.timestampOf(v), commitInfo: null, adds: [], removes: [], protocol: null, metaData: null, hasCommitFile, hasCheckpoint });
+          out.push({ version: v, timestamp: await this.timestampOf(v), commitInfo: null, adds: [], removes: [], protocol: null, metaData: null, hasCommitFile, hasCheckpoint });
         }
         report(ctx, { phase: 'reading log', done: ++done, total: sorted.length });
         // Yield now and then so a window stays responsive while a large log is read.
@@ -390,38 +431,50 @@ export class DeltaTable {
   async versionsWithData(ctx?: JobContext): Promise<VersionInfo[]> {
     const infos = this.versions();
     const exists = new Map<string, boolean>();
-    const check = (abs: string | null): boolean => {
-      if (abs === null) return false;
-      let e = exists.get(abs);
-      if (e === undefined) { e = existsSync(abs); exists.set(abs, e); }
+    // A file that is refused (outside the real root, not a regular file) is not "missing": the
+    // read names the refusal.
+    const check = async (path: string | null): Promise<boolean> => {
+      if (path === null) return false;
+      let e = exists.get(path);
+      if (e === undefined) {
+        try { e = (await this.storage.stat(path)) !== null; } catch { e = true; }
+        exists.set(path, e);
+      }
       return e;
     };
-    const missingOf = (fe: FileEntry): boolean => {
+    const missingOf = async (fe: FileEntry): Promise<boolean> => {
       if (fe.outside && !this.allowOutsidePaths) return false; // refused, not missing
-      if (!check(entryAbsolute(fe, this.root))) return true;
+      if (!await check(fe.outside ? entryAbsolute(fe, this.root) : fe.key)) return true;
       const dv = fe.add.deletionVector;
       if (dv) {
         const loc = deletionVectorLocation(dv, this.root);
-        if (loc && !check(loc.absolute)) return true;
+        if (loc && !await check(dvStoragePath(loc))) return true;
       }
       return false;
     };
     let state: ReplayState | null = null;
     let missing = 0;
+    // Replay hooks are synchronous: collect the entries, then check them.
+    const added: FileEntry[] = [];
+    const removed: FileEntry[] = [];
     const hooks = {
-      onAdd: (fe: FileEntry) => { if (missingOf(fe)) missing++; },
-      onRemove: (fe: FileEntry) => { if (missingOf(fe)) missing--; },
+      onAdd: (fe: FileEntry) => { added.push(fe); },
+      onRemove: (fe: FileEntry) => { removed.push(fe); },
     };
     for (const info of infos) {
       throwIfCancelled(ctx);
       if (!info.readable) { state = null; info.dataFilesExist = null; continue; }
       try {
         if (state && info.hasCommitFile) {
-          state.apply(this.commit(info.version), hooks);
+          added.length = 0;
+          removed.length = 0;
+          state.apply(await this.commit(info.version), hooks);
+          for (const fe of added) if (await missingOf(fe)) missing++;
+          for (const fe of removed) if (await missingOf(fe)) missing--;
         } else {
           state = (await this.stateAt(info.version)).clone();
           missing = 0;
-          for (const fe of state.files.values()) if (missingOf(fe)) missing++;
+          for (const fe of state.files.values()) if (await missingOf(fe)) missing++;
         }
         info.dataFilesExist = missing === 0;
         info.missingDataFiles = missing;
@@ -435,6 +488,10 @@ export class DeltaTable {
     }
     return infos;
   }
+}
+
+function* rangeTo(last: number): Generator<number> {
+  for (let v = 0; v <= last; v++) yield v;
 }
 
 export type { ActiveFile, Snapshot, VersionChange, VersionInfo };

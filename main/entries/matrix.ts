@@ -12,6 +12,9 @@ async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const rowsArg = args.indexOf('--rows');
   const rows = rowsArg >= 0 ? Number(args[rowsArg + 1]) : DEFAULT_ROWS;
+  // --out DIR: write the JSON and the page there and leave docs/ alone (verify re-measures into a scratch folder).
+  const outArg = args.indexOf('--out');
+  const outDir = outArg >= 0 ? resolve(args[outArg + 1] ?? '.') : null;
   const root = resolve(process.cwd());
   const dir = mkdtempSync(join(tmpdir(), 'lakerec-matrix-'));
   try {
@@ -20,7 +23,8 @@ async function main(): Promise<number> {
     const m = await runMatrix(lakes.map((l) => ({
       name: l.name, title: l.meta.title, expectedMode: l.meta.expectedMode, tablePath: l.tablePath, sourcePath: l.sourceParquet, contractPath: l.contractPath,
     })), { rows, seed: DEFAULT_SEED }, { progress: (p) => process.stderr.write(`  ${p.message ?? ''}\n`) });
-    writeMatrix(m, join(root, 'docs', 'experiments', 'detection_matrix.json'), join(root, 'docs', 'detection-matrix.md'));
+    if (outDir) writeMatrix(m, join(outDir, 'detection_matrix.json'), join(outDir, 'detection-matrix.md'));
+    else writeMatrix(m, join(root, 'docs', 'experiments', 'detection_matrix.json'), join(root, 'docs', 'detection-matrix.md'));
     process.stdout.write(matrixMarkdown(m));
     const silentBroken = m.scenarios.some((r) => r.silentAsExpected === false);
     return silentBroken ? 1 : 0;

@@ -1,24 +1,31 @@
-// `npm run verify`: lint, typecheck, the unit tests, the detection matrix and the benchmarks'
-// cheap figures, then every number README.md and docs/*.md quote (docs/receipts.json) checked
-// against what was just measured. A stale number fails with file, line, claimed and measured.
+// `npm run verify`: lint, typecheck, the unit tests, the CLI exit-code tests repeated, then every
+// measurement re-made into a scratch folder (the detection matrix, the experiments, the
+// benchmarks' cheap figures, the example reports), compared with what docs/ publishes, and every
+// number README.md and docs/**.md state checked: a measured claim that agrees with the fresh
+// metric, or explicitly not a measurement (docs/receipts.json; main/receipts/check.ts).
 //
-//   npm run verify                 everything
-//   npm run verify -- --claims-only   only re-check the docs against the last measurements
+//   npm run verify                    everything
+//   npm run verify -- --claims-only   only re-check the docs against the committed measurements
+//   npm run verify -- --no-tests      re-measure and check, without lint, typecheck and the tests
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { formatViolation } from '../../shared/receipts';
 import { collectMetrics } from '../receipts/metrics';
-import { checkRepo } from '../receipts/check';
+import { checkRepo, formatUntied } from '../receipts/check';
 import { repoRoot } from '../receipts/repo';
+import { compareMatrices } from '../receipts/fresh';
+import { compareFigures } from '../experiments/run';
+import { loadExperimentResults } from '../experiments/markdown';
+import { compareExamples } from '../examples/generate';
 
 const root = repoRoot();
 const say = (s: string): void => { process.stdout.write(s + '\n'); };
 
-function step(name: string, cmd: string, args: string[]): void {
+function step(name: string, cmd: string, args: string[], env: Record<string, string> = {}): void {
   say(`\n== ${name}: ${cmd} ${args.join(' ')}`);
-  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: process.env });
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   if (r.status !== 0) {
     say(`verify: ${name} failed (exit ${r.status})`);
     process.exit(1);
@@ -26,26 +33,52 @@ function step(name: string, cmd: string, args: string[]): void {
 }
 
 const claimsOnly = process.argv.includes('--claims-only');
-// Fresh figures go to a scratch file: verify re-measures, it does not rewrite the published bench.json.
+const noTests = process.argv.includes('--no-tests');
+// Fresh figures go to a scratch folder: verify re-measures, it does not rewrite what docs/ publishes.
 const scratch = mkdtempSync(join(tmpdir(), 'lakerec-verify-'));
-const benchPath = claimsOnly ? undefined : join(scratch, 'bench.json');
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
+const failures: string[] = [];
+let opts: Parameters<typeof collectMetrics>[1] = {};
 if (!claimsOnly) {
-  step('lint', 'npm', ['run', '--silent', 'lint']);
-  step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
+  if (!noTests) {
+    step('lint', 'npm', ['run', '--silent', 'lint']);
+    step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
+  }
   step('build', 'npm', ['run', '--silent', 'build']);
-  step('unit tests', 'npx', ['vitest', 'run']);
-  step('detection matrix', 'node', ['dist/main/matrix.js']);
-  step('benchmarks (cheap figures)', 'node', ['dist/main/bench.js', '--quick', '--runs', '1', '--out', benchPath ?? '']);
+  if (!noTests) {
+    step('unit tests', 'npx', ['vitest', 'run']);
+    // The default run spawns each exit-code case once; here three times (an exit code that is
+    // only sometimes wrong is the interface broken).
+    step('CLI exit codes, repeated', 'npx', ['vitest', 'run', 'main/reconcile/cli.test.ts'], { LAKEREC_REPEAT: '3' });
+  }
+  step('detection matrix', 'node', ['dist/main/matrix.js', '--out', join(scratch, 'matrix')]);
+  step('experiments (quick: no 1M-row lake)', 'node', ['dist/main/experiments.js', '--quick', '--out', join(scratch, 'experiments')]);
+  step('benchmarks (cheap figures)', 'node', ['dist/main/bench.js', '--quick', '--runs', '1', '--out', join(scratch, 'bench.json')]);
+  step('example reports', 'node', ['dist/main/examples.js', '--out', join(scratch, 'examples')]);
+  opts = { benchPath: join(scratch, 'bench.json'), matrixPath: join(scratch, 'matrix', 'detection_matrix.json'), experimentsDir: join(scratch, 'experiments') };
+
+  say('\n== the published measurements against the fresh ones');
+  const committedMatrix = join(root, 'docs', 'experiments', 'detection_matrix.json');
+  if (existsSync(committedMatrix)) failures.push(...compareMatrices(JSON.parse(readFileSync(committedMatrix, 'utf8')), JSON.parse(readFileSync(opts.matrixPath!, 'utf8'))));
+  const fresh = new Map(loadExperimentResults(root, opts.experimentsDir).map((r) => [r.name, r]));
+  for (const c of loadExperimentResults(root)) {
+    const f = fresh.get(c.name);
+    if (!f) failures.push(`experiment ${c.name}: published, but not re-measured`);
+    else failures.push(...compareFigures(c, f));
+  }
+  failures.push(...compareExamples(join(root, 'docs', 'examples'), join(scratch, 'examples')));
 }
 
-const metrics = collectMetrics(root, { benchPath });
+const metrics = collectMetrics(root, opts);
 say(`\n== receipts: ${Object.keys(metrics).length} metrics measured`);
-const { claims, violations } = checkRepo(root, metrics);
-if (violations.length) {
-  for (const v of violations) say(`  FAIL ${formatViolation(v)}`);
-  say(`verify: ${violations.length} of ${claims} claim(s) are not true any more`);
+const rep = checkRepo(root, metrics);
+for (const v of rep.violations) failures.push(formatViolation(v));
+for (const n of rep.untied) failures.push(formatUntied(n));
+for (const p of rep.problems) failures.push(`${p.line === null ? p.file : `${p.file}:${p.line}`}: ${p.message}`);
+if (failures.length) {
+  for (const f of failures) say(`  FAIL ${f}`);
+  say(`verify: ${failures.length} problem(s); ${rep.numbers} number(s) in ${rep.documents.length} document(s), ${rep.claims} measured claim(s)`);
   process.exit(1);
 }
-say(`verify: all ${claims} quoted figures match the measurements`);
+say(`verify: every one of ${rep.numbers} number(s) in ${rep.documents.length} document(s) is accounted for; ${rep.claims} measured claim(s) match the measurements`);
 process.exit(0);

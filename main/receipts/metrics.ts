@@ -1,7 +1,24 @@
 // The metrics the docs may quote, derived from the files the measuring commands write
-// (docs/experiments/detection_matrix.json from `npm run matrix`, bench.json from `npm run bench`).
+// (docs/experiments/detection_matrix.json from `npm run matrix`, bench.json from `npm run bench`,
+// NAME.json from `npm run experiments`, coverage.json from `npm run coverage`), plus the
+// constants the code defines (a doc quoting "at most 240 bars" is tied to the constant that
+// makes it true: change one and verify fails until the other follows).
+//
+// To add a metric: derive it here from a file a measuring command writes (or add a line to
+// SOURCE_CONSTANTS), then add a claim to docs/receipts.json that quotes it.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { EXPERIMENT_NAMES } from '../experiments/markdown';
+
+/** Constants read from the source that defines them: metric, file, and a regex with one number group. */
+export const SOURCE_CONSTANTS: Array<{ metric: string; file: string; re: RegExp }> = [
+  { metric: 'code.timeline.max_bars', file: 'renderer/timeline/timeline.ts', re: /export const MAX_BARS = (\d+);/ },
+  { metric: 'code.bisect.exhaustive_limit', file: 'main/bisect/search.ts', re: /export const EXHAUSTIVE_LIMIT = (\d+);/ },
+  { metric: 'code.sample_lakes.default_rows', file: 'sample-lakes/build.ts', re: /export const DEFAULT_ROWS = (\d+);/ },
+  { metric: 'code.e2e.long_log_versions', file: 'e2e/investigate.e2e.ts', re: /writeLongLog\(long, ([\d_]+)\)/ },
+  { metric: 'code.experiments.big_rows_millions', file: 'main/experiments/cost.ts', re: /const BIG = (\d+)_000_000;/ },
+  { metric: 'code.bench.quick_rows_millions', file: 'main/entries/bench.ts', re: /args\.quick \? (\d+)_000_000/ },
+];
 
 type Json = Record<string, unknown>;
 
@@ -23,14 +40,62 @@ function get(o: unknown, ...path: string[]): unknown {
   return cur;
 }
 
-export function collectMetrics(root: string, opts: { benchPath?: string } = {}): Record<string, number> {
+function benchMetrics(bench: Json, ns: string, put: (name: string, v: unknown) => void): void {
+  put(`${ns}.log_replay.ratio`, get(bench, 'logReplay', 'ratio'));
+  put(`${ns}.log_replay.cpu_ratio`, get(bench, 'logReplay', 'cpuRatioMedian'));
+  put(`${ns}.log_replay.add_actions`, get(bench, 'logReplay', 'addActions'));
+  put(`${ns}.log_replay.peak_rss_mb`, get(bench, 'logReplay', 'peakRssOursMb'));
+  const perDigest = (get(bench, 'reconcile', 'perDigest') as Record<string, Json> | undefined) ?? {};
+  // Groups are "level.digest"; the digest's name carries its version, the metric a stable alias.
+  const alias = (d: string): string => (d.startsWith('md5') ? 'md5' : d.startsWith('duckdb-hash') ? 'fast' : d);
+  for (const [group, f] of Object.entries(perDigest)) {
+    const dot = group.indexOf('.');
+    const name = dot < 0 ? alias(group) : `${group.slice(0, dot)}.${alias(group.slice(dot + 1))}`;
+    put(`${ns}.reconcile.${name}.ratio_source`, f.ratioSourceMedian);
+    put(`${ns}.reconcile.${name}.ratio_target`, f.ratioTargetMedian);
+    put(`${ns}.reconcile.${name}.rows_per_second`, f.rowsPerSecondMedian);
+  }
+  put(`${ns}.reconcile.rows`, get(bench, 'reconcile', 'rows'));
+  const rows = get(bench, 'reconcile', 'rows');
+  if (typeof rows === 'number') put(`${ns}.reconcile.rows_millions`, rows / 1e6);
+  put(`${ns}.demo.seconds`, get(bench, 'demo', 'seconds'));
+  put(`${ns}.demo.cpu_seconds`, get(bench, 'demo', 'cpuSeconds'));
+  const runs = (get(bench, 'bisect', 'runs') as Json[] | undefined) ?? [];
+  const nn = runs.find((r) => typeof r.predicate === 'string' && r.predicate.startsWith('no-null-keys'));
+  if (nn) {
+    put(`${ns}.bisect.no_null_keys.versions`, nn.versions);
+    put(`${ns}.bisect.no_null_keys.seconds`, typeof nn.ms === 'number' ? nn.ms / 1000 : undefined);
+    put(`${ns}.bisect.no_null_keys.files_read`, nn.filesRead);
+    put(`${ns}.bisect.no_null_keys.cpu_seconds`, typeof nn.cpuMs === 'number' ? nn.cpuMs / 1000 : undefined);
+  }
+  put(`${ns}.cores`, get(bench, 'cores'));
+  const unique = runs.filter((r) => typeof r.predicate === 'string' && r.predicate.startsWith('unique-keys'));
+  const uk = unique.find((r) => r.versions === nn?.versions) ?? null;
+  if (uk) {
+    put(`${ns}.bisect.unique_keys.versions`, uk.versions);
+    put(`${ns}.bisect.unique_keys.files`, uk.files);
+    put(`${ns}.bisect.unique_keys.rows`, uk.rows);
+    put(`${ns}.bisect.unique_keys.rows_millions`, typeof uk.rows === 'number' ? uk.rows / 1e6 : undefined);
+    put(`${ns}.bisect.unique_keys.cpu_seconds`, typeof uk.cpuMs === 'number' ? uk.cpuMs / 1000 : undefined);
+  }
+  const reconcileRuns = (get(bench, 'reconcile', 'runs') as Json[] | undefined) ?? [];
+  const keysRun = reconcileRuns.flatMap((r) => (r.runs as Json[] | undefined) ?? []).find((r) => r.level === 'keys');
+  if (keysRun) {
+  put(`${ns}.reconcile.keys.peak_rss_mb`, keysRun.peakRssMb);
+  put(`${ns}.reconcile.keys.ratio_target`, keysRun.ratioTarget);
+  }
+  const checksumRss = reconcileRuns.flatMap((r) => (r.runs as Json[] | undefined) ?? []).filter((r) => r.level === 'checksum').map((r) => r.peakRssMb).filter((x): x is number => typeof x === 'number');
+  if (checksumRss.length) put(`${ns}.reconcile.checksum.peak_rss_mb`, Math.max(...checksumRss));
+}
+
+export function collectMetrics(root: string, opts: { benchPath?: string; matrixPath?: string; experimentsDir?: string } = {}): Record<string, number> {
   const m: Record<string, number> = {};
   const put = (name: string, v: unknown): void => {
     const n = num(v);
     if (n !== undefined) m[name] = n;
   };
 
-  const matrix = readJson(join(root, 'docs', 'experiments', 'detection_matrix.json'));
+  const matrix = readJson(opts.matrixPath ?? join(root, 'docs', 'experiments', 'detection_matrix.json'));
   if (matrix) {
     const rows = (get(matrix, 'scenarios') as Json[] | undefined) ?? [];
     const corruptions = rows.filter((r) => r.expectedMode !== null);
@@ -46,31 +111,42 @@ export function collectMetrics(root: string, opts: { benchPath?: string } = {}):
     }
   }
 
-  const bench = readJson(opts.benchPath ?? join(root, 'docs', 'experiments', 'bench.json'));
-  if (bench) {
-    put('bench.log_replay.ratio', get(bench, 'logReplay', 'ratio'));
-    put('bench.log_replay.cpu_ratio', get(bench, 'logReplay', 'cpuRatioMedian'));
-    put('bench.log_replay.add_actions', get(bench, 'logReplay', 'addActions'));
-    put('bench.log_replay.peak_rss_mb', get(bench, 'logReplay', 'peakRssOursMb'));
-    const perDigest = (get(bench, 'reconcile', 'perDigest') as Record<string, Json> | undefined) ?? {};
-    // Groups are "level.digest"; the digest's name carries its version, the metric a stable alias.
-    const alias = (d: string): string => (d.startsWith('md5') ? 'md5' : d.startsWith('duckdb-hash') ? 'fast' : d);
-    for (const [group, f] of Object.entries(perDigest)) {
-      const dot = group.indexOf('.');
-      const name = dot < 0 ? alias(group) : `${group.slice(0, dot)}.${alias(group.slice(dot + 1))}`;
-      put(`bench.reconcile.${name}.ratio_source`, f.ratioSourceMedian);
-      put(`bench.reconcile.${name}.ratio_target`, f.ratioTargetMedian);
-      put(`bench.reconcile.${name}.rows_per_second`, f.rowsPerSecondMedian);
+  // bench.*: the benchmarks as just measured (verify: a quick run into a scratch file), for the
+  // ranges the docs quote. bench_published.*: the committed bench.json (the last full run), for
+  // the exact figures a doc quotes from that run ("in the last full run: md5 7.8x").
+  const fresh = readJson(opts.benchPath ?? join(root, 'docs', 'experiments', 'bench.json'));
+  if (fresh) benchMetrics(fresh, 'bench', put);
+  const published = readJson(join(root, 'docs', 'experiments', 'bench.json'));
+  if (published) benchMetrics(published, 'bench_published', put);
+
+  // Every numeric figure of every experiment: experiments.NAME.FIGURE. The published run first,
+  // then the fresh one over it: what a quick re-run does not measure (the 1M-row lake, and it
+  // says so in fullOnly) keeps its published value, which verify compared where it could.
+  const dirs = [join(root, 'docs', 'experiments'), ...(opts.experimentsDir ? [opts.experimentsDir] : [])];
+  for (const dir of dirs) {
+    for (const name of EXPERIMENT_NAMES) {
+      const e = readJson(join(dir, `${name}.json`));
+      const figures = (e?.figures ?? {}) as Record<string, unknown>;
+      for (const [k, v] of Object.entries(figures)) put(`experiments.${name}.${k}`, v);
+      for (const [k, v] of Object.entries((e?.cpuMs ?? {}) as Record<string, unknown>)) put(`experiments.${name}.cpu_ms.${k}`, v);
     }
-    put('bench.reconcile.rows', get(bench, 'reconcile', 'rows'));
-    put('bench.demo.seconds', get(bench, 'demo', 'seconds'));
-    const runs = (get(bench, 'bisect', 'runs') as Json[] | undefined) ?? [];
-    const nn = runs.find((r) => typeof r.predicate === 'string' && r.predicate.startsWith('no-null-keys'));
-    if (nn) {
-      put('bench.bisect.no_null_keys.versions', nn.versions);
-      put('bench.bisect.no_null_keys.seconds', typeof nn.ms === 'number' ? nn.ms / 1000 : undefined);
-      put('bench.bisect.no_null_keys.files_read', nn.filesRead);
-    }
+  }
+
+  // Coverage per folder: coverage.FOLDER.lines / .branches (percent).
+  const cov = readJson(join(root, 'docs', 'experiments', 'coverage.json'));
+  for (const [folder, f] of Object.entries((cov?.folders ?? {}) as Record<string, Json>)) {
+    put(`coverage.${folder}.lines`, f.lines);
+    put(`coverage.${folder}.branches`, f.branches);
+  }
+  for (const [part, f] of Object.entries((cov?.parts ?? {}) as Record<string, Json>)) {
+    put(`coverage.${part}.lines`, f.lines);
+    put(`coverage.${part}.branches`, f.branches);
+  }
+
+  for (const c of SOURCE_CONSTANTS) {
+    const p = join(root, c.file);
+    const hit = existsSync(p) ? c.re.exec(readFileSync(p, 'utf8')) : null;
+    if (hit) put(c.metric, Number(hit[1].replace(/_/g, '')));
   }
   return m;
 }

@@ -1,6 +1,7 @@
-// The installed command, run as a child process several times per case: the exit code is the
-// interface, so every run must give the documented one (a test calling the function in-process
-// cannot see a crash at process exit). Builds dist/ first.
+// The installed command, run as a child process per case: the exit code is the interface, so
+// every run must give the documented one (a test calling the function in-process cannot see a
+// crash at process exit). The default run spawns each case once; `npm run verify` repeats each
+// LAKEREC_REPEAT=3 times, to catch an exit code that is only sometimes wrong.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +11,14 @@ import { buildSampleLakes, type BuiltLake } from '../../sample-lakes/build';
 
 const repo = resolve(__dirname, '..', '..');
 const bin = join(repo, 'main', 'bin', 'lakerec.mjs');
-const RUNS = 3;
+const RUNS = repeatCount(process.env.LAKEREC_REPEAT);
+
+function repeatCount(v: string | undefined): number {
+  if (v === undefined || v === '') return 1;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 50) throw new Error(`LAKEREC_REPEAT must be an integer from 1 to 50, got "${v}"`);
+  return n;
+}
 let dir: string;
 let lakes: Record<string, BuiltLake> = {};
 
@@ -51,7 +59,7 @@ const cases: Case[] = [
   { name: 'a target that is not a Delta table: 3', args: () => ['reconcile', lakes.control.sourceParquet, dir, '--contract', lakes.control.contractPath], code: 3, stderr: /not a Delta table/ },
 ];
 
-describe('lakerec reconcile exit codes (real CLI, repeated runs)', () => {
+describe(`lakerec reconcile exit codes (real CLI, ${RUNS} run(s) per case)`, () => {
   for (const c of cases) {
     it(c.name, () => {
       for (let i = 0; i < RUNS; i++) {

@@ -426,10 +426,10 @@ export class DeltaWriter {
         const scan = await this.scanSql(partial.map((t) => t.add));
         const r = await this.rows(`SELECT _lk_file AS f, list(_lk_row ORDER BY _lk_row) AS rows FROM (${scan}) WHERE coalesce((${predicate}), false) GROUP BY ALL`);
         const newRows = new Map(r.map((x) => [String(x.f), (x.rows as (number | bigint)[]).map(Number)]));
-        const dvs = partial.map((t) => {
-          const old = t.add.deletionVector ? readDeletionVector(t.add.deletionVector, this.root) : [];
+        const dvs = await Promise.all(partial.map(async (t) => {
+          const old = t.add.deletionVector ? await readDeletionVector(t.add.deletionVector, this.root) : [];
           return [...old, ...(newRows.get(this.absolutePath(t.add.path)) ?? [])];
-        });
+        }));
         const { descriptors, file } = writeDeletionVectorFile(this.root, dvs);
         written.push(file);
         // The file's min/max still bound its remaining rows, but may no longer be tight.
@@ -956,7 +956,7 @@ export class DeltaWriter {
       const table = `_lk_dv_${this.dvTables++}`;
       await this.run(`CREATE OR REPLACE TEMP TABLE ${table} (f VARCHAR, r BIGINT)`, 'deletion vectors');
       for (const f of withDv) {
-        const rows = readDeletionVector(f.deletionVector!, this.root);
+        const rows = await readDeletionVector(f.deletionVector!, this.root);
         for (let i = 0; i < rows.length; i += 10_000) {
           await this.run(`INSERT INTO ${table} SELECT ${sqlString(this.absolutePath(f.path))}, unnest([${rows.slice(i, i + 10_000).join(',')}]::BIGINT[])`, 'deletion vectors');
         }

@@ -12,6 +12,7 @@ import type { DataType, FileStats } from '../../../shared/delta';
 import { daysFromCivil, micros } from '../generate';
 import { commitNewTable, dataFileName } from '../delta-log';
 import { openSnapshot, withDeltaFields } from './common';
+import { checkedDataFile } from '../../delta/scan';
 import type { Engine, EngineRead, EngineWrite } from './types';
 
 export const PARQUET_WASM_VERSION = '0.8.0';
@@ -70,7 +71,7 @@ export const arrowEngine: Engine = {
     for (const f of snapshot.files) {
       throwIfCancelled(ctx);
       if (f.deletionVector) throw new LakerecError('unsupported_feature', 'the arrow engine does not apply deletion vectors', { feature: 'deletionVectors' });
-      const table = readParquetArrow(new Uint8Array(readFileSync(f.absolutePath)));
+      const table = readParquetArrow(new Uint8Array(readFileSync(await checkedDataFile(snapshot, f))));
       refuseOverflowingNanos(table, f.stats, f.path);
       parts.push({ table, partitionValues: f.partitionValues });
     }
