@@ -181,6 +181,19 @@ describe.skipIf(missing !== null)('workbench screens in Chromium', () => {
     await shot('compare-versions.png');
   });
 
+  it('Compare: two versions picked in the timeline (mark one, open the other)', async () => {
+    await page.locator('[data-testid=tab-timeline]').click();
+    await page.locator('[data-testid=timeline-row][data-version="7"]').click();
+    await page.locator('[data-testid=compare-mark]').click();
+    expect(await page.getAttribute('[data-testid=compare-mark]', 'aria-pressed')).toBe('true');
+    await page.locator('[data-testid=timeline-row][data-version="6"]').click();
+    await expect.poll(() => page.locator('[data-testid=compare-marked]').textContent().catch(() => '')).toBe('Compare v6 → v7');
+    await page.locator('[data-testid=compare-marked]').click();
+    await page.locator('[data-testid=compare-view]').waitFor();
+    expect(await page.inputValue('[data-testid=compare-from]')).toBe('6');
+    expect(await page.inputValue('[data-testid=compare-to]')).toBe('7');
+  });
+
   it('Partitions: rows, files and bytes per partition over time; small files under a threshold', async () => {
     await page.locator('[data-testid=tab-partitions]').click();
     await page.locator('[data-testid=partitions-at]').waitFor();

@@ -16,6 +16,9 @@ export interface NavState {
   compareRequest: { from: number; to: number; seq: number } | null;
   /** Reconcile a source against the table at this version. */
   reconcileRequest: { version: number; seq: number } | null;
+  /** A version marked in the timeline as one side of a comparison (the next version picked is the other). */
+  compareMark: number | null;
+  markCompare(version: number | null): void;
   setScreen(screen: ScreenId): void;
   /** Switch to the timeline with `version` selected. */
   openVersion(version: number): void;
@@ -32,9 +35,11 @@ export const useNav = create<NavState>()((set) => ({
   rowsRequest: null,
   compareRequest: null,
   reconcileRequest: null,
+  compareMark: null,
+  markCompare: (compareMark) => set({ compareMark }),
   setScreen: (screen) => set({ screen }),
   openVersion: (version) => set({ screen: 'timeline', focus: { version, seq: ++seq } }),
   openRows: (version, addedIn = null) => set({ screen: 'data', rowsRequest: { version, addedIn, seq: ++seq } }),
-  openCompare: (from, to) => set({ screen: 'compare', compareRequest: { from, to, seq: ++seq } }),
+  openCompare: (from, to) => set({ screen: 'compare', compareRequest: { from, to, seq: ++seq }, compareMark: null }),
   reconcileAgainst: (version) => set({ screen: 'reconcile', reconcileRequest: { version, seq: ++seq } }),
 }));

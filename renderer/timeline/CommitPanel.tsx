@@ -117,6 +117,12 @@ function CommitActions({ version, addedFiles }: { version: number; addedFiles: n
       <button type="button" className="btn btn-small" data-testid="rows-at" onClick={() => nav.openRows(version)}>Rows at this version</button>
       {addedFiles > 0 && <button type="button" className="btn btn-small" data-testid="rows-added" onClick={() => nav.openRows(version, version)}>Rows added by this commit</button>}
       {version > 0 && <button type="button" className="btn btn-small" data-testid="compare-previous" onClick={() => nav.openCompare(version - 1, version)}>Compare with v{version - 1}</button>}
+      {/* Two versions picked in the timeline: mark one, open the other, compare (older as the source). */}
+      {nav.compareMark === null || nav.compareMark === version
+        ? <button type="button" className="btn btn-small" data-testid="compare-mark" aria-pressed={nav.compareMark === version}
+            onClick={() => nav.markCompare(nav.compareMark === version ? null : version)}>{nav.compareMark === version ? `Marked v${version} to compare: pick another version` : 'Mark to compare'}</button>
+        : <button type="button" className="btn btn-small btn-primary" data-testid="compare-marked"
+            onClick={() => nav.openCompare(Math.min(nav.compareMark!, version), Math.max(nav.compareMark!, version))}>Compare v{Math.min(nav.compareMark, version)} → v{Math.max(nav.compareMark, version)}</button>}
       <button type="button" className="btn btn-small" data-testid="reconcile-against" onClick={() => nav.reconcileAgainst(version)}>Reconcile against this version</button>
     </div>
   );
