@@ -11,7 +11,7 @@ import { META_SENSITIVITY } from '../../shared/sensitivity';
 import { openDuck, type Duck } from '../engine/duck';
 import { DeltaWriter } from '../delta/writer';
 import { checkWhere } from './where';
-import { RowsService } from './rows';
+import { lockToFolder, RowsService } from './rows';
 
 let dir: string;
 let root: string;
@@ -74,6 +74,9 @@ describe('the WHERE box', () => {
     expect(await refused("read_text('/etc/passwd') IS NOT NULL")).toMatch(/read_text\(\)/);
     expect(await refused("length(read_blob('/etc/passwd')) > 0")).toMatch(/read_blob\(\)/);
     expect(await refused("getenv('HOME') = ''")).toMatch(/getenv\(\)/);
+    expect(await refused("sniff_csv('/etc/passwd') IS NULL")).toMatch(/sniff_csv\(\)/);
+    expect(await refused("len(list_transform([1], x -> x + 1)) = 1")).toMatch(/lambda|list_transform/);
+    expect(await refused("current_setting('allowed_directories') <> ''")).toMatch(/current_setting\(\)/);
     expect(await refused("id = 1 UNION SELECT * FROM read_parquet('/x.parquet')")).toMatch(/one boolean expression|parse/);
   });
 
@@ -99,6 +102,25 @@ describe('the WHERE box', () => {
     expect(await refused('id = ')).toMatch(/parse/);
     expect(await refused('')).toMatch(/empty/);
     expect(await refused('x'.repeat(5000))).toMatch(/longer/);
+  });
+});
+
+describe('the grid\'s DuckDB is locked to the table folder', () => {
+  it('reads the table\'s files, refuses any other file, and cannot be unlocked', async () => {
+    const d = await openDuck({ threads: 1 });
+    try {
+      await lockToFolder(d, root);
+      const { DeltaTable } = await import('../delta/table');
+      const f = (await (await DeltaTable.open(root)).snapshot()).files[0].absolutePath;
+      const n = await d.conn.runAndReadAll(`SELECT count(*) FROM read_parquet('${f.replace(/'/g, "''")}')`);
+      expect(Number(n.getRows()[0][0])).toBeGreaterThan(0);
+      await expect(d.conn.run(`SELECT * FROM read_csv('${join(dir, 'secret.csv')}')`)).rejects.toThrow(/Permission|disabled/);
+      await expect(d.conn.run("SELECT * FROM read_csv('/etc/passwd')")).rejects.toThrow(/Permission|disabled/);
+      await expect(d.conn.run('SET enable_external_access = true')).rejects.toThrow();
+      await expect(d.conn.run("SET allowed_directories = ['/']")).rejects.toThrow();
+    } finally {
+      d.close();
+    }
   });
 });
 

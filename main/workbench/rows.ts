@@ -60,6 +60,17 @@ export function gridColumns(snap: Snapshot): GridColumn[] {
   });
 }
 
+/**
+ * Locks a DuckDB to one folder before any view or filter exists: it may read the table's folder
+ * (and its spill folder), nothing else, and its settings can no longer be changed.
+ */
+export async function lockToFolder(duck: Duck, root: string): Promise<void> {
+  const spill = String((await duck.conn.runAndReadAll("SELECT current_setting('temp_directory')")).getRows()[0][0]);
+  await duck.conn.run(`SET allowed_directories = [${sqlString(root)}, ${sqlString(spill)}]`);
+  await duck.conn.run('SET enable_external_access = false');
+  await duck.conn.run('SET lock_configuration = true');
+}
+
 export class RowsService {
   private readonly sessions = new Map<string, Promise<Session>>();
 
@@ -75,11 +86,7 @@ export class RowsService {
     const p = (async () => {
       const duck = await openDuck({ memoryLimit: '2GB' });
       try {
-        const spill = String((await duck.conn.runAndReadAll("SELECT current_setting('temp_directory')")).getRows()[0][0]);
-        // Locked before any view or filter exists: DuckDB may read the table's folder (and spill), nothing else.
-        await duck.conn.run(`SET allowed_directories = [${sqlString(root)}, ${sqlString(spill)}]`);
-        await duck.conn.run('SET enable_external_access = false');
-        await duck.conn.run('SET lock_configuration = true');
+        await lockToFolder(duck, root);
       } catch (e) {
         duck.close();
         throw e;
