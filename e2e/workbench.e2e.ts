@@ -213,6 +213,22 @@ describe.skipIf(missing !== null)('workbench screens in Chromium', () => {
     await shot('partition-health.png');
   });
 
+  it('at 1024 px the header does not overlap and the CREATE TABLE badge is whole', async () => {
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.locator('[data-testid=tab-timeline]').click();
+    await page.locator('[data-testid=timeline-row][data-version="0"]').waitFor();
+    const box = async (sel: string) => (await page.locator(sel).first().boundingBox())!;
+    const title = await box('[data-testid=investigate-header] .table-title');
+    const facts = await box('[data-testid=investigate-facts]');
+    const overlap = !(title.x + title.width <= facts.x || facts.y >= title.y + title.height);
+    expect(overlap).toBe(false);
+    const badge = page.locator('[data-testid=timeline-row][data-version="0"] .op');
+    expect(await badge.textContent()).toBe('CREATE TABLE');
+    expect(await badge.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    await page.screenshot({ path: join(SHOTS, 'timeline-1024.png') });
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+
   it('every screen passes an automated accessibility check (axe-core, WCAG 2 A and AA)', async () => {
     const found: string[] = [];
     for (const tab of ['timeline', 'data', 'schema', 'compare', 'partitions', 'history', 'bisect', 'reconcile', 'runs']) {
