@@ -74,6 +74,17 @@ describe.skipIf(missing !== null)('workbench flows in Chromium', () => {
     await page.fill('[data-testid=source-path]', join(dir, 'double_load', 'source', 'orders.parquet'));
     await page.keyboard.press('Enter');
     await page.locator('[data-testid=contract-ok]').waitFor();
+    // With the source chosen, the contract is checked against both sides' columns: every problem, with its line.
+    const good = await page.inputValue('[data-testid=contract-editor]');
+    await page.fill('[data-testid=contract-editor]', good.replace('keys: [order_id]', 'keys: [order_id, order_no]').replace('ordering: updated_at', 'ordering: changed_at'));
+    const problems = page.locator('[data-testid=contract-problems] li');
+    await expect.poll(() => problems.count()).toBe(2);
+    const texts = await problems.allTextContents();
+    expect(texts[0]).toMatch(/^line \d+ Key "order_no" is a column of neither side/);
+    expect(texts[1]).toMatch(/^line \d+ Ordering column "changed_at"/);
+    await page.screenshot({ path: join(SHOTS, 'reconcile-contract-columns.png') });
+    await page.fill('[data-testid=contract-editor]', good);
+    await page.locator('[data-testid=contract-ok]').waitFor();
     await page.click('[data-testid=run-reconcile]');
     await page.locator('[data-testid=verdict]').waitFor({ timeout: 60_000 });
     await page.locator('[data-testid=tab-runs]').click();
