@@ -1,6 +1,56 @@
 // Layering (VS Code style): shared/ runs anywhere, main/ is node, renderer/ is DOM,
 // preload/ is only the bridge. A wrong import fails `npm run lint`, and so the build.
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import tseslint from 'typescript-eslint';
+import layers from './build/eslint-layers.mjs';
+
+// main/'s inner layers, low to high (docs/architecture.md). A file imports its own layer, shared/
+// and any layer of a lower tier; never a sibling of its tier, never upwards (build/eslint-layers.mjs).
+// Tests (*.test.ts) stand above every layer: a reader test may build its table with the writer and
+// run the CLI over it.
+export const MAIN_LAYERS = [
+  [{ name: 'engine', folders: ['main/engine'] }],
+  // The reader (log, checkpoints, replay, snapshot, DVs, scan; the storage seam in main/delta/storage).
+  [{ name: 'delta', folders: ['main/delta'] }],
+  [{ name: 'writer', folders: ['main/delta/writer'] }],
+  // The sample lakes are built with the writer alone: what any pipeline could write.
+  [{ name: 'sample-lakes', folders: ['sample-lakes'], allow: ['writer', 'engine'] }],
+  [
+    { name: 'reconcile', folders: ['main/reconcile'] },
+    { name: 'forensics', folders: ['main/forensics'] },
+    { name: 'proof', folders: ['main/proof'] },
+    { name: 'runs', folders: ['main/runs'] },
+  ],
+  // bisect reads file lifetimes from main/forensics/history.ts today; once the file history lives
+  // in main/delta (#12) bisect no longer needs forensics, and could sit beside it.
+  [
+    { name: 'bisect', folders: ['main/bisect'] },
+    { name: 'trust', folders: ['main/trust'] },
+    { name: 'workbench', folders: ['main/workbench'] },
+  ],
+  // The incident report: reconcile + forensics + bisect (+ trust) in one file, and the masking.
+  [{ name: 'incident', folders: ['main/incident'] }],
+  // The two faces: the window's engine side and the CLI.
+  [
+    { name: 'app', folders: ['main/app'] },
+    { name: 'cli', folders: ['main/cli'] },
+  ],
+  // Tools over the faces: benchmarks, examples, experiments, recordings.
+  [
+    { name: 'bench', folders: ['main/bench'] },
+    { name: 'examples', folders: ['main/examples'] },
+    { name: 'experiments', folders: ['main/experiments'] },
+    { name: 'recording', folders: ['main/recording'] },
+  ],
+  // The claims checker (`npm run verify`) reads what the tools measured.
+  [{ name: 'receipts', folders: ['main/receipts'] }],
+  // Every file here builds to dist/main/<name>.js.
+  [{ name: 'entries', folders: ['main/entries'] }],
+  [{ name: 'testing', folders: ['main/testing'] }],
+];
+
+const repoRoot = dirname(fileURLToPath(import.meta.url));
 
 const nodeBuiltins = [
   'fs', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'url', 'stream', 'zlib',
@@ -58,6 +108,14 @@ export default tseslint.config(
           { group: ['@duckdb/*', 'react', 'react-dom'], message: 'preload/ is the bridge, nothing else.' },
         ],
       }],
+    },
+  },
+  {
+    files: ['main/**/*.ts', 'sample-lakes/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { layers },
+    rules: {
+      'layers/imports': ['error', { root: repoRoot, tiers: MAIN_LAYERS, common: ['shared'], covered: ['main', 'sample-lakes'] }],
     },
   },
   {

@@ -2,11 +2,12 @@
 // the total row count agrees while two partitions do not, and the whole run is fast.
 import { expect, it } from 'vitest';
 import { LakerecError } from '../shared/errors';
+import { runCli } from '../main/cli/main';
 import { parseDemoArgs, runDemo } from './demo';
 
 it('runs end to end with real output and passes its own checks', async () => {
   let text = '';
-  const r = await runDemo({ rows: 1200, out: (t) => { text += t; }, err: (t) => { text += t; } });
+  const r = await runDemo({ cli: runCli, rows: 1200, out: (t) => { text += t; }, err: (t) => { text += t; } });
   expect(r.failures).toEqual([]);
   expect(r.code).toBe(0);
   expect(text).toContain('rows:    source 1,200  target 1,200  partitions 6 (2 disagreeing)');

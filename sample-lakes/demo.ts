@@ -1,13 +1,13 @@
 // The demo: a clean Delta table is built, broken twice (one day's batch applied twice, another
 // day deleted, so the total row count is still exactly right), reconciled and bisected. Every
-// block is the real output of the lakerec command printed above it, run in this process by the
-// same dispatcher as the installed CLI; the lake lives in a temp folder that is deleted afterwards
-// (keep: DIR builds it there and keeps it). `npm run demo` runs it (main/entries/demo.ts).
+// block is the real output of the lakerec command printed above it, run by the CLI the caller
+// hands in (main/entries/demo.ts passes the installed CLI's dispatcher, in this process: the CLI
+// imports sample-lakes/build, so sample-lakes never imports the CLI); the lake lives in a temp
+// folder that is deleted afterwards (keep: DIR builds it there and keeps it). `npm run demo` runs it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LakerecError } from '../shared/errors';
-import { runCli } from '../main/cli/main';
 import { DEMO } from './scenarios';
 import { DAYS } from './orders';
 
@@ -33,7 +33,17 @@ export function parseDemoArgs(argv: string[]): { keep: string | null; rows: numb
   return { keep, rows };
 }
 
+/** Runs one lakerec command line (the CLI's `runCli`) and returns its exit code. */
+export type DemoCli = (argv: string[], io: {
+  out(text: string): void;
+  err(text: string): void;
+  cwd: string;
+  env: Record<string, string | undefined>;
+}) => Promise<number>;
+
 export interface DemoOptions {
+  /** The CLI the steps run through. */
+  cli: DemoCli;
   /** Build the lake here and keep it (default: a temp folder, deleted afterwards). */
   keep?: string | null;
   rows?: number;
@@ -103,7 +113,7 @@ export async function runDemo(opts: DemoOptions): Promise<DemoResult> {
       w(`$ lakerec ${shown}\n`);
       let text = '';
       const t = performance.now();
-      const code = await runCli(s.argv, {
+      const code = await opts.cli(s.argv, {
         out: (x) => { text += x; w(x); },
         err: (x) => { text += x; opts.err(x); },
         cwd: s.title.startsWith('1.') ? process.cwd() : lake,

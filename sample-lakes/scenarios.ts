@@ -2,6 +2,7 @@
 // day) and then does what a real pipeline does wrong, through the ordinary Delta write path. The
 // expected finding of each is declared here, next to the commits that cause it, so the detection
 // matrix and the tests read one source of truth.
+// One file on purpose (over 400 lines): the sixteen scenarios are a table, read side by side.
 import type { FindingMode } from '../shared/reconcile';
 import { sqlString } from '../main/engine/duck';
 import type { DeltaWriter } from '../main/delta/writer';

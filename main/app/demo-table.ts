@@ -2,9 +2,10 @@
 // tests and for `npm start` when the sample lakes have not been built. Four commits a history
 // list can show: create, append, delete, overwrite with replaceWhere.
 import { LAKEREC_VERSION } from '../../shared/version';
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Action } from '../../shared/delta';
+import { commitVersion, tableStorage } from '../delta/writer';
 import { openDuck, sqlString } from '../engine/duck';
 
 const SCHEMA = {
@@ -21,10 +22,6 @@ interface FileSpec {
   dt: string;
   firstId: number;
   rows: number;
-}
-
-function pad(v: number): string {
-  return String(v).padStart(20, '0');
 }
 
 /** Writes the demo `orders` table into `root` (replacing it). Returns the number of commits. */
@@ -55,8 +52,10 @@ export async function writeDemoTable(root: string, baseTime = Date.UTC(2026, 10,
       stats: JSON.stringify({ numRecords: n, minValues: { order_id: lo }, maxValues: { order_id: hi }, nullCount: { order_id: 0 } }),
     };
   };
+  // The writer's atomic commit: a version file appears whole, and never over another one.
+  const store = tableStorage(root);
   const commit = async (version: number, actions: Action[]) => {
-    await writeFile(join(root, '_delta_log', `${pad(version)}.json`), actions.map((a) => JSON.stringify(a)).join('\n') + '\n');
+    await commitVersion(store, version, actions);
   };
   const info = (version: number, operation: string, operationParameters: Record<string, unknown>) => ({
     commitInfo: {

@@ -22,8 +22,9 @@ import { defaultDataDir, getRun, listRuns, recordRun, type RunInput } from '../r
 import { contractFileFor } from '../workbench/contract-file';
 import { assertTableFolder, resolveUserPath, tableName } from './paths';
 import {
-  composeIncident, incidentFileName, incidentSections, maskReconcileResult, renderIncidentHtml, schemaSensitivity, sensitivityOf,
-} from './report';
+  composeIncident, incidentFileName, incidentSections, renderIncidentHtml,
+} from '../incident/report';
+import { maskReconcileResult, schemaSensitivity, sensitivityOf } from '../incident/mask';
 
 export type ScreenMethods =
   | 'pickSource' | 'validateContract' | 'defaultContract' | 'reconcile' | 'exportReport'

@@ -5,7 +5,7 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LakerecError } from '../../shared/errors';
-import { bool, int, parseArgs, str } from '../cli/args';
+import { bool, int, parseArgs, str } from '../engine/args';
 import { Dispatcher } from './dispatch';
 import { defaultSample, defaultUserDataDir, resolveSamples } from './samples';
 import { runHistoryDir } from './screens';

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import type { ApiHandlers, ContractCheck } from '../../shared/api';
 import type { DiffResult } from '../../shared/workbench';
 import { assertTableFolder, resolveUserPath } from './paths';
-import { maskReconcileResult, schemaSensitivity, sensitivityOf } from './report';
+import { maskReconcileResult, schemaSensitivity, sensitivityOf } from '../incident/mask';
 import { checkContract } from './screens';
 import { openDuck } from '../engine/duck';
 import { parseContract } from '../reconcile/contract';

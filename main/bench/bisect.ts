@@ -17,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
 import { openDuck, sqlString, type Duck } from '../engine/duck';
 import { bisect } from '../bisect/bisect';
-import { repoRoot } from '../receipts/repo';
+import { repoRoot } from '../engine/repo';
 import { forensics } from '../forensics/forensics';
 import type { BisectResult, PredicateSpec } from '../../shared/bisect';
 

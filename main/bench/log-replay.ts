@@ -18,7 +18,7 @@ import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { DeltaTable } from '../delta/table';
 import { openDuck, sqlString } from '../engine/duck';
-import { repoRoot } from '../receipts/repo';
+import { repoRoot } from '../engine/repo';
 
 export interface LogReplayFigures {
   /** The bench input, or null when ../shared/bench is absent (then nothing was measured). */

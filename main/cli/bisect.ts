@@ -2,7 +2,7 @@
 // Exit codes (fixed): 1 a bad version was found (also a healed or unrecoverable history), 0 every
 // examined version passes, 2 the invocation was wrong or the predicate refused, 3 unreadable.
 import { resolve } from 'node:path';
-import { parseArgs, bool, str, int, requirePositional } from './args';
+import { parseArgs, bool, str, int, requirePositional } from '../engine/args';
 import type { CliIO } from './io';
 import { bisect } from '../bisect/bisect';
 import { PREDICATE_NAMES, type BisectResult, type PredicateName, type PredicateSpec } from '../../shared/bisect';

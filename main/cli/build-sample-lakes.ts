@@ -1,7 +1,7 @@
 // `lakerec build-sample-lakes [--out DIR] [--rows N] [--seed S] [--only NAME]... [--json]`: builds
 // the corruption scenarios, the demo lake and the many-versions lake (sample-lakes/README.md).
 import { resolve, join } from 'node:path';
-import { parseArgs, bool, int, str } from './args';
+import { parseArgs, bool, int, str } from '../engine/args';
 import type { CliIO } from './io';
 import { LakerecError } from '../../shared/errors';
 import { buildSampleLakes, sampleLakesDir, DEFAULT_ROWS, DEFAULT_SEED } from '../../sample-lakes/build';

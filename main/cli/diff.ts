@@ -3,11 +3,11 @@
 // Exit: 0 nothing blocking, 1 a blocking finding, 2 usage (no keys), 3 unreadable.
 import { resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
-import { bool, int, parseArgs, requirePositional, str } from './args';
+import { bool, int, parseArgs, requirePositional, str } from '../engine/args';
 import type { CliIO } from './io';
 import { renderJson, renderTerminal } from '../reconcile/report';
 import { diffVersions, renderDiffText } from '../workbench/diff';
-import { maskReconcileResult, schemaSensitivity, sensitivityOf } from '../app/report';
+import { maskReconcileResult, schemaSensitivity, sensitivityOf } from '../incident/mask';
 
 const USAGE = 'lakerec diff TABLE --from V1 --to V2 [--keys K[,K2]] [--json]';
 

@@ -9,7 +9,7 @@ import { DeltaTable } from '../delta/table';
 import { registerSnapshotView } from '../delta/scan';
 import { fingerprintArrow, fingerprintDuckdb } from '../proof/fingerprint';
 import { readSnapshotDuckdb } from '../proof/engines/duckdb';
-import { bool, int, parseArgs, requirePositional, str } from './args';
+import { bool, int, parseArgs, requirePositional, str } from '../engine/args';
 import type { CliIO } from './io';
 
 const USAGE = 'lakerec fingerprint TABLE [--version N] [--json] [--check] [--sql duckdb|spark|snowflake]';

@@ -1,7 +1,7 @@
 // `lakerec forensics TABLE [--partition-by COL] [--json]`: the log as an incident record. Every
 // version's commit from the log alone, then the heuristics that fired, each with its evidence.
 import { resolve } from 'node:path';
-import { parseArgs, bool, int, str, requirePositional } from './args';
+import { parseArgs, bool, int, str, requirePositional } from '../engine/args';
 import type { CliIO } from './io';
 import { forensics, forensicsCommit } from '../forensics/forensics';
 import type { CommitDetail, CommitFile, ForensicsResult, HeuristicHit } from '../../shared/forensics';

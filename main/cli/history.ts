@@ -1,5 +1,5 @@
 // `lakerec history TABLE [--json]`: the versions of a table, one line each, from one pass over the log.
-import { parseArgs, bool, requirePositional } from './args';
+import { parseArgs, bool, requirePositional } from '../engine/args';
 import type { CliIO } from './io';
 import { resolve } from 'node:path';
 import type { AddFile, RemoveFile } from '../../shared/delta';

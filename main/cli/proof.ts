@@ -9,7 +9,7 @@ import { listEngines } from '../proof/engines';
 import { proofHtml, proofText } from '../proof/report';
 import { runProof } from '../proof/run';
 import { defaultDataDir, recordRun } from '../runs/store';
-import { bool, int, parseArgs, str } from './args';
+import { bool, int, parseArgs, str } from '../engine/args';
 import type { CliIO } from './io';
 
 const USAGE = 'lakerec proof --engines duckdb,arrow [--json] [--html FILE] [--seed N] [--rows N] [--evidence]';

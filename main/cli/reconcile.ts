@@ -5,12 +5,13 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
 import { LEVELS, type Level } from '../../shared/reconcile';
-import { bool, int, parseArgs, requirePositional, str } from './args';
+import { bool, int, parseArgs, requirePositional, str } from '../engine/args';
 import type { CliIO } from './io';
 import { LAKEREC_VERSION } from '../../shared/version';
 import { reconcile } from '../reconcile/reconcile';
 import { renderJson, renderMarkdown, renderTerminal } from '../reconcile/report';
-import { composeIncident, maskReconcileResult, renderIncidentHtml, schemaSensitivity, sensitivityOf } from '../app/report';
+import { maskReconcileResult, schemaSensitivity, sensitivityOf } from '../incident/mask';
+import { composeIncident, renderIncidentHtml } from '../incident/report';
 
 const USAGE = 'lakerec reconcile SOURCE TABLE --contract FILE [--level schema|counts|checksum|keys|rows] [--version N] [--digest md5|fast] [--baseline F] [--write-baseline F] [--markdown F] [--html F] [--json]';
 

@@ -2,7 +2,7 @@
 // rows (DVs applied, logical names, partition columns filled in) written to one Parquet file.
 import { resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
-import { parseArgs, bool, int, str, requirePositional } from './args';
+import { parseArgs, bool, int, str, requirePositional } from '../engine/args';
 import type { CliIO } from './io';
 import { DeltaTable } from '../delta/table';
 import { registerSnapshotView } from '../delta/scan';

@@ -6,6 +6,8 @@
 // escapes in the path, a DV, nested values, a missing field) takes the ordinary JSON.parse.
 // Bytes, not a string: indexing a Buffer is several times cheaper than charCodeAt on the slices
 // of a large string, and a commit file then needs no UTF-8 decoding except where it is used.
+// One file on purpose (over 400 lines): the byte scanner, the lazy add it fills and the batch that
+// holds them share one layout of offsets; split, each half would be unreadable without the other.
 import type { AddFile, DeletionVectorDescriptor } from '../../shared/delta';
 import { hashKey } from './filetable';
 

@@ -12,7 +12,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { repoRoot } from '../receipts/repo';
+import { repoRoot } from '../engine/repo';
 
 interface Args { quick: boolean; only: Set<string> | null; runs: number; out: string; merge: boolean }
 

@@ -2,7 +2,7 @@
 // reports). `--out DIR` writes elsewhere (verify compares a fresh run with docs/examples/).
 import { join, resolve } from 'node:path';
 import { toErrorData } from '../../shared/errors';
-import { repoRoot } from '../receipts/repo';
+import { repoRoot } from '../engine/repo';
 import { generateExamples } from '../examples/generate';
 
 const argv = process.argv.slice(2);

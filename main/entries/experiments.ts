@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toErrorData } from '../../shared/errors';
 import { DEFAULT_ROWS, DEFAULT_SEED } from '../../sample-lakes/build';
-import { repoRoot } from '../receipts/repo';
+import { repoRoot } from '../engine/repo';
 import { EXPERIMENT_NAMES, runExperiments, writeExperiments } from '../experiments/run';
 
 async function main(): Promise<number> {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toErrorData } from '../../shared/errors';
 import { demoSteps } from '../../sample-lakes/demo';
-import { repoRoot } from '../receipts/repo';
+import { repoRoot } from '../engine/repo';
 import { asciicast, capture, parseCast } from '../recording/capture';
 import { renderVideo } from '../recording/render';
 

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { formatViolation } from '../../shared/receipts';
 import { collectMetrics } from '../receipts/metrics';
 import { checkRepo, formatUntied } from '../receipts/check';
-import { repoRoot } from '../receipts/repo';
+import { repoRoot } from '../engine/repo';
 import { compareMatrices } from '../receipts/fresh';
 import { compareFigures } from '../experiments/run';
 import { loadExperimentResults } from '../experiments/markdown';

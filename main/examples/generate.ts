@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { buildSampleLakes, DEFAULT_ROWS, DEFAULT_SEED } from '../../sample-lakes/build';
 import { reconcile } from '../reconcile/reconcile';
 import { LAKEREC_VERSION } from '../../shared/version';
-import { composeIncident, renderIncidentHtml } from '../app/report';
+import { composeIncident, renderIncidentHtml } from '../incident/report';
 import { bisect } from '../bisect/bisect';
 import { formatBisect } from '../cli/bisect';
 

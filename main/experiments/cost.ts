@@ -7,7 +7,7 @@ import { LEVELS } from '../../shared/reconcile';
 import { openTarget } from '../reconcile/sides';
 import { reconcile } from '../reconcile/reconcile';
 import { readScenario, type BuiltLake } from '../../sample-lakes/build';
-import { repoRoot } from '../receipts/repo';
+import { repoRoot } from '../engine/repo';
 import { cpu, lake } from './lakes';
 import { fmt, type Experiment, type ExperimentContext, type ExperimentTable, type Figure } from './types';
 

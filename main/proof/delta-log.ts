@@ -2,14 +2,14 @@
 // the table around them (protocol, metaData with the schema and its field metadata tags, one add
 // per file with stats, commitInfo naming the engine). The same log code for every engine, so a
 // difference between two proof tables is a difference between Parquet implementations.
-// (main/delta/writer writes its Parquet through DuckDB and keeps its commit private, so a table
-// whose files another implementation wrote is committed here, the same atomic way.)
+// (main/delta/writer writes its Parquet through DuckDB, so a table whose files another
+// implementation wrote is committed here, through the writer's one atomic commit.)
 import { randomUUID } from 'node:crypto';
-import { linkSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Action, AddFile, CommitInfo, DataType, Metadata, Protocol, StructType } from '../../shared/delta';
+import type { Action, AddFile, CommitInfo, Metadata, Protocol, StructType } from '../../shared/delta';
 import { LakerecError } from '../../shared/errors';
-import { versionFileName } from '../delta/writer';
+import { commitVersion, protocolFor as writerProtocolFor, tableStorage } from '../delta/writer';
 
 export interface WrittenFile {
   /** Relative to the table root. */
@@ -20,19 +20,9 @@ export interface WrittenFile {
   nullCount: Record<string, number>;
 }
 
-function usesType(t: DataType, name: string): boolean {
-  if (typeof t === 'string') return t === name;
-  if (t.type === 'array') return usesType(t.elementType, name);
-  if (t.type === 'map') return usesType(t.keyType, name) || usesType(t.valueType, name);
-  return t.fields.some((f) => usesType(f.type, name));
-}
-
-/** The protocol a schema needs: table features 3/7 with timestampNtz when it has one, else 1/2. */
+/** The protocol a schema needs: table features 3/7 with timestampNtz when it has one, else 1/2 (the writer's rule). */
 export function protocolFor(schema: StructType): Protocol {
-  if (schema.fields.some((f) => usesType(f.type, 'timestamp_ntz'))) {
-    return { minReaderVersion: 3, minWriterVersion: 7, readerFeatures: ['timestampNtz'], writerFeatures: ['timestampNtz'] };
-  }
-  return { minReaderVersion: 1, minWriterVersion: 2 };
+  return writerProtocolFor(schema);
 }
 
 /** The reader features a schema needs (what a correct table must declare). */
@@ -52,7 +42,7 @@ export interface CreateCommit {
 }
 
 /** Writes version 0 of a new table; fails if a version 0 exists. */
-export function commitNewTable(c: CreateCommit): { version: number; actions: Action[] } {
+export async function commitNewTable(c: CreateCommit): Promise<{ version: number; actions: Action[] }> {
   const now = (c.clock ?? Date.now)();
   const logDir = join(c.root, '_delta_log');
   mkdirSync(logDir, { recursive: true });
@@ -87,19 +77,7 @@ export function commitNewTable(c: CreateCommit): { version: number; actions: Act
     txnId: randomUUID(),
   };
   const actions: Action[] = [{ commitInfo }, { protocol }, { metaData }, ...adds.map((add) => ({ add }))];
-  const text = actions.map((a) => JSON.stringify(a)).join('\n') + '\n';
-  const final = join(logDir, versionFileName(0));
-  const tmp = join(logDir, `.${versionFileName(0)}.${randomUUID()}.tmp`);
-  writeFileSync(tmp, text);
-  try {
-    linkSync(tmp, final);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw new LakerecError('commit_conflict', `a table already exists at ${c.root}`, { path: c.root });
-    throw new LakerecError('io_error', `could not write ${final}: ${(e as Error).message}`, { path: final });
-  } finally {
-    rmSync(tmp, { force: true });
-  }
+  await commitVersion(tableStorage(c.root), 0, actions, () => new LakerecError('commit_conflict', `a table already exists at ${c.root}`, { path: c.root }));
   return { version: 0, actions };
 }
 

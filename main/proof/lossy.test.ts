@@ -65,7 +65,7 @@ describe('delta_protocol fails on protocol problems', () => {
         mkdirSync(root, { recursive: true });
         const bytes = writeParquetArrow(table);
         writeFileSync(join(root, 'part-0.parquet'), bytes);
-        commitNewTable({
+        await commitNewTable({
           root, schema: deltaSchemaOf(table.schema), engineInfo: 'lakerec-bad-protocol/test-double',
           files: [{ path: 'part-0.parquet', size: bytes.length, numRecords: table.numRows, nullCount: {} }],
           protocol: { minReaderVersion: 1, minWriterVersion: 2 },

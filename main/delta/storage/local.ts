@@ -281,6 +281,8 @@ export class LocalStorage implements Storage {
       return true;
     } catch (e) {
       if (errno(e) === 'EEXIST') return false;
+      // A file system without hard links: exclusive create (the existence check stays atomic).
+      if (['EPERM', 'ENOTSUP', 'ENOSYS', 'EXDEV'].includes(errno(e) ?? '')) return createExclusive(join(dir, basename(target)), bytes, path);
       throw new LakerecError('io_error', `cannot write ${path} (${errno(e) ?? 'error'})`, { path });
     } finally {
       try { unlinkSync(tmp); } catch { /* already gone */ }
@@ -303,6 +305,23 @@ export class LocalStorage implements Storage {
     if (cap) checkCap(r.st.size, cap, path);
     return r.real;
   }
+}
+
+function createExclusive(abs: string, bytes: Uint8Array, path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(abs, 'wx');
+  } catch (e) {
+    if (errno(e) === 'EEXIST') return false;
+    throw new LakerecError('io_error', `cannot write ${path} (${errno(e) ?? 'error'})`, { path });
+  }
+  try {
+    let off = 0;
+    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
 }
 
 export function notRegular(path: string, kind: string): LakerecError {

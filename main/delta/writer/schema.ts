@@ -124,3 +124,18 @@ export function parseSchema(schemaString: string): StructType {
   }
   return s;
 }
+
+/** The Delta type for a DuckDB column type (schema evolution from data). */
+export function deltaTypeOfDuck(t: string): string {
+  const u = t.toUpperCase();
+  const m = /^DECIMAL\((\d+),\s*(\d+)\)$/.exec(u);
+  if (m) return `decimal(${m[1]},${m[2]})`;
+  const map: Record<string, string> = {
+    VARCHAR: 'string', BIGINT: 'long', INTEGER: 'integer', SMALLINT: 'short', TINYINT: 'byte', FLOAT: 'float',
+    DOUBLE: 'double', BOOLEAN: 'boolean', BLOB: 'binary', DATE: 'date', 'TIMESTAMP WITH TIME ZONE': 'timestamp',
+    TIMESTAMPTZ: 'timestamp', TIMESTAMP: 'timestamp_ntz',
+  };
+  const d = map[u];
+  if (!d) throw new LakerecError('writer_misuse', `schema evolution: no Delta type for DuckDB type ${t}`);
+  return d;
+}

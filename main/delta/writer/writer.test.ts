@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Action, StructType } from '../../../shared/delta';
@@ -266,6 +266,51 @@ describe('DeltaWriter', () => {
     expect((await readBack(w1.root)).length).toBe(10);
     w1.close();
     w2.close();
+  });
+
+  it('two writers committing the same version at once: exactly one wins, the other gets commit_conflict', async () => {
+    const w1 = await newTable('race-now');
+    await w1.append({ sql: rowsSql(0, 5, '2026-08-10') });
+    const w2 = await DeltaWriter.fromState(w1.root, structuredClone(w1.state), { clock });
+    const settled = await Promise.allSettled([w1.append({ sql: rowsSql(5, 10, '2026-08-10') }), w2.append({ sql: rowsSql(10, 20, '2026-08-11') })]);
+    const won = settled.filter((r): r is PromiseFulfilledResult<Awaited<ReturnType<DeltaWriter['append']>>> => r.status === 'fulfilled');
+    const lost = settled.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect((lost[0].reason as LakerecError).code).toBe('commit_conflict');
+    // Version 2 is the winner's commit, whole; the loser's data files are gone.
+    const v2 = log(w1.root).find((c) => c.version === 2)!;
+    expect(v2.actions.find((a) => a.commitInfo)!.commitInfo!.txnId).toBe(won[0].value.commitInfo.txnId);
+    expect(parquetFiles(w1.root)).toHaveLength(1 + won[0].value.adds.length);
+    expect((await readBack(w1.root)).length).toBe(settled[0].status === 'fulfilled' ? 10 : 15);
+    w1.close();
+    w2.close();
+  });
+
+  it('a checkpoint never replaces one another writer wrote: the second gets commit_conflict, the first is intact', async () => {
+    const w1 = await newTable('cp-race');
+    await w1.append({ sql: rowsSql(0, 10, '2026-08-10') });
+    const w2 = await DeltaWriter.fromState(w1.root, structuredClone(w1.state), { clock });
+    const first = await w1.checkpoint();
+    const before = statSync(first.path);
+    const bytes = readFileSync(first.path);
+    const last = readFileSync(join(w1.root, '_delta_log', '_last_checkpoint'), 'utf8');
+    const e = await misuse(w2.checkpoint());
+    expect(e.code).toBe('commit_conflict');
+    expect(e.message).toMatch(/checkpoint of version 1 was written by another writer first/);
+    const after = statSync(first.path);
+    expect(after.ino).toBe(before.ino);
+    expect(readFileSync(first.path).equals(bytes)).toBe(true);
+    expect(readFileSync(join(w1.root, '_delta_log', '_last_checkpoint'), 'utf8')).toBe(last);
+    expect(readdirSync(join(w1.root, '_delta_log')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    // Racing outright: one of two checkpoints lands.
+    await w1.append({ sql: rowsSql(10, 12, '2026-08-10') });
+    const w3 = await DeltaWriter.fromState(w1.root, structuredClone(w1.state), { clock });
+    const settled = await Promise.allSettled([w1.checkpoint(), w3.checkpoint()]);
+    expect(settled.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    expect(settled.filter((r) => r.status === 'rejected').map((r) => ((r as PromiseRejectedResult).reason as LakerecError).code)).toEqual(['commit_conflict']);
+    expect((await (await DeltaTable.open(w1.root)).snapshot()).numRecords).toBe(12);
+    for (const x of [w1, w2, w3]) x.close();
   });
 
   it('writes a Parquet checkpoint and _last_checkpoint; log cleanup removes older commits', async () => {

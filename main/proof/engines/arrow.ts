@@ -34,7 +34,7 @@ export function readParquetArrow(bytes: Uint8Array): A.Table {
 }
 
 /** Writes `table` as one parquet-wasm file and commits version 0 with `engineInfo`. */
-export function writeArrowTable(root: string, table: A.Table, engineInfo: string): EngineWrite {
+export async function writeArrowTable(root: string, table: A.Table, engineInfo: string): Promise<EngineWrite> {
   mkdirSync(root, { recursive: true });
   const file = dataFileName(0);
   const bytes = writeParquetArrow(table);
@@ -42,7 +42,7 @@ export function writeArrowTable(root: string, table: A.Table, engineInfo: string
   const schema = deltaSchemaOf(table.schema);
   const nullCount: Record<string, number> = {};
   schema.fields.forEach((f, i) => { if (typeof f.type === 'string') nullCount[f.name] = table.getChildAt(i)?.nullCount ?? 0; });
-  const { version } = commitNewTable({ root, schema, engineInfo, files: [{ path: file, size: bytes.length, numRecords: table.numRows, nullCount }] });
+  const { version } = await commitNewTable({ root, schema, engineInfo, files: [{ path: file, size: bytes.length, numRecords: table.numRows, nullCount }] });
   return { version, files: 1, rows: table.numRows, schema };
 }
 

@@ -52,7 +52,7 @@ export const duckdbEngine: Engine = {
       input.fields.forEach((f, i) => { if (typeof f.type === 'string') nullCount[f.name] = Number(row[i + 1]); });
       const rows = Number(row[0]);
       const info = `lakerec-duckdb/${await version()}`;
-      const { version: v } = commitNewTable({ root, schema, engineInfo: info, files: [{ path: file, size: statSync(join(root, file)).size, numRecords: rows, nullCount }] });
+      const { version: v } = await commitNewTable({ root, schema, engineInfo: info, files: [{ path: file, size: statSync(join(root, file)).size, numRecords: rows, nullCount }] });
       return { version: v, files: 1, rows, schema };
     } finally { duck.close(); }
   },

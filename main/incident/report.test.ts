@@ -9,9 +9,10 @@ import type { ReconcileResult } from '../../shared/reconcile';
 import { parseContract } from '../reconcile/contract';
 import { reconcile } from '../reconcile/reconcile';
 import { listRuns } from '../runs/store';
-import { composeIncident, maskReconcileResult, renderIncidentHtml, sensitivityOf } from './report';
-import { checkContract, createScreenHandlers } from './screens';
-import { createService } from './service';
+import { maskReconcileResult, sensitivityOf } from './mask';
+import { composeIncident, renderIncidentHtml } from './report';
+import { checkContract, createScreenHandlers } from '../app/screens';
+import { createService } from '../app/service';
 
 const lake = resolve(__dirname, '..', '..', 'sample-lakes', 'built', 'double_load');
 const built = existsSync(join(lake, 'table', '_delta_log'));

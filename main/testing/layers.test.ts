@@ -1,0 +1,74 @@
+// The layer map in eslint.config.js is a real rule: an import that runs up the map (or sideways
+// between siblings, or out of sample-lakes' allow list) fails the lint; the imports the map allows
+// pass. Each case lints a planted file, through ESLint's own Node API with the repository's config.
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+let eslint: ESLint;
+
+beforeAll(() => {
+  eslint = new ESLint({ cwd: root });
+});
+
+/** The layer-rule messages for `code` planted at `file` (relative to the repository root). */
+async function layerErrors(file: string, code: string): Promise<string[]> {
+  const [r] = await eslint.lintText(code, { filePath: resolve(root, file) });
+  return r.messages.filter((m) => m.ruleId === 'layers/imports').map((m) => m.message);
+}
+
+describe('the main/ layer map (eslint.config.js)', () => {
+  it('fails an import from a lower layer up into a higher one', async () => {
+    const e = await layerErrors('main/delta/planted.ts', "import { runCli } from '../cli/main';\nexport const x = runCli;\n");
+    expect(e).toHaveLength(1);
+    expect(e[0]).toMatch(/main\/delta\/planted\.ts \(delta\) may not import main\/cli\/main \(cli\)/);
+  });
+
+  it('fails re-exports and dynamic imports that run upwards too', async () => {
+    expect(await layerErrors('main/engine/planted.ts', "export * from '../delta/table';\n")).toHaveLength(1);
+    expect(await layerErrors('main/reconcile/planted.ts', "export const f = () => import('../incident/report');\n")).toHaveLength(1);
+  });
+
+  it('fails an import between siblings of one tier', async () => {
+    const e = await layerErrors('main/reconcile/planted.ts', "import { forensics } from '../forensics/forensics';\nexport const x = forensics;\n");
+    expect(e).toHaveLength(1);
+    expect(e[0]).toMatch(/\(reconcile\) may not import main\/forensics\/forensics \(forensics\)/);
+  });
+
+  it('keeps the CLI and the window apart: neither imports the other', async () => {
+    expect(await layerErrors('main/app/planted.ts', "import { runCli } from '../cli/main';\nexport const x = runCli;\n")).toHaveLength(1);
+    expect(await layerErrors('main/cli/planted.ts', "import { createService } from '../app/service';\nexport const x = createService;\n")).toHaveLength(1);
+  });
+
+  it('lets sample-lakes import the writer, the engine and shared only', async () => {
+    const ok = "import { DeltaWriter } from '../main/delta/writer';\nimport { openDuck } from '../main/engine/duck';\nimport { LakerecError } from '../shared/errors';\nexport const x = [DeltaWriter, openDuck, LakerecError];\n";
+    expect(await layerErrors('sample-lakes/planted.ts', ok)).toEqual([]);
+    expect(await layerErrors('sample-lakes/planted.ts', "import { DeltaTable } from '../main/delta/table';\nexport const x = DeltaTable;\n")).toHaveLength(1);
+    expect(await layerErrors('sample-lakes/planted.ts', "import { runCli } from '../main/cli/main';\nexport const x = runCli;\n")).toHaveLength(1);
+  });
+
+  it('passes the imports the map allows: downwards, within a layer, shared/, packages', async () => {
+    const code = [
+      "import { composeIncident } from '../incident/report';",
+      "import { parseArgs } from '../engine/args';",
+      "import { DeltaTable } from '../delta/table';",
+      "import { LakerecError } from '../../shared/errors';",
+      "import { commands } from './commands';",
+      "import { join } from 'node:path';",
+      'export const x = [composeIncident, parseArgs, DeltaTable, LakerecError, commands, join];',
+    ].join('\n');
+    expect(await layerErrors('main/cli/planted.ts', `${code}\n`)).toEqual([]);
+  });
+
+  it('fails a file in a main/ folder the map does not place', async () => {
+    const e = await layerErrors('main/unplaced/planted.ts', 'export const x = 1;\n');
+    expect(e).toHaveLength(1);
+    expect(e[0]).toMatch(/in no layer of main\//);
+  });
+
+  it('leaves tests free to drive any layer', async () => {
+    expect(await layerErrors('main/delta/planted.test.ts', "import { runCli } from '../cli/main';\nexport const x = runCli;\n")).toEqual([]);
+  });
+});

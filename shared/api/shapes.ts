@@ -1,0 +1,221 @@
+// The shapes the API's methods take and return (the map that names them: map.ts).
+import type { Progress } from '../jobs';
+import type { ProofStep } from '../proof';
+import type { ContractSummary, Level, ReconcileResult } from '../reconcile';
+import type { BisectPlan, PredicateSpec, ProbeEvent } from '../bisect';
+import type { HeuristicHit, VersionSummary } from '../forensics';
+import type { ApiMethod } from './map';
+
+export type TransportMode = 'electron' | 'web';
+
+export interface SampleTable {
+  name: string;
+  path: string;
+}
+
+export interface AppInfo {
+  version: string;
+  mode: TransportMode;
+  /** A native folder dialog exists (`pickFolder` works). */
+  canPickFolder: boolean;
+  /** A dropped File can be turned into a path by the transport itself (Electron); else it is uploaded. */
+  canResolveDroppedFiles: boolean;
+  /** A native file dialog for a source of truth exists (`pickSource` works); else the page uploads a file. */
+  canPickSource: boolean;
+  /** The engine writes an exported report through a native save dialog; else the page downloads it. */
+  canSaveFiles: boolean;
+  /** The folder given on the command line (`lakerec-workbench PATH`), opened at launch. */
+  initialTable: string | null;
+  /** Bundled sample lakes found on this machine (may be empty). */
+  sampleTables: SampleTable[];
+}
+
+export interface RecentTable {
+  /** Absolute table root. */
+  path: string;
+  /** The folder's name, for the list. */
+  name: string;
+  /** ms since epoch of the last successful open. */
+  openedAt: number;
+}
+
+export interface TableSummary {
+  /** Absolute table root. */
+  path: string;
+  name: string;
+  /** Latest version. */
+  version: number;
+  /** Oldest version that still has a JSON commit. */
+  oldestVersion: number;
+  /** Number of versions with a JSON commit. */
+  commitCount: number;
+  /** ms since epoch of the latest commit. */
+  lastCommitAt: number;
+  partitionColumns: string[];
+  /** Table name from metaData, when written. */
+  tableName: string | null;
+  minReaderVersion: number | null;
+  minWriterVersion: number | null;
+}
+
+export interface VersionRow {
+  version: number;
+  /** ms since epoch (in-commit timestamp, else commitInfo.timestamp, else the file's mtime). */
+  timestamp: number;
+  /** commitInfo.operation; null when the commit has no commitInfo. */
+  operation: string | null;
+  /** commitInfo.operationParameters, values as written in the log. */
+  operationParameters: Record<string, string | number | boolean | null>;
+  engineInfo: string | null;
+  addedFiles: number;
+  removedFiles: number;
+}
+
+/** The investigation header: the table as its latest version stands (log only). */
+export interface TableOverview {
+  path: string;
+  name: string;
+  latestVersion: number;
+  oldestReadableVersion: number | null;
+  minReaderVersion: number | null;
+  minWriterVersion: number | null;
+  readerFeatures: string[];
+  writerFeatures: string[];
+  partitionColumns: string[];
+  /** Active data files at the latest version. */
+  files: number;
+  /** Rows at the latest version from stats; null when a file lacks them. */
+  rows: number | null;
+  /** Bytes of the active data files (add.size). */
+  bytes: number;
+}
+
+/** One data file a commit added or removed. */
+export interface CommitFile {
+  path: string;
+  /** `col=value[/col2=value2]`; '' for an unpartitioned table. */
+  partition: string;
+  rows: number | null;
+  bytes: number;
+  dataChange: boolean;
+  /** The file carries a deletion vector. */
+  deletionVector: boolean;
+}
+
+/** What one commit changed in one partition. */
+export interface PartitionChange {
+  partition: string;
+  addedFiles: number;
+  removedFiles: number;
+  /** Rows with stats only; `rowsKnown` false when some file lacked them. */
+  addedRows: number;
+  removedRows: number;
+  addedBytes: number;
+  removedBytes: number;
+  rowsKnown: boolean;
+}
+
+/** One version opened in the investigation view. */
+export interface CommitDetail {
+  summary: VersionSummary;
+  /** The commit's commitInfo as written (operationMetrics included); null when it has none. */
+  commitInfo: Record<string, unknown> | null;
+  /** Up to COMMIT_FILES_LIMIT files each; the totals are in `summary`. */
+  added: CommitFile[];
+  removed: CommitFile[];
+  /** Sorted by partition. */
+  partitions: PartitionChange[];
+  /** The heuristics that fired at this version. */
+  heuristics: HeuristicHit[];
+}
+
+export const COMMIT_FILES_LIMIT = 2000;
+
+export interface BisectRequest extends PredicateSpec {
+  path: string;
+}
+
+/** Structured data some jobs attach to their progress reports, by method. */
+/** Bisect's progress data: the plan once, before the first probe (unreadable versions, walk or
+ *  search), then one probe per evaluated version as soon as its result is known. */
+export type BisectProgressData = ({ kind: 'plan' } & BisectPlan) | ({ kind: 'probe' } & ProbeEvent);
+
+export interface ProgressDataMap {
+  /** The plan, then each evaluated version (the window colours a cell). */
+  bisect: BisectProgressData;
+  /** A proof step as it starts and as it ends (with its fingerprint). */
+  runProof: ProofStep;
+}
+export type ProgressData<M extends ApiMethod> = M extends keyof ProgressDataMap ? ProgressDataMap[M] : never;
+/** A progress report as a method's caller receives it: `data` typed per method (absent for most). */
+export type JobProgress<M extends ApiMethod = ApiMethod> = Progress & { data?: ProgressData<M> };
+
+/** One problem in a contract's YAML, with the line it is on (null when the text has no line for it). */
+export interface ContractProblem {
+  line: number | null;
+  message: string;
+}
+
+export interface ContractCheck {
+  ok: boolean;
+  problems: ContractProblem[];
+  /** The contract as it would be applied, when valid. */
+  summary: ContractSummary | null;
+}
+
+export interface ContractText {
+  text: string;
+  /** Where the text came from: a contract.yaml beside the table (or its lake folder), or a template from the table's schema. */
+  origin: 'file' | 'template';
+  /** The file it was read from (origin file). */
+  path: string | null;
+}
+
+export interface ReconcileRequest {
+  /** The source of truth: a Parquet file or folder, CSV, JSON lines, or a Delta table folder (optionally `path@version`). */
+  source: string;
+  /** The target Delta table folder. */
+  table: string;
+  /** The contract's YAML text (as edited in the window). */
+  contract: string;
+  level: Level;
+  /** Target version; latest when absent. */
+  version?: number;
+  /**
+   * Keep a baseline for this table, source and contract in the app-data folder: the next run
+   * inherits the checksum of every partition whose file set is unchanged (checksum level and deeper).
+   */
+  baseline?: boolean;
+}
+
+export interface ReconcileRun {
+  /** This run in the run history (null when the history could not be written). */
+  runId: string | null;
+  /** The engine keeps recent results under this id, for exportReport. */
+  resultId: string;
+  /** Values of confidential columns masked, as in every report. */
+  result: ReconcileResult;
+}
+
+export interface ExportedReport {
+  /** The whole self-contained HTML document. */
+  html: string;
+  /** A file name to save it under (`lakerec-incident-orders-20261129T171500Z.html`). */
+  fileName: string;
+  /** Electron: where the save dialog wrote it (null: cancelled, or web mode, where the page downloads `html`). */
+  savedTo: string | null;
+  /** Section titles present, in order. */
+  sections: string[];
+}
+
+export interface EngineChoice {
+  name: string;
+  description: string;
+}
+
+export interface ProofRequest {
+  engines: [string, string];
+  /** Generated rows (default: the proof's own). */
+  rows?: number;
+  seed?: number;
+}
