@@ -119,6 +119,7 @@ describe.skipIf(missing !== null)('workbench screens in Chromium', () => {
     await page.click('[data-testid=where-apply]');
     await expect.poll(() => page.textContent('[data-testid=where-error]')).toMatch(/column "nope"/);
     expect(await count()).toBe(accepted);
+    expect(await page.inputValue('[data-testid=where-box]')).toBe('nope > 1'); // kept, to be fixed
     await shot('data-where-refused.png');
     // The column picker hides a column.
     await page.click('[data-testid=column-picker]');

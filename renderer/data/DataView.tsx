@@ -20,14 +20,17 @@ const fmt = (n: number) => n.toLocaleString('en-US');
 
 function FilterBar() {
   const columns = useData((s) => s.columns);
-  const query = useData((s) => s.query);
+  // Filters build on what was last asked for, so two quick changes both count.
+  const query = useData((s) => s.pending ?? s.query);
   const filterError = useData((s) => s.filterError);
   const where = useData((s) => s.where);
   const apply = useData((s) => s.apply);
   const [col, setCol] = useState('');
   const [val, setVal] = useState('');
-  const [draft, setDraft] = useState(query.where);
-  useEffect(() => setDraft(query.where), [query.where]);
+  // The box follows the filter the grid shows; a refused one stays in the box to be fixed.
+  const shownWhere = useData((s) => s.query.where);
+  const [draft, setDraft] = useState(shownWhere);
+  useEffect(() => setDraft(shownWhere), [shownWhere]);
   const filterable = columns.filter((c) => !c.masked);
   const pick = col || filterable[0]?.name || '';
   const whereError = filterError && filterError.detail?.field !== 'equals' ? filterError : null;
@@ -148,7 +151,8 @@ export function DataView() {
     st.need(last);
   }, [store]);
   const onSort = useCallback((column: string) => {
-    const cur = store.getState().query.sort;
+    const st = store.getState();
+    const cur = (st.pending ?? st.query).sort;
     const next = cur?.column !== column ? { column, direction: 'asc' as const } : cur.direction === 'asc' ? { column, direction: 'desc' as const } : null;
     void store.getState().apply({ sort: next });
   }, [store]);

@@ -22,6 +22,8 @@ export interface GridQuery {
 export interface DataState {
   path: string | null;
   query: GridQuery;
+  /** The query asked for and not answered yet (a second click builds on it, not on the shown one). */
+  pending: GridQuery | null;
   status: 'idle' | 'loading' | 'ready' | 'error';
   progress: Progress | null;
   /** The version could not be read (the grid says which and why). */
@@ -77,6 +79,7 @@ export function createDataStore(client: ApiClient) {
         progress: (progress) => set({ progress }),
         done: (p) => {
           generation++;
+          set({ pending: null });
           inflight.clear();
           set({
             path, query: { ...q, version: p.version }, status: 'ready', progress: null, error: null, filterError: null,
@@ -86,6 +89,7 @@ export function createDataStore(client: ApiClient) {
           });
         },
         error: (e) => {
+          set({ pending: null });
           // A refused filter or sort: the message under the box, the rows that were there stay.
           const field = e.detail?.field;
           if (!fresh && e.code === 'usage' && (field === 'where' || field === 'equals' || field === 'sort')) {
@@ -101,6 +105,7 @@ export function createDataStore(client: ApiClient) {
     return {
       path: null,
       query: empty,
+      pending: null,
       status: 'idle',
       progress: null,
       error: null,
@@ -117,14 +122,16 @@ export function createDataStore(client: ApiClient) {
 
       async open(path, version, addedIn = null) {
         const q: GridQuery = { ...empty, version, addedIn: addedIn ?? null };
-        set({ path, query: q, columns: [], pages: {}, hidden: [] });
+        set({ path, query: q, pending: null, columns: [], pages: {}, hidden: [] });
         await load(path, q, true);
       },
 
       async apply(change) {
         const path = get().path;
         if (!path) return;
-        await load(path, { ...get().query, ...change }, false);
+        const next = { ...(get().pending ?? get().query), ...change };
+        set({ pending: next });
+        await load(path, next, false);
       },
 
       need(index) {

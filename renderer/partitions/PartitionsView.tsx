@@ -41,10 +41,10 @@ function PartitionChart({ h, metric, log, onPick, selected }: { h: PartitionHeal
     <div className="pt-chart" data-testid="partition-health-chart" data-partitions={h.partitions.length}>
       <p className="muted small">{metric} per partition at every version: the {top.length} largest of {h.partitions.length} partitions seen{latest.length !== h.partitions.length ? ` (${latest.length} hold files at the latest version)` : ''}. Click a point to open that version.</p>
       <ResponsiveContainer width="100%" height={260}>
-        <LineChart data={data} margin={{ top: 6, right: 18, bottom: 4, left: 6 }} onClick={(e) => { const v = Number((e as { activeLabel?: unknown } | null)?.activeLabel); if (Number.isFinite(v)) onPick(v); }}>
+        <LineChart data={data} margin={{ top: 18, right: 18, bottom: 4, left: 6 }} onClick={(e) => { const v = Number((e as { activeLabel?: unknown } | null)?.activeLabel); if (Number.isFinite(v)) onPick(v); }}>
           <CartesianGrid stroke="#eef0f3" />
           <XAxis dataKey="version" tick={{ fontSize: 11, fill: '#57606a' }} />
-          <YAxis scale={log ? 'log' : 'auto'} domain={log ? [1, 'auto'] : [0, 'auto']} allowDataOverflow={log} tickFormatter={(n: number) => fmt(n)} tick={{ fontSize: 11, fill: '#57606a' }} width={60} />
+          <YAxis scale={log ? 'log' : 'auto'} domain={log ? [1, (max: number) => Math.max(10, max * 2)] : [0, 'auto']} allowDataOverflow={log} tickFormatter={(n: number) => fmt(n)} tick={{ fontSize: 11, fill: '#57606a' }} width={60} />
           <Tooltip isAnimationActive={false} formatter={(v) => fmt(Number(v))} labelFormatter={(l) => `version ${String(l)}`} />
           <Legend wrapperStyle={{ fontSize: 11 }} />
           {selected !== null && <ReferenceLine x={selected} stroke="#1f2328" strokeDasharray="3 3" label={{ value: `v${selected}`, position: 'top', fontSize: 11, fill: '#1f2328' }} />}
@@ -63,7 +63,7 @@ function SizesChart({ h, log }: { h: PartitionHealth; log: boolean }) {
         <LineChart data={data} margin={{ top: 6, right: 18, bottom: 4, left: 6 }}>
           <CartesianGrid stroke="#eef0f3" />
           <XAxis dataKey="version" tick={{ fontSize: 11, fill: '#57606a' }} />
-          <YAxis yAxisId="mb" scale={log ? 'log' : 'auto'} domain={log ? [0.001, 'auto'] : [0, 'auto']} allowDataOverflow={log} tick={{ fontSize: 11, fill: '#57606a' }} width={60} tickFormatter={(n: number) => `${compact(n)} MB`} />
+          <YAxis yAxisId="mb" scale={log ? 'log' : 'auto'} domain={log ? [0.001, (max: number) => Math.max(0.01, max * 2)] : [0, 'auto']} allowDataOverflow={log} tick={{ fontSize: 11, fill: '#57606a' }} width={60} tickFormatter={(n: number) => `${compact(n)} MB`} />
           <YAxis yAxisId="files" orientation="right" tick={{ fontSize: 11, fill: '#57606a' }} width={44} />
           <Tooltip isAnimationActive={false} labelFormatter={(l) => `version ${String(l)}`} formatter={(v, name) => (name === 'size' ? `${Number(v).toFixed(2)} MB` : formatInt(Number(v)))} />
           <Legend wrapperStyle={{ fontSize: 11 }} />
