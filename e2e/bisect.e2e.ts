@@ -2,9 +2,10 @@
 // strip colours in from the probe events, the culprit is named and opens in the timeline; a
 // healed history, a vacuumed one, a binary search, Cancel, and a refused predicate.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { HandLog, add, commitInfo, metaData, protocol } from '../main/testing/handlog';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import type { Browser, ElectronApplication, Page } from 'playwright-core';
+import type { Browser, ElectronApplication, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumSkip, ensureArtifacts, startChromiumSession, stopChromiumSession, type WebMode } from './helpers';
 import { electronSkipReason, ensureLakes, lake, launchElectron, openByPath } from './lakes';
@@ -40,17 +41,28 @@ describe.skipIf(missing !== null)('bisect in Chromium', () => {
 
   afterAll(() => stopChromiumSession(browser, server, dir));
 
-  it('bisects the double load: cells colour in probe by probe, the culprit v7 is drawn and opens in the timeline', async () => {
+  it('bisects the double load: cells colour LIVE from the probe events, the culprit v7 is drawn and opens in the timeline', async () => {
+    // Hold the job's answer after the engine finished: the cells must already have their colours
+    // from the progress events, while the job is still running in the window.
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => { release = r; });
+    const hold = async (route: Route) => {
+      const res = await route.fetch();
+      await held;
+      await route.fulfill({ response: res }).catch(() => {});
+    };
+    await page.route('**/api/bisect', hold, { times: 1 });
     await runBisect(lake('double_load'), 'unique-keys', { keys: 'order_id' });
-    // Mid-search: some cells coloured, the rest not evaluated yet.
-    await page.locator('[data-testid=probe-item]').nth(1).waitFor();
-    const mid = await cells();
+    await expect.poll(async () => (await cells()).filter((c) => !c.endsWith(':none')).length, { timeout: 20_000 }).toBe(8);
+    expect(await page.getAttribute('[data-testid=bisect-status]', 'data-status')).toBe('running');
+    expect(await result().count()).toBe(0);
     await shot('bisect-running.png');
-    expect(mid.some((c) => c.endsWith(':none'))).toBe(true);
+    release();
     await result().waitFor();
+    await page.unroute('**/api/bisect', hold);
     expect(await result().getAttribute('data-outcome')).toBe('bad');
     expect(await result().getAttribute('data-first-bad')).toBe('7');
-    expect(await page.textContent('[data-testid=bisect-headline]')).toMatch(/First bad version v7 · last good v6/);
+    expect(await page.textContent('[data-testid=bisect-headline]')).toBe('broke at v7 (WRITE); last good v6; the latest version (v7) fails');
     expect(await cells()).toEqual(['0:good', '1:good', '2:good', '3:good', '4:good', '5:good', '6:good', '7:bad']);
     expect(await page.locator('[data-testid=strip-cell].culprit').getAttribute('data-version')).toBe('7');
     expect(await page.locator('[data-testid=probe-item]').count()).toBe(8);
@@ -68,10 +80,33 @@ describe.skipIf(missing !== null)('bisect in Chromium', () => {
     await runBisect(lake('healed_history'), 'unique-keys', { keys: 'order_id' });
     await result().waitFor();
     expect(await result().getAttribute('data-first-bad')).toBe('7');
-    expect(await page.textContent('[data-testid=bisect-healed]')).toMatch(/broke at v7, recovered at v8/);
+    expect(await page.textContent('[data-testid=bisect-headline]')).toMatch(/^healed: broke at v7 .*, recovered at v8; the latest version \(v8\) passes again$/);
+    expect(await page.locator('[data-testid=bisect-healed]').count()).toBe(1);
     const c = await cells();
     expect(c.slice(6)).toEqual(['6:good', '7:bad', '8:good']);
     await shot('bisect-healed.png');
+  });
+
+  it('a predicate that is not monotone: the banner and the strip say the same, no culprit, no "healed"', async () => {
+    // dt=a appears at v1 with 5 rows (bad against 10) and holds 10 from v2 on (good)
+    const root = join(dir, 'rising');
+    new HandLog(root)
+      .commit(0, [protocol(), metaData(), commitInfo(0, 'CREATE TABLE')])
+      .commit(1, [commitInfo(1, 'WRITE'), add('dt=a/1.parquet', 5, { dt: 'a' })])
+      .commit(2, [commitInfo(2, 'WRITE'), add('dt=a/2.parquet', 5, { dt: 'a' })])
+      .commit(3, [commitInfo(3, 'WRITE'), add('dt=b/3.parquet', 5, { dt: 'b' })]);
+    await runBisect(root, 'row-count', { expect: '10', partition: 'dt=a' });
+    await result().waitFor();
+    expect(await result().getAttribute('data-outcome')).toBe('not_monotone');
+    expect(await page.textContent('[data-testid=bisect-headline]')).toBe('not monotone: the predicate fails at the oldest version (v1) and passes at the latest (v3); no version can be named as the culprit');
+    expect(await page.locator('[data-testid=bisect-not-monotone]').count()).toBe(1);
+    expect(await page.locator('[data-testid=bisect-healed]').count()).toBe(0);
+    expect(await page.locator('[data-testid=bisect-culprit]').count()).toBe(0);
+    expect(await page.locator('[data-testid=strip-cell].culprit').count()).toBe(0);
+    // The strip: before the partition existed, then bad, then good up to the latest.
+    expect(await cells()).toEqual(['0:before_partition', '1:bad', '2:good', '3:good']);
+    await shot('bisect-not-monotone.png');
+    await page.fill('[data-testid=bisect-partition]', ''); // the form keeps its fields for the next run
   });
 
   it('draws vacuumed history as unreadable and says the first bad version is not recoverable', async () => {

@@ -96,6 +96,36 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
     await shot('investigate-vacuumed.png');
   });
 
+  it('opens the OPTIMIZE at the oldest readable version and lists the files it removed (added before the log)', async () => {
+    await openByPath(page, lake('vacuumed_history'));
+    await page.locator('[data-testid=timeline-row][data-version="8"]').click();
+    await expect.poll(detailVersion).toBe('8');
+    const removed = page.locator('[data-testid=file-removed]');
+    const count = Number(await page.locator('[data-testid=files-removed]').evaluate((el) => el.parentElement?.querySelector('h3:nth-of-type(2) .count')?.textContent ?? '0'));
+    expect(count).toBeGreaterThan(0);
+    expect(await removed.count()).toBe(count);
+    expect(await page.locator('[data-testid=file-before-log]').count()).toBe(count);
+    expect(await page.textContent('[data-testid=commit-detail]')).not.toMatch(/Showing the first 0/);
+    // The partition chart has the removals too.
+    expect(await page.locator('[data-testid=partition-chart] .recharts-bar-rectangle').count()).toBeGreaterThan(0);
+    await shot('investigate-optimize-removed.png');
+    expect(errors).toEqual([]);
+  });
+
+  it('filters the versions by operation and user, the same predicate as the CLI', async () => {
+    await openByPath(page, lake('partition_wipe'));
+    await page.locator('[data-testid=timeline-row]').first().waitFor();
+    const all = await page.locator('[data-testid=timeline-row]').count();
+    await page.fill('[data-testid=filter-operation]', 'CREATE TABLE');
+    await expect.poll(() => page.locator('[data-testid=timeline-row]').count()).toBeLessThan(all);
+    expect(await page.textContent('[data-testid=timeline-version-count]')).toMatch(/^\d+ of \d+$/);
+    await page.fill('[data-testid=filter-operation]', 'NO SUCH OPERATION');
+    await page.locator('[data-testid=filter-empty]').waitFor();
+    await shot('investigate-filter-empty.png');
+    await page.fill('[data-testid=filter-operation]', '');
+    await expect.poll(() => page.locator('[data-testid=timeline-row]').count()).toBe(all);
+  });
+
   it('shows the timeline loading with Cancel, the cancellation as a typed error, and recovers with Try again', async () => {
     let release: () => void = () => {};
     const held = new Promise<void>((r) => { release = r; });

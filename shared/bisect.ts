@@ -2,6 +2,8 @@
 // can answer alone. Serialisable shapes shared by the engine (main/bisect/), the CLI and the
 // window's version strip.
 
+import type { CommitWho } from './forensics';
+
 export type PredicateName = 'unique-keys' | 'no-null-keys' | 'row-count' | 'matches-source';
 
 export const PREDICATE_NAMES: readonly PredicateName[] = ['unique-keys', 'no-null-keys', 'row-count', 'matches-source'];
@@ -16,9 +18,18 @@ export interface PredicateSpec {
   partition?: string;
   /** Source file (Parquet, CSV or JSON lines) for matches-source. */
   source?: string;
+  /** row-count without --partition: accept that the table's total moves with every append (a walk, not a search). */
+  allowMoving?: boolean;
 }
 
-export type ProbeState = 'good' | 'bad' | 'unreadable';
+/** 'before_partition': the version predates the partition's first file (neither good nor bad). */
+export type ProbeState = 'good' | 'bad' | 'unreadable' | 'before_partition';
+
+/** A version the reader cannot read, and why (vacuumed, missing commit, unsupported feature, corrupt checkpoint). */
+export interface UnreadableVersion {
+  version: number;
+  reason: string;
+}
 
 /** One evaluated version, emitted as soon as its result is known (the window colours a cell). */
 export interface ProbeEvent {
@@ -35,6 +46,10 @@ export interface BisectPlan {
   latestVersion: number;
   /** Versions the log cannot produce: coloured unreadable from the start, never probed. */
   unreadableVersions: number[];
+  /** Why each of them cannot be read. */
+  unreadable: UnreadableVersion[];
+  /** A partition predicate: the first version holding a file of the partition (earlier: "before the partition existed"). */
+  partitionAppearsAt: number | null;
   /** true: every readable version will be probed, in order; false: a binary search. */
   exhaustive: boolean;
 }
@@ -53,6 +68,8 @@ export interface CulpritCommit {
   when: string;
   operation: string | null;
   operationParameters: Record<string, unknown>;
+  /** Who wrote it and why (from commitInfo). */
+  who: CommitWho;
   addedFiles: number;
   removedFiles: number;
   addedRows: number | null;
@@ -80,11 +97,13 @@ export interface BisectResult {
   /** 'clean': every readable examined version passes; 'bad': a first bad version was found;
    *  'not_recoverable': the oldest version that can be evaluated already fails and every version before it is
    *  unreadable; 'unreadable': no version could be evaluated, or nothing failed but the latest version could not be. */
-  outcome: 'clean' | 'bad' | 'not_recoverable' | 'unreadable';
+  outcome: BisectOutcome;
+  /** The one-line answer, from bisectHeadline(): the CLI's first line, the window's banner, the report's lead. */
+  headline: string;
   firstBad: number | null;
   lastGood: number | null;
   culprit: CulpritCommit | null;
-  /** Exhaustive walks only: whether a later version passes again after the first failure. */
+  /** The latest version passes after an earlier one failed (never when the latest fails). */
   healed: boolean;
   transitions: Transition[];
   /** true: every version walked; false: binary search. */
@@ -95,6 +114,10 @@ export interface BisectResult {
   oldestReadableVersion: number | null;
   /** Versions the log can no longer produce (vacuumed, missing commits), neither good nor bad. */
   unreadableVersions: number[];
+  /** The same with the reason of each. */
+  unreadable: UnreadableVersion[];
+  /** For a partition predicate: the first version holding a file of the partition (null: not a partition predicate, or unknown). */
+  partitionAppearsAt: number | null;
   /** The latest version's state. */
   latestState: ProbeState | null;
   examined: number;
@@ -104,4 +127,44 @@ export interface BisectResult {
   /** Per-file results reused from earlier probes. */
   filesFromCache: number;
   notes: string[];
+}
+
+/**
+ * 'clean': every evaluated version passes; 'bad': a first bad version was found (checked against
+ * the probes: the oldest evaluated version passed, or the partition first appeared bad);
+ * 'not_monotone': the oldest evaluated version fails and the latest passes, so no culprit can be
+ * named; 'not_recoverable': the oldest version that can be evaluated already fails and versions
+ * before it are unreadable; 'unreadable': no version could be evaluated, or the latest could not.
+ */
+export type BisectOutcome = 'clean' | 'bad' | 'not_monotone' | 'not_recoverable' | 'unreadable';
+
+type HeadlineInput = Pick<BisectResult, 'outcome' | 'firstBad' | 'lastGood' | 'healed' | 'transitions' | 'latestVersion' | 'latestState' | 'probes' | 'unreadable' | 'culprit'>;
+
+/** The answer in one line, the same wherever it is shown (CLI, --json, the window's banner, the report). */
+export function bisectHeadline(r: HeadlineInput): string {
+  const evaluated = r.probes.filter((p) => p.state === 'good' || p.state === 'bad');
+  switch (r.outcome) {
+    case 'bad': {
+      const op = r.culprit?.operation ? ` (${r.culprit.operation})` : '';
+      if (r.healed) {
+        const rec = r.transitions.filter((t) => t.kind === 'recovered').pop();
+        return `healed: broke at v${r.firstBad}${op}, recovered at v${rec?.to ?? '?'}; the latest version (v${r.latestVersion}) passes again`;
+      }
+      return `broke at v${r.firstBad}${op}${r.lastGood !== null ? `; last good v${r.lastGood}` : '; the partition was bad from its first version'}; the latest version (v${r.latestVersion}) ${r.latestState === 'bad' ? 'fails' : r.latestState ?? 'was not evaluated'}`;
+    }
+    case 'not_monotone':
+      return `not monotone: the predicate fails at the oldest version (v${evaluated[0]?.version ?? '?'}) and passes at the latest (v${evaluated[evaluated.length - 1]?.version ?? r.latestVersion}); no version can be named as the culprit`;
+    case 'not_recoverable':
+      return `not recoverable: it already fails at v${evaluated[0]?.version ?? '?'}, the oldest version that can still be evaluated; the versions before it cannot be read`;
+    case 'clean':
+      return 'clean: every evaluated version passes';
+    case 'unreadable': {
+      if (!evaluated.length) {
+        const u = r.unreadable[0];
+        return `unreadable: no version could be evaluated${u ? ` (v${u.version}: ${u.reason})` : ''}`;
+      }
+      const u = r.unreadable.find((x) => x.version === r.latestVersion);
+      return `unreadable: the latest version (v${r.latestVersion}) could not be evaluated${u ? ` (${u.reason})` : ''}`;
+    }
+  }
 }

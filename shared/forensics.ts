@@ -13,6 +13,10 @@ export interface VersionSummary {
   operationParameters: Record<string, unknown>;
   /** commitInfo.engineInfo. */
   writer: string | null;
+  /** Who wrote it and why (commitInfo's userName, userId, userMetadata, clusterId, job, notebook, engineInfo, txnId). */
+  who: CommitWho;
+  /** Where `timestamp` came from: a file's mtime is marked, it is not a commit time. */
+  timestampSource: 'inCommitTimestamp' | 'commitInfo' | 'file_mtime' | 'checkpoint_mtime' | 'none';
   isolationLevel: string | null;
   isBlindAppend: boolean | null;
   readVersion: number | null;
@@ -23,8 +27,10 @@ export interface VersionSummary {
   addedRows: number | null;
   /** Rows removed: the removed files' numRecords (from the remove's stats or the add that wrote the file). */
   removedRows: number | null;
-  /** Rows hidden by deletion vectors this version added (cardinality growth on re-added files). */
+  /** Rows hidden by deletion vectors this version added (cardinality growth on re-added files); included in removedRows. */
   dvDeletedRows: number;
+  /** Files re-added in place (same path, new deletion vector): neither added nor removed files. */
+  rewrittenFiles: number;
   addedBytes: number;
   removedBytes: number;
   /** Rows in the table after this version (from stats; null when unknown). */
@@ -44,6 +50,65 @@ export interface VersionSummary {
   metadataChanged: boolean;
 }
 
+export interface CommitWho {
+  userName: string | null;
+  userId: string | null;
+  userMetadata: string | null;
+  clusterId: string | null;
+  job: { id: string | null; name: string | null; run: string | null } | null;
+  notebook: string | null;
+  engineInfo: string | null;
+  txnId: string | null;
+}
+
+/** Who wrote a commit and why, in one short phrase (empty when the log does not say). */
+export function whoText(w: CommitWho | null | undefined): string {
+  if (!w) return '';
+  const parts: string[] = [];
+  if (w.userName || w.userId) parts.push(`by ${w.userName ?? ''}${w.userName && w.userId ? ` (${w.userId})` : w.userId ?? ''}`);
+  if (w.job) parts.push(`job ${[w.job.name, w.job.id && `#${w.job.id}`, w.job.run && `run ${w.job.run}`].filter(Boolean).join(' ')}`);
+  if (w.notebook) parts.push(`notebook ${w.notebook}`);
+  if (w.clusterId) parts.push(`cluster ${w.clusterId}`);
+  if (w.txnId) parts.push(`txn ${w.txnId}`);
+  if (w.userMetadata) parts.push(`"${w.userMetadata}"`);
+  return parts.join(' · ');
+}
+
+/** A commit that says nothing about who wrote it. */
+export const NO_WHO: CommitWho = Object.freeze({ userName: null, userId: null, userMetadata: null, clusterId: null, job: null, notebook: null, engineInfo: null, txnId: null });
+
+/** The timeline's and the CLI's filters over versions (all optional, all must match). */
+export interface VersionFilter {
+  operation?: string;
+  /** ISO 8601 bounds on the commit timestamp (inclusive). */
+  since?: string;
+  until?: string;
+  /** `col=value`: the version added or removed files there. */
+  partition?: string;
+  /** userName or userId, exactly (case-insensitive). */
+  user?: string;
+  /** engineInfo contains this (case-insensitive). */
+  writer?: string;
+  /** Text in userMetadata or operationParameters (case-insensitive). */
+  text?: string;
+}
+
+/** Whether a version passes the filter: one predicate for the CLI and the timeline. */
+export function matchesFilter(v: VersionSummary, f: VersionFilter): boolean {
+  const lc = (x: string | null | undefined) => (x ?? '').toLowerCase();
+  if (f.operation && lc(v.operation) !== lc(f.operation)) return false;
+  if (f.since) { const t = Date.parse(f.since); if (!Number.isNaN(t) && !(v.timestamp >= t)) return false; }
+  if (f.until) { const t = Date.parse(f.until); if (!Number.isNaN(t) && !(v.timestamp <= t)) return false; }
+  if (f.partition && !v.partitions.includes(f.partition)) return false;
+  if (f.user && lc(v.who.userName) !== lc(f.user) && lc(v.who.userId) !== lc(f.user)) return false;
+  if (f.writer && !lc(v.who.engineInfo).includes(lc(f.writer))) return false;
+  if (f.text) {
+    const hay = lc(`${v.who.userMetadata ?? ''} ${JSON.stringify(v.operationParameters)}`);
+    if (!hay.includes(lc(f.text))) return false;
+  }
+  return true;
+}
+
 export type HeuristicName =
   | 'partition_emptied'
   | 'overwrite_shrank_the_table'
@@ -61,7 +126,11 @@ export type HeuristicName =
   | 'writer_changed'
   | 'nulls_appeared'
   | 'partition_outside_its_day'
-  | 'predicate_not_evaluable';
+  | 'predicate_not_evaluable'
+  | 'empty_commit'
+  | 'metrics_disagree'
+  | 'checksum_disagrees'
+  | 'timestamp_from_file_time';
 
 /** A plain value a human reads in the evidence table. */
 export type EvidenceValue = string | number | boolean | null | string[] | number[];
@@ -93,7 +162,7 @@ export interface ForensicsResult {
   notes: string[];
 }
 
-/** One file of a commit, for the per-commit drill-down. */
+/** One file of a commit, for the per-commit drill-down (the CLI's --version N and the window's panel). */
 export interface CommitFile {
   path: string;
   /** `col=value[/...]`, '' for an unpartitioned table. */
@@ -101,19 +170,48 @@ export interface CommitFile {
   /** Rows the file contributes (numRecords minus DV cardinality); null without stats. */
   rows: number | null;
   bytes: number;
-  /** The file carries a deletion vector (how many rows it hides). */
+  dataChange: boolean;
+  /** The file carries a deletion vector. */
+  deletionVector: boolean;
+  /** Rows its deletion vector hides; null without one. */
   dvRows: number | null;
   /** The version whose add put this file in (for removed files: when it was written); null when the log no longer says. */
   addedIn: number | null;
+  /** A removed file whose add is older than the oldest readable version: listed from the remove action itself. */
+  addedBeforeOldestReadable: boolean;
+  /** A file re-added in place (same path, e.g. a new deletion vector): the version of the entry it replaced. */
+  rewrittenFrom?: number | null;
 }
 
-/** A commit opened: its summary, its files, and the heuristics that fired at it. */
+/** What one commit changed in one partition (rows net of in-place rewrites: a DV delete is its deleted rows). */
+export interface PartitionChange {
+  partition: string;
+  addedFiles: number;
+  removedFiles: number;
+  /** Rows with stats only; `rowsKnown` false when some file lacked them. */
+  addedRows: number;
+  removedRows: number;
+  addedBytes: number;
+  removedBytes: number;
+  rowsKnown: boolean;
+  /** Files rewritten in place here (a deletion vector added or changed). */
+  rewrittenFiles: number;
+}
+
+/** A commit opened: its summary, its files, and the heuristics that fired at it. One type for the CLI and the window. */
 export interface CommitDetail {
   root: string;
   summary: VersionSummary;
+  /** The commit's commitInfo as written (operationMetrics included); null when it has none. */
+  commitInfo: Record<string, unknown> | null;
+  /** Up to `filesLimit` files each; the totals are in `summary`. */
   added: CommitFile[];
   removed: CommitFile[];
-  /** Per partition: files and rows added and removed by this commit. */
-  partitions: { partition: string; addedFiles: number; removedFiles: number; addedRows: number | null; removedRows: number | null }[];
+  /** Files rewritten in place (a DV delete re-adds the file with its new deletion vector). */
+  rewritten: CommitFile[];
+  /** Sorted by partition. */
+  partitions: PartitionChange[];
   heuristics: HeuristicHit[];
+  /** The most files listed per kind (null: all). */
+  filesLimit: number | null;
 }

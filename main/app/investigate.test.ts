@@ -63,9 +63,17 @@ describe('forensics and commitDetail', () => {
 describe('bisect through the service', () => {
   it('sends every probe as progress data, in order, and they match the result', async () => {
     const events: JobProgress<'bisect'>[] = [];
-    const r = await service.bisect({ path: table, predicate: 'row-count', expect: 0 }, { progress: (p) => events.push(p as JobProgress<'bisect'>) });
+    // Each probe travels as progress while the job still runs (the window colours cells live).
+    let ended = false;
+    const probesAfterEnd: number[] = [];
+    const job = service.bisect({ path: table, predicate: 'row-count', expect: 0, allowMoving: true }, {
+      progress: (p) => { events.push(p as JobProgress<'bisect'>); if (ended && (p as JobProgress<'bisect'>).data?.kind === 'probe') probesAfterEnd.push(events.length); },
+    });
+    const r = await job.finally(() => { ended = true; });
+    expect(probesAfterEnd).toEqual([]);
+    expect(events.some((e) => e.data?.kind === 'probe')).toBe(true);
     const plans = events.flatMap((e) => (e.data?.kind === 'plan' ? [e.data] : []));
-    expect(plans).toEqual([{ kind: 'plan', latestVersion: 3, unreadableVersions: [], exhaustive: true }]);
+    expect(plans).toEqual([{ kind: 'plan', latestVersion: 3, unreadableVersions: [], unreadable: [], partitionAppearsAt: null, exhaustive: true }]);
     expect(events.findIndex((e) => e.data?.kind === 'plan')).toBeLessThan(events.findIndex((e) => e.data?.kind === 'probe'));
     const probes = events.flatMap((e) => (e.data?.kind === 'probe' ? [e.data] : []));
     expect(probes.length).toBe(r.examined);

@@ -1,9 +1,10 @@
-// The investigation and bisect screens' side of the service: the log replayed once per table
-// (main/forensics/history.ts) and kept while the log folder is unchanged, so clicking through
-// versions or running several bisects does not replay a 10,000-version log again.
+// The investigation and bisect screens' side of the service: one open DeltaTable per table root,
+// whose history (main/delta/history.ts) is built once and kept while the log is unchanged, so the
+// header, the versions list, the timeline, the drill-down and every bisect read the log once. A
+// new commit file refreshes the listing (only the new commits are read) and the header says so.
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BisectRequest, CommitDetail, CommitFile, JobProgress, PartitionChange, TableOverview } from '../../shared/api';
+import type { BisectRequest, CommitDetail, JobProgress, TableOverview } from '../../shared/api';
 import { COMMIT_FILES_LIMIT } from '../../shared/api';
 import type { BisectResult, PredicateSpec } from '../../shared/bisect';
 import { LakerecError } from '../../shared/errors';
@@ -11,14 +12,18 @@ import type { ForensicsResult } from '../../shared/forensics';
 import { report, type JobContext } from '../../shared/jobs';
 import { bisectHistory } from '../bisect/bisect';
 import { forensicsOfHistory } from '../forensics/forensics';
-import { partitionLabel, replayHistory, type FileEntry, type History } from '../forensics/history';
-import { openHistorySource } from '../forensics/source';
+import { commitDetail } from '../forensics/commit';
+import type { History } from '../delta/history';
+import { DeltaTable } from '../delta/table';
 import { assertTableFolder, tableName } from './paths';
 
 interface Cached {
   stamp: string;
-  history: History;
+  table: DeltaTable;
+  history: History | null;
   forensics: ForensicsResult | null;
+  /** The log changed since this table was last served (new commits): the header says so once. */
+  changed: boolean;
 }
 
 /** What identifies a log's state cheaply: a new commit or checkpoint changes the folder's mtime. */
@@ -33,42 +38,52 @@ async function logStamp(root: string): Promise<string> {
 
 export class InvestigationCache {
   private readonly entries = new Map<string, Cached>();
-  /** Replays in flight, so two screens asking at once share one replay. */
-  private readonly pending = new Map<string, Promise<Cached>>();
+  /** Histories in flight, so two screens asking at once share one build. */
+  private readonly pending = new Map<string, Promise<History>>();
 
   constructor(private readonly max = 2) {}
 
-  async entry(root: string, ctx: JobContext): Promise<Cached> {
+  private async cached(root: string): Promise<Cached> {
     await assertTableFolder(root);
     const stamp = await logStamp(root);
-    const hit = this.entries.get(root);
-    if (hit && hit.stamp === stamp) {
-      // Most recently used last.
-      this.entries.delete(root);
-      this.entries.set(root, hit);
-      return hit;
+    let hit = this.entries.get(root);
+    if (hit && hit.stamp !== stamp) {
+      // New commits: re-list, keep the parsed commits (they are immutable), rebuild the history.
+      await hit.table.refresh();
+      hit = { ...hit, stamp, history: null, forensics: null, changed: true };
     }
-    const key = `${root}\0${stamp}`;
-    let p = this.pending.get(key);
-    if (!p) {
-      p = (async () => {
+    if (!hit) hit = { stamp, table: await DeltaTable.open(root), history: null, forensics: null, changed: false };
+    // Most recently used last.
+    this.entries.delete(root);
+    this.entries.set(root, hit);
+    while (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as string);
+    return hit;
+  }
+
+  /** The open table of a root (the log read once for everything that asks). */
+  async table(root: string, _ctx: JobContext): Promise<DeltaTable> {
+    return (await this.cached(root)).table;
+  }
+
+  async entry(root: string, ctx: JobContext): Promise<Cached & { history: History }> {
+    const c = await this.cached(root);
+    if (!c.history) {
+      const key = `${root}\0${c.stamp}`;
+      let p = this.pending.get(key);
+      if (!p) {
         report(ctx, { phase: 'replaying the log', done: 0, total: null });
-        const src = await openHistorySource(root);
-        const history = await replayHistory(src, ctx);
-        if (history.latestVersion < 0) {
-          throw new LakerecError('not_a_delta_table', `${root} has a _delta_log folder but no commits in it.`, { path: root });
-        }
-        const c: Cached = { stamp, history, forensics: null };
-        this.entries.delete(root);
-        this.entries.set(root, c);
-        while (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as string);
-        return c;
-      })();
-      this.pending.set(key, p);
-      // The first caller's cancellation must not poison the shared promise for later callers.
-      p.finally(() => this.pending.delete(key)).catch(() => {});
+        p = c.table.history(ctx);
+        this.pending.set(key, p);
+        // The first caller's cancellation must not poison the shared promise for later callers.
+        p.finally(() => this.pending.delete(key)).catch(() => {});
+      }
+      const history = await p;
+      if (history.latestVersion < 0) {
+        throw new LakerecError('not_a_delta_table', `${root} has a _delta_log folder but no commits in it.`, { path: root });
+      }
+      c.history = history;
     }
-    return p;
+    return c as Cached & { history: History };
   }
 
   async forensics(root: string, ctx: JobContext): Promise<{ overview: TableOverview; forensics: ForensicsResult }> {
@@ -77,18 +92,20 @@ export class InvestigationCache {
       report(ctx, { phase: 'running heuristics', done: 0, total: null });
       c.forensics = await forensicsOfHistory(c.history, { ctx });
     }
-    return { overview: overviewOf(root, c.history), forensics: c.forensics };
+    const overview = overviewOf(root, c.history, c.changed);
+    c.changed = false;
+    return { overview, forensics: c.forensics };
   }
 
   async commitDetail(root: string, version: number, ctx: JobContext): Promise<CommitDetail> {
     const { forensics } = await this.forensics(root, ctx);
     const c = await this.entry(root, ctx);
-    return commitDetailOf(c.history, forensics, version);
+    return commitDetail(c.history, forensics, version, { filesLimit: COMMIT_FILES_LIMIT });
   }
 
   async bisect(root: string, spec: PredicateSpec, ctx: JobContext): Promise<BisectResult> {
     const c = await this.entry(root, ctx);
-    const total = c.history.latestVersion + 1;
+    const total = c.history.states.length;
     const send = (p: JobProgress<'bisect'>) => ctx.progress?.(p);
     return bisectHistory(c.history, spec, {
       signal: ctx.signal,
@@ -108,15 +125,8 @@ export class InvestigationCache {
   }
 }
 
-export function overviewOf(root: string, h: History): TableOverview {
-  const latest = h.states[h.latestVersion];
-  const active = h.files.filter((f) => f.removedIn === null);
-  let rows: number | null = 0;
-  let bytes = 0;
-  for (const f of active) {
-    bytes += f.size;
-    if (rows !== null) rows = f.numRecords === null ? null : rows + f.numRecords;
-  }
+export function overviewOf(root: string, h: History, logChanged = false): TableOverview {
+  const latest = h.states[h.states.length - 1];
   const protocol = latest?.protocol ?? null;
   return {
     path: root,
@@ -128,74 +138,11 @@ export function overviewOf(root: string, h: History): TableOverview {
     readerFeatures: protocol?.readerFeatures ?? [],
     writerFeatures: protocol?.writerFeatures ?? [],
     partitionColumns: latest?.metadata?.partitionColumns ?? [],
-    files: active.length,
-    rows: latest?.tableRows ?? rows,
-    bytes,
+    files: latest?.tableFiles ?? 0,
+    rows: latest?.tableRows ?? null,
+    bytes: latest?.tableBytes ?? 0,
+    logChanged,
   };
-}
-
-export function commitDetailOf(h: History, f: ForensicsResult, version: number): CommitDetail {
-  const summary = f.versions.find((v) => v.version === version);
-  const st = h.states[version];
-  if (!summary || !st) {
-    throw new LakerecError('version_not_found', `The table has no version ${version} (its versions are 0 to ${h.latestVersion}).`, { version });
-  }
-  const cols = f.partitionSource === 'partition_values' ? f.partitionBy : [];
-  // The same file sets forensics counts: a snapshot reset shows the commit's own adds.
-  const adds = (st.commitAdded ?? st.added).map((id) => h.files[id]);
-  const rems = st.commitAdded ? [] : st.removed.map((id) => h.files[id]);
-  const row = (e: FileEntry, kind: 'add' | 'remove'): CommitFile => ({
-    path: e.path,
-    partition: cols.length ? partitionLabel(e.partitionValues, cols) : '',
-    rows: e.numRecords,
-    bytes: e.size,
-    dataChange: kind === 'add' ? e.add.dataChange !== false : removeDataChange(st.change?.removes, e.path),
-    deletionVector: e.deletionVector !== null,
-  });
-  const parts = new Map<string, PartitionChange>();
-  const part = (p: string): PartitionChange => {
-    let x = parts.get(p);
-    if (!x) {
-      x = { partition: p, addedFiles: 0, removedFiles: 0, addedRows: 0, removedRows: 0, addedBytes: 0, removedBytes: 0, rowsKnown: true };
-      parts.set(p, x);
-    }
-    return x;
-  };
-  const added = adds.map((e) => row(e, 'add'));
-  const removed = rems.map((e) => row(e, 'remove'));
-  for (const a of added) {
-    const x = part(a.partition);
-    x.addedFiles++;
-    x.addedBytes += a.bytes;
-    if (a.rows === null) x.rowsKnown = false;
-    else x.addedRows += a.rows;
-  }
-  for (const r of removed) {
-    const x = part(r.partition);
-    x.removedFiles++;
-    x.removedBytes += r.bytes;
-    if (r.rows === null) x.rowsKnown = false;
-    else x.removedRows += r.rows;
-  }
-  const ci = st.change?.commitInfo ?? null;
-  return {
-    summary,
-    commitInfo: ci ? (JSON.parse(JSON.stringify(ci)) as Record<string, unknown>) : null,
-    added: added.slice(0, COMMIT_FILES_LIMIT),
-    removed: removed.slice(0, COMMIT_FILES_LIMIT),
-    partitions: [...parts.values()].sort((a, b) => a.partition.localeCompare(b.partition)),
-    heuristics: f.heuristics.filter((x) => x.version === version),
-  };
-}
-
-function decoded(p: string): string {
-  try { return decodeURIComponent(p); } catch { return p; }
-}
-
-/** The log writes paths URI-encoded; the replay keys them decoded. */
-function removeDataChange(removes: { path: string; dataChange?: boolean }[] | undefined, path: string): boolean {
-  const r = removes?.find((x) => x.path === path || decoded(x.path) === path || decoded(x.path).endsWith(`/${path}`));
-  return r ? r.dataChange !== false : true;
 }
 
 export function bisectSpec(req: BisectRequest, resolve: (p: string) => string): PredicateSpec {
@@ -204,5 +151,6 @@ export function bisectSpec(req: BisectRequest, resolve: (p: string) => string): 
   if (req.expect !== undefined) spec.expect = req.expect;
   if (req.partition !== undefined) spec.partition = req.partition;
   if (req.source !== undefined) spec.source = resolve(req.source);
+  if (req.allowMoving) spec.allowMoving = true;
   return spec;
 }

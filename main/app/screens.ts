@@ -39,6 +39,8 @@ export interface ScreenServiceOptions {
   pickSource?: () => Promise<string | null>;
   /** Electron: the native save dialog; writes `content` and returns where, or null when cancelled. */
   saveFile?: (defaultName: string, content: string) => Promise<string | null>;
+  /** The open tables the investigation keeps (one log read per table for every screen). */
+  tables?: { table(root: string, ctx: JobContext): Promise<DeltaTable> };
 }
 
 interface KeptResult {
@@ -180,7 +182,7 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
           baseline = join(dir, `${createHash('sha256').update(`${table}\0${source}\0${contract.name}`).digest('hex').slice(0, 24)}.json`);
         }
         const result = await reconcile({
-          source, target: { root: table, ...(req.version !== undefined ? { version: req.version } : {}) },
+          source, target: { root: table, ...(req.version !== undefined ? { version: req.version } : {}), ...(o.tables ? { table: await o.tables.table(table, ctx) } : {}) },
           contract, level: req.level, cwd: o.cwd, ctx, baseline, writeBaseline: baseline,
         });
         // What leaves the engine is masked as every report is (counts only for confidential columns).

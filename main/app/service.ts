@@ -7,9 +7,9 @@ import type {
   ApiHandlers, SampleTable, TableSummary, TransportMode, VersionRow,
 } from '../../shared/api';
 import { LakerecError } from '../../shared/errors';
-import type { JobContext } from '../../shared/jobs';
+import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import type { VersionChange } from '../delta/types';
-import { DeltaTable } from '../delta/table';
+import { whoOf } from '../delta/history';
 import { bisectSpec, InvestigationCache } from './investigate';
 import { assertTableFolder, resolveUserPath, tableName } from './paths';
 import { RecentTables } from './recent';
@@ -38,11 +38,15 @@ export interface ServiceOptions {
 }
 
 /** Every version of the table, from its log (the Delta reader: JSON commits, checkpoints). */
-async function readChanges(root: string, ctx: JobContext): Promise<VersionChange[]> {
+async function readChanges(root: string, ctx: JobContext, tables: InvestigationCache): Promise<VersionChange[]> {
   // Our own check first: it words each wrong-folder case for a person and maps EACCES.
   await assertTableFolder(root);
-  const table = await DeltaTable.open(root);
+  // The same open table the investigation uses: the log is read once for header, list and timeline.
+  throwIfCancelled(ctx);
+  const table = await tables.table(root, ctx);
   const changes = await table.changes({}, ctx);
+  // Served from the open table when the log is unchanged: still say where the read stands.
+  report(ctx, { phase: 'reading log', done: changes.length, total: changes.length });
   if (changes.length === 0) {
     throw new LakerecError('not_a_delta_table', `${root} has a _delta_log folder but no commits in it.`, { path: root });
   }
@@ -109,6 +113,7 @@ export function versionRows(changes: VersionChange[]): VersionRow[] {
       operation: typeof c.commitInfo?.operation === 'string' ? c.commitInfo.operation : null,
       operationParameters: scalarParams(c.commitInfo?.operationParameters),
       engineInfo: typeof c.commitInfo?.engineInfo === 'string' ? c.commitInfo.engineInfo : null,
+      who: whoOf(c.commitInfo),
       addedFiles: c.adds.length,
       removedFiles: c.removes.length,
     }))
@@ -150,10 +155,11 @@ export function createService(opts: ServiceOptions): ApiHandlers {
   const recent = new RecentTables(opts.userDataDir);
   const cwd = opts.cwd ?? process.cwd();
   const runsDir = opts.runsDir ?? opts.userDataDir;
-  const screens = createScreenHandlers({
-    runsDir, cwd, toolVersion: LAKEREC_VERSION, pickSource: opts.pickSource, saveFile: opts.saveFile,
-  }, opts.log);
+  // One open table per root for every screen: header, versions, timeline, bisect and reconcile's target.
   const investigation = new InvestigationCache();
+  const screens = createScreenHandlers({
+    runsDir, cwd, toolVersion: LAKEREC_VERSION, pickSource: opts.pickSource, saveFile: opts.saveFile, tables: investigation,
+  }, opts.log);
   return {
     ...screens,
     ...createWorkbenchHandlers({ cwd }),
@@ -173,7 +179,7 @@ export function createService(opts: ServiceOptions): ApiHandlers {
 
     async openTable({ path }, ctx) {
       const root = resolveUserPath(path, cwd);
-      const changes = await readChanges(root, ctx);
+      const changes = await readChanges(root, ctx, investigation);
       const table = summarise(root, changes);
       const list = await recent.remember({ path: root, name: table.name, openedAt: Date.now() });
       return { table, recent: list };
@@ -181,7 +187,7 @@ export function createService(opts: ServiceOptions): ApiHandlers {
 
     async listVersions({ path }, ctx) {
       const root = resolveUserPath(path, cwd);
-      const changes = await readChanges(root, ctx);
+      const changes = await readChanges(root, ctx, investigation);
       summarise(root, changes); // the same checks as openTable: a broken log never lists half
       return { versions: versionRows(changes) };
     },

@@ -133,17 +133,20 @@ describe('bisect, exhaustive walk (< 48 versions)', () => {
 
   it('row-count per partition from the log', async () => {
     const r = await bisect(lakes.wipe, { predicate: 'row-count', expect: 25, partition: `dt=${days[1]}` });
-    // v0, v1: the partition is not loaded yet (0 rows) -> bad; v2, v3 good; v4 wiped
-    expect(r.transitions).toEqual([{ kind: 'recovered', from: 1, to: 2 }, { kind: 'broke', from: 3, to: 4 }]);
-    expect(r.firstBad).toBe(0);
+    // v0, v1: the partition is not loaded yet: before it existed, not bad; v2, v3 good; v4 wiped
+    expect(r.probes.map((p) => p.state)).toEqual(['before_partition', 'before_partition', 'good', 'good', 'bad', 'bad']);
+    expect(r.transitions).toEqual([{ kind: 'broke', from: 3, to: 4 }]);
+    expect(r.firstBad).toBe(4);
+    expect(r.partitionAppearsAt).toBe(2);
     expect(r.filesRead).toBe(0);
   });
 
   it('matches-source over a closed partition finds the wipe', async () => {
     const r = await bisect(lakes.wipe, { predicate: 'matches-source', source: join(dir, 'extract.csv'), partition: `dt=${days[0]}` });
-    expect(r.outcome).toBe('bad'); // v0 has nothing yet
+    expect(r.outcome).toBe('clean'); // v0 predates the partition: not bad
     const r2 = await bisect(lakes.wipe, { predicate: 'matches-source', source: join(dir, 'extract.csv'), partition: `dt=${days[1]}` });
-    expect(r2.probes.map((p) => p.state)).toEqual(['bad', 'bad', 'good', 'good', 'bad', 'bad']);
+    expect(r2.probes.map((p) => p.state)).toEqual(['before_partition', 'before_partition', 'good', 'good', 'bad', 'bad']);
+    expect(r2.firstBad).toBe(4);
     expect(r2.probes[4].detail).toMatch(/0 row\(s\) vs source 25/);
     expect(r2.notes.some((n) => n.includes('source: 25 row(s)'))).toBe(true);
     // the same source as a Delta table (its latest version)
@@ -151,7 +154,7 @@ describe('bisect, exhaustive walk (< 48 versions)', () => {
     await src.append([0, 1, 2, 3].map((d) => rowsFor(days[d], d * 100, 25)));
     src.close();
     const r3 = await bisect(lakes.wipe, { predicate: 'matches-source', source: src.root, partition: `dt=${days[1]}` });
-    expect(r3.probes.map((p) => p.state)).toEqual(['bad', 'bad', 'good', 'good', 'bad', 'bad']);
+    expect(r3.probes.map((p) => p.state)).toEqual(['before_partition', 'before_partition', 'good', 'good', 'bad', 'bad']);
     expect(r3.notes).toContain('source is a Delta table: its latest version, v1');
   });
 

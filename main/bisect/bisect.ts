@@ -1,9 +1,9 @@
 // Bisect: replay the log once, bind the predicate, search the versions, and describe the culprit
 // commit from the log.
-import type { BisectPlan, BisectResult, CulpritCommit, PredicateSpec, ProbeEvent } from '../../shared/bisect';
+import { bisectHeadline, type BisectPlan, type BisectResult, type CulpritCommit, type PredicateSpec, type ProbeEvent, type UnreadableVersion } from '../../shared/bisect';
 import type { JobContext } from '../../shared/jobs';
-import { replayHistory, partitionLabel, type History, type HistorySource } from '../forensics/history';
-import { openHistorySource } from '../forensics/source';
+import { partitionLabel, stateOf, whoOf, type History } from '../delta/history';
+import { DeltaTable } from '../delta/table';
 import { bindPredicate } from './predicates';
 import { EXHAUSTIVE_LIMIT, searchVersions } from './search';
 
@@ -12,8 +12,6 @@ export interface BisectContext extends JobContext {
   onProbe?(e: ProbeEvent): void;
   /** Called once, before the first probe: the versions and which of them the log cannot produce. */
   onPlan?(p: BisectPlan): void;
-  /** Tests and embedders may hand a history source (default: the reader over `root`). */
-  source?: HistorySource;
   /** Override the exhaustive-walk limit (default 48 versions). */
   exhaustiveLimit?: number;
   /** Read data files whose paths resolve outside the table root (off by default). */
@@ -23,31 +21,39 @@ export interface BisectContext extends JobContext {
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
 
 export async function bisect(root: string, spec: PredicateSpec, ctx: BisectContext = {}): Promise<BisectResult> {
-  const src = ctx.source ?? await openHistorySource(root, { allowOutsidePaths: ctx.allowOutsidePaths });
-  const history = await replayHistory(src, ctx);
-  return bisectHistory(history, spec, ctx);
+  const table = await DeltaTable.open(root, { allowOutsidePaths: ctx.allowOutsidePaths ?? false });
+  return bisectHistory(await table.history(ctx), spec, ctx);
 }
 
 export async function bisectHistory(h: History, spec: PredicateSpec, ctx: BisectContext = {}): Promise<BisectResult> {
   const pred = await bindPredicate(spec, h, { ctx, allowOutsidePaths: ctx.allowOutsidePaths });
   try {
+    const unreadable: UnreadableVersion[] = h.states.filter((s) => !s.info.readable)
+      .map((s) => ({ version: s.version, reason: s.info.reason ?? 'not readable from the remaining log' }));
+    const versions = h.states.map((s) => s.version);
     ctx.onPlan?.({
       latestVersion: h.latestVersion,
-      unreadableVersions: h.states.filter((s) => !s.info.readable).map((s) => s.version),
-      exhaustive: h.latestVersion + 1 < (ctx.exhaustiveLimit ?? EXHAUSTIVE_LIMIT),
+      unreadableVersions: unreadable.map((u) => u.version),
+      unreadable,
+      partitionAppearsAt: pred.appliesFrom,
+      exhaustive: versions.length < (ctx.exhaustiveLimit ?? EXHAUSTIVE_LIMIT),
     });
     const found = await searchVersions({
-      latestVersion: h.latestVersion,
-      readable: (v) => h.states[v]?.info.readable === true,
+      versions,
+      readable: (v) => stateOf(h, v)?.info.readable === true,
+      appliesFrom: pred.appliesFrom,
       evaluate: (v) => pred.evaluate(v),
       onProbe: ctx.onProbe ? (p) => ctx.onProbe?.({ version: p.version, state: p.state, probeIndex: p.probeIndex, ...(p.detail ? { detail: p.detail } : {}) }) : undefined,
       ctx,
       exhaustiveLimit: ctx.exhaustiveLimit,
     });
-    const unreadable = h.states.filter((s) => !s.info.readable).map((s) => s.version);
     const notes = [...found.notes, ...pred.notes];
+    if (unreadable.length) {
+      const reasons = [...new Set(unreadable.map((u) => u.reason))];
+      notes.push(`${unreadable.length} version(s) cannot be read and were not evaluated: ${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? '; …' : ''}`);
+    }
     if (pred.logOnly && pred.filesRead() === 0) notes.push('answered from the log alone: no data file was opened');
-    return {
+    const result: Omit<BisectResult, 'headline'> = {
       root: h.root,
       predicate: spec,
       semantics: pred.semantics,
@@ -61,21 +67,25 @@ export async function bisectHistory(h: History, spec: PredicateSpec, ctx: Bisect
       monotone: found.monotone,
       latestVersion: h.latestVersion,
       oldestReadableVersion: h.oldestReadable,
-      unreadableVersions: unreadable,
+      unreadableVersions: unreadable.map((u) => u.version),
+      unreadable,
+      partitionAppearsAt: pred.appliesFrom,
       latestState: found.latestState,
-      examined: found.probes.length,
+      examined: found.probes.filter((p) => p.state !== 'before_partition').length,
       probes: found.probes,
       filesRead: pred.filesRead(),
       filesFromCache: pred.filesFromCache(),
       notes,
     };
+    return { headline: bisectHeadline(result), ...result };
   } finally {
     pred.close();
   }
 }
 
 function culprit(h: History, v: number): CulpritCommit {
-  const st = h.states[v];
+  const st = stateOf(h, v);
+  if (!st) throw new Error(`bisect: no state for v${v}`);
   const ci = st.change?.commitInfo ?? null;
   const adds = (st.commitAdded ?? st.added).map((id) => h.files[id]);
   const rems = st.commitAdded ? [] : st.removed.map((id) => h.files[id]);
@@ -88,12 +98,13 @@ function culprit(h: History, v: number): CulpritCommit {
     when: ts ? iso(ts) : '',
     operation: ci?.operation ?? null,
     operationParameters: (ci?.operationParameters as Record<string, unknown> | undefined) ?? {},
+    who: whoOf(ci),
     addedFiles: adds.length,
-    removedFiles: rems.length,
+    removedFiles: rems.length + st.orphanRemoves.length,
     addedRows: rows(adds),
     removedRows: rows(rems),
     partitions: cols.length ? [...new Set([...adds, ...rems].map((f) => partitionLabel(f.partitionValues, cols)))].sort() : [],
     addedPaths: adds.slice(0, 20).map((f) => f.path),
-    removedPaths: rems.slice(0, 20).map((f) => f.path),
+    removedPaths: [...rems.map((f) => f.path), ...st.orphanRemoves.map((r) => r.path)].slice(0, 20),
   };
 }

@@ -14,7 +14,7 @@ import { columnMappingMode, deltaTypeToDuckDb, parseSchemaString } from '../delt
 import { registerSnapshotView, dropSnapshotView } from '../delta/scan';
 import { openDuck, sqlIdent, sqlString, type Duck } from '../engine/duck';
 import { canonicalRow, typeFamily, type CanonicalColumn } from '../reconcile/canonical';
-import { activeAt, type FileEntry, type History } from '../forensics/history';
+import { activeAt, stateOf, type FileEntry, type History } from '../delta/history';
 import type { Evaluation } from './search';
 
 export interface BoundPredicate {
@@ -25,6 +25,8 @@ export interface BoundPredicate {
   logOnly: boolean;
   notes: string[];
   evaluate(version: number): Promise<Evaluation>;
+  /** A partition predicate: the first version holding a file of the partition (before it: "before the partition existed"). */
+  appliesFrom: number | null;
   /** Data files opened so far (the read counter). */
   filesRead(): number;
   /** Per-file results reused from an earlier probe. */
@@ -45,6 +47,21 @@ export const SEMANTICS = {
 } as const;
 
 const MATCHES_SOURCE_REFUSAL = 'matches-source needs --partition P=V: the source is the truth as of now, so every older version legitimately lacks what was loaded since, and the search would answer version 0 every time (a moving reference makes the predicate non-monotone in the version). Restricted to a closed partition, one no longer written, the source stops moving and the search is sound.';
+
+const ROW_COUNT_REFUSAL = 'row-count without --partition P=V compares the whole table with one number, but the table\'s total moves with every append: every older version legitimately holds fewer rows, and the search would name the first append (a moving reference, as matches-source without a partition). Give a closed partition, or --allow-moving to accept a walk over the whole table.';
+
+/** The first version at which a file of the partition is active (null: never). */
+export function partitionAppearsAt(h: History, part: { column: string; value: string }): number | null {
+  let first: number | null = null;
+  for (const f of h.files) if (f.partitionValues[part.column] === part.value && (first === null || f.addedIn < first)) first = f.addedIn;
+  return first;
+}
+
+/** A partition no version of the log ever held: every version would "fail" and version 0 would be named. */
+function neverThere(h: History, part: { column: string; value: string }): void {
+  if (partitionAppearsAt(h, part) !== null) return;
+  throw new LakerecError('predicate_refused', `--partition ${part.column}=${part.value}: no version of this log holds a file in that partition, so there is no version at which it broke (check the value, e.g. the date format)`, { partition: `${part.column}=${part.value}` });
+}
 
 export function parsePartition(p: string): { column: string; value: string } {
   const eq = p.indexOf('=');
@@ -75,13 +92,13 @@ export async function bindPredicate(spec: PredicateSpec, h: History, opts: BindO
   };
   // A flag the predicate does not use is a mistake worth saying, not something to ignore silently.
   const uses: Record<string, (keyof PredicateSpec)[]> = {
-    'unique-keys': ['keys'], 'no-null-keys': ['keys'], 'row-count': ['expect', 'partition'], 'matches-source': ['source', 'partition'],
+    'unique-keys': ['keys'], 'no-null-keys': ['keys'], 'row-count': ['expect', 'partition', 'allowMoving'], 'matches-source': ['source', 'partition'],
   };
   const allowed = uses[spec.predicate];
   if (allowed) {
-    for (const k of ['keys', 'expect', 'partition', 'source'] as const) {
-      if (spec[k] !== undefined && !allowed.includes(k)) {
-        throw new LakerecError('usage', `--${k} does not apply to --predicate ${spec.predicate} (it takes ${allowed.map((a) => `--${a}`).join(', ')})`);
+    for (const k of ['keys', 'expect', 'partition', 'source', 'allowMoving'] as const) {
+      if (spec[k] !== undefined && spec[k] !== false && !allowed.includes(k)) {
+        throw new LakerecError('usage', `--${k === 'allowMoving' ? 'allow-moving' : k} does not apply to --predicate ${spec.predicate} (it takes ${allowed.map((a) => `--${a}`).join(', ')})`);
       }
     }
   }
@@ -98,6 +115,8 @@ export async function bindPredicate(spec: PredicateSpec, h: History, opts: BindO
           throw new LakerecError('predicate_refused', `row-count --partition ${part.column}=...: "${part.column}" is not a partition column of this table (partition columns: ${md.partitionColumns.join(', ') || 'none'}), so the log cannot say which files hold it`, { column: part.column });
         }
       }
+      if (!part && !spec.allowMoving) throw new LakerecError('predicate_refused', ROW_COUNT_REFUSAL, { predicate: 'row-count' });
+      if (part) neverThere(h, part);
       return rowCount(spec, part, h, reader);
     }
     case 'matches-source': {
@@ -105,6 +124,7 @@ export async function bindPredicate(spec: PredicateSpec, h: History, opts: BindO
       if (!spec.source) throw new LakerecError('usage', '--predicate matches-source needs --source FILE (Parquet, CSV or JSON lines)');
       const part = parsePartition(spec.partition);
       if (!columns.includes(part.column)) throw new LakerecError('usage', `--partition ${part.column}=...: the table has no column "${part.column}"`);
+      if (md.partitionColumns.includes(part.column)) neverThere(h, part);
       return matchesSource(spec, part, h, reader);
     }
     default:
@@ -212,9 +232,9 @@ const unreadableMissing = (missing: FileEntry[]): Evaluation => ({
   detail: `${missing.length} data file(s) of this version are gone from disk (VACUUM?), e.g. ${missing[0].path}: the log still shows the version but its data cannot be read`,
 });
 
-function base(spec: PredicateSpec, reader: DataReader, logOnly: boolean, notes: string[], evaluate: (v: number) => Promise<Evaluation>): BoundPredicate {
+function base(spec: PredicateSpec, reader: DataReader, logOnly: boolean, notes: string[], evaluate: (v: number) => Promise<Evaluation>, appliesFrom: number | null = null): BoundPredicate {
   return {
-    spec, semantics: SEMANTICS[spec.predicate], logOnly, notes, evaluate,
+    spec, semantics: SEMANTICS[spec.predicate], logOnly, notes, evaluate, appliesFrom,
     filesRead: () => reader.read, filesFromCache: () => reader.fromCache, close: () => reader.close(),
   };
 }
@@ -270,7 +290,7 @@ function noNullKeys(spec: PredicateSpec, h: History, reader: DataReader): BoundP
   const anyNull = keys.map((k) => `v.${sqlIdent(k)} IS NULL`).join(' OR ');
   return base(spec, reader, true, notes, async (v) => {
     const files = activeAt(h, v);
-    const md = h.states[v].metadata;
+    const md = stateOf(h, v)?.metadata ?? null;
     const partCols = md?.partitionColumns ?? [];
     let nulls = 0;
     const needData: FileEntry[] = [];
@@ -341,7 +361,7 @@ function rowCount(spec: PredicateSpec, part: { column: string; value: string } |
       state: rows === expect ? 'good' : 'bad', measured: rows, filesRead: reader.read - before,
       detail: rows === expect ? `${rows} row(s)${where}, as expected` : `${rows} row(s)${where}, expected ${expect} (${rows > expect ? '+' : ''}${rows - expect})`,
     };
-  });
+  }, part ? partitionAppearsAt(h, part) : null);
 }
 
 function sourceReader(path: string): string {
@@ -414,5 +434,5 @@ async function matchesSource(spec: PredicateSpec, part: { column: string; value:
       state: off === 0 ? 'good' : 'bad', measured: off, filesRead: reader.read - before,
       detail: off === 0 ? `${targetRows} row(s) in ${part.column}=${part.value}, equal to the source` : `${part.column}=${part.value}: ${targetRows} row(s) vs source ${srcRows}; ${extraRows} not in the source, ${missingRows} of the source's missing`,
     };
-  });
+  }, isPartCol ? partitionAppearsAt(h, part) : null);
 }

@@ -36,7 +36,7 @@ describe('bisect meets every expectation the scenario lakes declare', () => {
         const r = await bisect(l.tablePath, { predicate: e.predicate, keys: e.keys, expect: e.expect, partition: e.partition }, {
           onProbe: (p) => events.push(p), onPlan: (p) => plans.push(p),
         });
-        expect(plans).toEqual([{ latestVersion: l.meta.headVersion, unreadableVersions: r.unreadableVersions, exhaustive: r.exhaustive }]);
+        expect(plans).toEqual([{ latestVersion: l.meta.headVersion, unreadableVersions: r.unreadableVersions, unreadable: r.unreadable, partitionAppearsAt: r.partitionAppearsAt, exhaustive: r.exhaustive }]);
         expect(r.exhaustive).toBe(e.exhaustive);
         expect(events.map((p) => p.probeIndex)).toEqual(events.map((_p, i) => i));
         expect(events).toHaveLength(r.examined);

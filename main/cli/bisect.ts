@@ -10,7 +10,7 @@ import { ExitCode, LakerecError } from '../../shared/errors';
 import { ranges } from '../forensics/forensics';
 import { toSeconds } from './forensics';
 
-const USAGE = 'lakerec bisect TABLE --predicate P [--keys K] [--expect N] [--partition P=V] [--source F] [--json]';
+const USAGE = 'lakerec bisect TABLE --predicate P [--keys K] [--expect N] [--partition P=V] [--allow-moving] [--source F] [--json]';
 
 /** JSON with a space after ':' and ',' (as the seed prints parameters). */
 function params(o: Record<string, unknown>): string {
@@ -33,6 +33,9 @@ export function formatBisect(r: BisectResult): string {
     out.push(`${label('first bad version')}${r.firstBad}`);
     out.push(`${label('culprit')}version ${c.version} · ${c.operation ?? '(no commitInfo)'} · ${toSeconds(c.when) || '?'} · ${params(c.operationParameters)} · ${change}`);
     out.push(`${label('last good')}${r.lastGood ?? 'none (the first version already fails)'}`);
+  } else if (r.outcome === 'not_monotone') {
+    out.push(r.headline);
+    out.push(`${label('first bad version')}none named: the oldest evaluated version fails and the latest passes`);
   } else if (r.outcome === 'not_recoverable') {
     out.push(`${label('first bad version')}not recoverable: it already fails at v${r.probes.find((p) => p.state === 'bad')?.version ?? r.oldestReadableVersion}, the oldest version that can still be evaluated`);
   } else if (r.outcome === 'clean') {
@@ -62,13 +65,15 @@ export function formatBisect(r: BisectResult): string {
 
 export function exitCodeOf(r: BisectResult): number {
   if (r.outcome === 'bad' || r.outcome === 'not_recoverable') return ExitCode.Blocking;
+  // Not monotone: no culprit can be named and the latest version passes.
+  if (r.outcome === 'not_monotone') return ExitCode.Ok;
   if (r.outcome === 'unreadable') return ExitCode.Unreadable;
   return ExitCode.Ok;
 }
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const p = parseArgs(argv, {
-    predicate: 'string', keys: 'string[]', expect: 'string', partition: 'string', source: 'string', json: 'boolean', 'allow-outside-paths': 'boolean',
+    predicate: 'string', keys: 'string[]', expect: 'string', partition: 'string', source: 'string', json: 'boolean', 'allow-outside-paths': 'boolean', 'allow-moving': 'boolean',
   });
   const [tablePath] = requirePositional(p, 1, USAGE);
   const predicate = str(p, 'predicate');
@@ -83,8 +88,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const partition = str(p, 'partition');
   if (partition !== undefined) spec.partition = partition;
   if (source !== undefined) spec.source = resolve(io.cwd, source);
+  if (bool(p, 'allow-moving')) spec.allowMoving = true;
   const r = await bisect(resolve(io.cwd, tablePath), spec, { allowOutsidePaths: bool(p, 'allow-outside-paths') });
   if (bool(p, 'json')) io.out(JSON.stringify(r, null, 2) + '\n');
   else io.out(formatBisect(r));
+  // Nothing could be evaluated: one line on stderr saying why (the exit code alone says too little).
+  if (r.outcome === 'unreadable') io.err(`lakerec bisect: ${r.headline}\n`);
   return exitCodeOf(r);
 }

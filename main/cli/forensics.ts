@@ -4,9 +4,11 @@ import { resolve } from 'node:path';
 import { parseArgs, bool, int, str, requirePositional } from '../engine/args';
 import type { CliIO } from './io';
 import { forensics, forensicsCommit } from '../forensics/forensics';
-import type { CommitDetail, CommitFile, ForensicsResult, HeuristicHit } from '../../shared/forensics';
+import { matchesFilter, whoText, type CommitDetail, type CommitFile, type ForensicsResult, type HeuristicHit, type VersionFilter } from '../../shared/forensics';
+import { LakerecError } from '../../shared/errors';
 
-const USAGE = 'lakerec forensics TABLE [--partition-by COL] [--version N] [--json] [--evidence] [--wide]';
+const USAGE = 'lakerec forensics TABLE [--partition-by COL] [--version N] [--operation OP] [--since ISO] [--until ISO] [--partition C=V] [--user U] [--writer W] [--text S] [--json] [--evidence] [--wide]';
+
 
 /** ISO time to the second for the table (the JSON keeps milliseconds). */
 export function toSeconds(iso: string): string {
@@ -55,13 +57,16 @@ export function formatForensics(r: ForensicsResult, opts: { evidence?: boolean; 
       continue;
     }
     const op = (v.operation ?? '?') + (v.hasCheckpoint ? ' [cp]' : '');
-    out.push(`${String(v.version).padStart(4)}  ${toSeconds(v.when).padEnd(20)}  ${op.padEnd(16)}  ${String(v.addedFiles).padStart(6)}  ${String(v.removedFiles).padStart(6)}  ${n(v.addedRows).padStart(8)}  ${n(v.removedRows).padStart(8)}  ${partsText(v.partitions)}`.trimEnd());
+    const when = toSeconds(v.when) + (v.timestampSource === 'file_mtime' ? '*' : '');
+    out.push(`${String(v.version).padStart(4)}  ${when.padEnd(20)}  ${op.padEnd(16)}  ${String(v.addedFiles).padStart(6)}  ${String(v.removedFiles).padStart(6)}  ${n(v.addedRows).padStart(8)}  ${n(v.removedRows).padStart(8)}  ${partsText(v.partitions)}`.trimEnd());
+    const who = whoText(v.who);
+    if (who) out.push(`        ${who}`);
     if (opts.wide) {
       const params = Object.keys(v.operationParameters).length ? JSON.stringify(v.operationParameters) : '{}';
       const extra = [`params ${params}`, `+${bytes(v.addedBytes)}/-${bytes(v.removedBytes)}`, `writer ${v.writer ?? '?'}`, `isolation ${v.isolationLevel ?? '?'}`,
         `table ${n(v.tableRows)} row(s) in ${v.tableFiles} file(s)`, v.hasCheckpoint ? 'checkpoint' : 'no checkpoint'];
       if (v.rearrangeOnly) extra.push('dataChange=false (rewrite only)');
-      if (v.dvDeletedRows) extra.push(`${v.dvDeletedRows} row(s) hidden by deletion vectors`);
+      if (v.dvDeletedRows) extra.push(`${v.dvDeletedRows} row(s) deleted by deletion vectors (${v.rewrittenFiles} file(s) rewritten in place)`);
       if (!v.readable) extra.push(`unreadable: ${v.unreadableReason ?? '?'}`);
       out.push('        ' + wrap(extra.join(' · '), 110, '        '));
     }
@@ -77,8 +82,17 @@ export function formatForensics(r: ForensicsResult, opts: { evidence?: boolean; 
       if (opts.evidence) out.push('     ' + wrap(`evidence: ${evidenceText(h)}`, 100, '       '));
     }
   }
+  if (r.versions.some((v) => v.timestampSource === 'file_mtime')) out.push('note: * the commit has no commitInfo timestamp: the time shown is the commit file\'s mtime');
   for (const note of r.notes) out.push(`note: ${note}`);
   return out.join('\n') + '\n';
+}
+
+/** The versions (and the heuristics at them) that pass the filter: the timeline's filter, on the CLI. */
+export function filterForensics(r: ForensicsResult, f: VersionFilter): ForensicsResult {
+  if (!Object.values(f).some((x) => x !== undefined)) return r;
+  const versions = r.versions.filter((v) => matchesFilter(v, f));
+  const keep = new Set(versions.map((v) => v.version));
+  return { ...r, versions, heuristics: r.heuristics.filter((h) => keep.has(h.version)), notes: [...r.notes, `filtered: ${versions.length} of ${r.versions.length} version(s) match ${JSON.stringify(f)}`] };
 }
 
 /** One commit opened (`--version N`): its summary, per-partition counts, files and heuristics. */
@@ -88,24 +102,30 @@ export function formatCommit(d: CommitDetail, opts: { evidence?: boolean } = {})
   const out: string[] = [];
   const params = Object.keys(v.operationParameters).length ? JSON.stringify(v.operationParameters) : '{}';
   out.push(`version ${v.version} · ${v.operation ?? '(no commitInfo)'} · ${toSeconds(v.when) || '?'} · ${params}`);
+  const who = whoText(v.who);
+  if (who) out.push(who);
   out.push(`writer ${v.writer ?? '?'} · isolation ${v.isolationLevel ?? '?'} · +${v.addedFiles} file(s)/${n(v.addedRows)} row(s)/${bytes(v.addedBytes)} · -${v.removedFiles} file(s)/${n(v.removedRows)} row(s)/${bytes(v.removedBytes)}`
     + ` · table after: ${n(v.tableRows)} row(s) in ${v.tableFiles} file(s)${v.hasCheckpoint ? ' · checkpoint' : ''}${v.readable ? '' : ` · unreadable: ${v.unreadableReason ?? '?'}`}`);
   if (d.partitions.some((p) => p.partition)) {
     const w = Math.max(9, ...d.partitions.map((p) => p.partition.length));
     out.push('', `${'partition'.padEnd(w)}  ${'+files'.padStart(6)}  ${'-files'.padStart(6)}  ${'+rows'.padStart(8)}  ${'-rows'.padStart(8)}`);
-    for (const p of d.partitions) out.push(`${p.partition.padEnd(w)}  ${String(p.addedFiles).padStart(6)}  ${String(p.removedFiles).padStart(6)}  ${n(p.addedRows).padStart(8)}  ${n(p.removedRows).padStart(8)}`);
+    const r = (p: { rowsKnown: boolean }, x: number) => (p.rowsKnown ? String(x) : `${x}+?`);
+    for (const p of d.partitions) out.push(`${p.partition.padEnd(w)}  ${String(p.addedFiles).padStart(6)}  ${String(p.removedFiles).padStart(6)}  ${r(p, p.addedRows).padStart(8)}  ${r(p, p.removedRows).padStart(8)}${p.rewrittenFiles ? `  (${p.rewrittenFiles} rewritten in place)` : ''}`);
   }
   const files = (title: string, fs: CommitFile[]) => {
     if (!fs.length) return;
     out.push('', `${title}:`);
     for (const f of fs.slice(0, 50)) {
-      const from = title === 'removed' && f.addedIn !== null ? ` (written at v${f.addedIn})` : '';
+      const from = f.addedBeforeOldestReadable && title === 'removed' ? ' (added before the oldest readable version)'
+        : title === 'removed' && f.addedIn !== null ? ` (written at v${f.addedIn})`
+          : title === 'rewritten' ? ` (rewritten in place${f.rewrittenFrom != null ? `, written at v${f.rewrittenFrom}` : ''})` : '';
       out.push(`  ${f.path}  ${n(f.rows)} row(s)  ${bytes(f.bytes)}${f.dvRows ? `  deletion vector hides ${f.dvRows} row(s)` : ''}${from}`);
     }
     if (fs.length > 50) out.push(`  … ${fs.length - 50} more (--json lists them all)`);
   };
   files('added', d.added);
   files('removed', d.removed);
+  files('rewritten', d.rewritten);
   out.push('');
   if (!d.heuristics.length) out.push('worth a second look: nothing at this version');
   else {
@@ -119,7 +139,17 @@ export function formatCommit(d: CommitDetail, opts: { evidence?: boolean } = {})
 }
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const p = parseArgs(argv, { json: 'boolean', 'partition-by': 'string', version: 'string', evidence: 'boolean', wide: 'boolean', 'allow-outside-paths': 'boolean' });
+  const p = parseArgs(argv, {
+    json: 'boolean', 'partition-by': 'string', version: 'string', evidence: 'boolean', wide: 'boolean', 'allow-outside-paths': 'boolean',
+    operation: 'string', since: 'string', until: 'string', partition: 'string', user: 'string', writer: 'string', text: 'string',
+  });
+  const filter: VersionFilter = {};
+  for (const k of ['operation', 'since', 'until', 'partition', 'user', 'writer', 'text'] as const) {
+    const x = str(p, k);
+    if (x === undefined) continue;
+    if ((k === 'since' || k === 'until') && Number.isNaN(Date.parse(x))) throw new LakerecError('usage', `--${k} ${x}: not a timestamp (use ISO 8601, e.g. 2026-08-10T12:00:00Z)`);
+    filter[k] = x;
+  }
   const [tablePath] = requirePositional(p, 1, USAGE);
   const version = int(p, 'version');
   if (version !== undefined) {
@@ -127,9 +157,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.out(bool(p, 'json') ? JSON.stringify(d, null, 2) + '\n' : formatCommit(d, { evidence: bool(p, 'evidence') }));
     return 0;
   }
-  const r = await forensics(resolve(io.cwd, tablePath), { partitionBy: str(p, 'partition-by'), allowOutsidePaths: bool(p, 'allow-outside-paths') });
+  const r = filterForensics(await forensics(resolve(io.cwd, tablePath), { partitionBy: str(p, 'partition-by'), allowOutsidePaths: bool(p, 'allow-outside-paths') }), filter);
   if (bool(p, 'json')) io.out(JSON.stringify(r, null, 2) + '\n');
   else io.out(formatForensics(r, { evidence: bool(p, 'evidence'), wide: bool(p, 'wide') }));
   // Heuristics are leads for a human, not verdicts: forensics exits 0 when the log could be read.
   return 0;
 }
+
+export { whoText };

@@ -2,10 +2,11 @@
 import { parseArgs, bool, requirePositional } from '../engine/args';
 import type { CliIO } from './io';
 import { resolve } from 'node:path';
-import type { AddFile, RemoveFile } from '../../shared/delta';
 import { DeltaTable } from '../delta/table';
-import { numRecordsFromStats, numRecordsOfAdd } from '../delta/replay';
-import { canonicalisePath } from '../delta/paths';
+import type { CommitWho } from '../delta/history';
+import { versionSummaries } from '../forensics/summary';
+import { partitionerOf } from '../forensics/partitions';
+import { whoText } from './forensics';
 
 export interface HistoryRow {
   version: number;
@@ -15,8 +16,10 @@ export interface HistoryRow {
   removedFiles: number;
   /** Rows added per the adds' stats, minus DV cardinality (null when some add has no stats). */
   addedRows: number | null;
-  /** Rows removed: the removes' stats, else the rows of the add each cancels (null when unknown). */
+  /** Rows removed: the removed files' rows (the remove's own stats where the add predates the log), a DV delete's deleted rows (null when unknown). */
   removedRows: number | null;
+  /** Who wrote it and why (commitInfo's userName, userId, userMetadata, clusterId, job, notebook, engineInfo, txnId). */
+  who: CommitWho;
   hasCommitFile: boolean;
   hasCheckpoint: boolean;
   /** A snapshot can be rebuilt from the log that remains. */
@@ -27,57 +30,32 @@ export interface HistoryRow {
   reason: string | null;
 }
 
-function sumRows<T extends AddFile | RemoveFile>(actions: T[], rowsOf: (a: T) => number | null): number | null {
-  let total = 0;
-  for (const a of actions) {
-    const n = rowsOf(a);
-    if (n === null) return null;
-    total += n;
-  }
-  return total;
-}
-
-/** Rows an add contributes: numRecords minus its deletion vector's cardinality. */
-function addRows(a: AddFile): number | null {
-  const n = numRecordsOfAdd(a);
-  return n === null ? null : n - (a.deletionVector?.cardinality ?? 0);
-}
-
-function removeRows(r: RemoveFile): number | null {
-  const n = numRecordsFromStats(r.stats);
-  return n === null ? null : n - (r.deletionVector?.cardinality ?? 0);
-}
-
 export async function historyRows(table: DeltaTable): Promise<HistoryRow[]> {
-  const changes = await table.changes();
-  const byVersion = new Map(changes.map((c) => [c.version, c]));
-  const infos = await table.versionsWithData();
-  // Removes rarely carry stats: their rows are those of the add they cancel, remembered in the
-  // same pass (unknown when that add predates the oldest commit left in the log).
-  const rowsByPath = new Map<string, number | null>();
-  const key = (p: string): string => canonicalisePath(p, table.root).key;
-  const removedRowsOf = new Map<number, number | null>();
-  for (const c of changes) {
-    removedRowsOf.set(c.version, sumRows(c.removes, (r) => removeRows(r) ?? rowsByPath.get(key(r.path)) ?? null));
-    for (const r of c.removes) rowsByPath.delete(key(r.path));
-    for (const a of c.adds) rowsByPath.set(key(a.path), addRows(a));
-  }
-  return infos.map((i) => {
-    const c = byVersion.get(i.version);
+  // The reader's one history (main/delta/history.ts) and the same per-version summary forensics
+  // shows: removed rows of files added before the oldest readable version come from the remove
+  // actions themselves; a deletion-vector delete counts the rows it deleted.
+  const h = await table.history();
+  const versions = versionSummaries(h, partitionerOf(h));
+  const infos = new Map((await table.versionsWithData()).map((i) => [i.version, i]));
+  return h.states.map((st) => {
+    const s = versions[st.index];
+    const i = infos.get(st.version);
+    const readable = st.info.readable && (i?.readable ?? true);
     return {
-      version: i.version,
-      timestamp: c ? new Date(c.timestamp).toISOString() : '',
-      operation: c?.commitInfo?.operation ?? null,
-      addedFiles: c?.adds.length ?? 0,
-      removedFiles: c?.removes.length ?? 0,
-      addedRows: c ? sumRows(c.adds, addRows) : null,
-      removedRows: c ? removedRowsOf.get(c.version) ?? null : null,
-      hasCommitFile: i.hasCommitFile,
-      hasCheckpoint: i.hasCheckpoint,
-      readable: i.readable,
-      dataFilesExist: i.dataFilesExist ?? null,
-      missingDataFiles: i.missingDataFiles ?? null,
-      reason: i.reason ?? null,
+      version: st.version,
+      timestamp: st.change ? new Date(st.change.timestamp).toISOString() : '',
+      operation: st.change?.commitInfo?.operation ?? null,
+      addedFiles: s.addedFiles,
+      removedFiles: s.removedFiles,
+      addedRows: s.addedRows,
+      removedRows: s.removedRows,
+      who: s.who,
+      hasCommitFile: st.info.hasCommitFile,
+      hasCheckpoint: st.info.hasCheckpoint,
+      readable,
+      dataFilesExist: readable ? i?.dataFilesExist ?? null : null,
+      missingDataFiles: readable ? i?.missingDataFiles ?? null : null,
+      reason: readable ? null : st.info.reason ?? i?.reason ?? null,
     };
   });
 }
@@ -91,7 +69,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.out(JSON.stringify({ table: table.root, latestVersion: table.latestVersion, warnings: table.warnings, versions: rows }, null, 2) + '\n');
     return 0;
   }
-  const header = ['version', 'timestamp', 'operation', '+files', '-files', '+rows', '-rows', 'checkpoint', 'state'];
+  const header = ['version', 'timestamp', 'operation', '+files', '-files', '+rows', '-rows', 'checkpoint', 'state', 'who'];
   const lines = rows.map((r) => [
     String(r.version),
     r.timestamp,
@@ -101,7 +79,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     r.addedRows === null ? '?' : String(r.addedRows),
     r.removedRows === null ? '?' : String(r.removedRows),
     r.hasCheckpoint ? 'yes' : '',
-    !r.readable ? 'log unreadable' : r.dataFilesExist === false ? `data missing (${r.missingDataFiles} files)` : 'ok',
+    !r.readable ? `unreadable: ${r.reason ?? 'log incomplete'}` : r.dataFilesExist === false ? `data missing (${r.missingDataFiles} files)` : 'ok',
+    whoText(r.who),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i].length)));
   const fmt = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();

@@ -235,10 +235,10 @@ describe.skipIf(!have)('delta-rs tables: every version opens, or fails with a na
     expect(rows).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
-  test('table-with-dv-small history: v1 adds 8 rows back (10 minus the DV) and removes 10', async () => {
+  test('table-with-dv-small history: v1 is a DV delete of 2 rows (net), not +8 / -10', async () => {
     const { historyRows } = await import('../cli/history');
     const h = await historyRows(await DeltaTable.open(join(deltaRsDir, 'table-with-dv-small')));
-    expect(h.map((r) => [r.version, r.operation, r.addedRows, r.removedRows])).toEqual([[0, 'WRITE', 10, 0], [1, 'DELETE', 8, 10]]);
+    expect(h.map((r) => [r.version, r.operation, r.addedRows, r.removedRows])).toEqual([[0, 'WRITE', 10, 0], [1, 'DELETE', 0, 2]]);
   });
 
   test('cdc_ict_table: version timestamps are the in-commit timestamps, not commitInfo.timestamp', async () => {

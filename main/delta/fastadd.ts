@@ -385,7 +385,8 @@ type Add = AddFile & { stats_parsed?: Record<string, unknown> | null };
  */
 export class AddBatch {
   n = 0;
-  private cap = 256;
+  // Small to start: a 10,000-commit log has 10,000 batches, most of one add (grows by doubling).
+  private cap = 16;
   pathAt = new Int32Array(this.cap);
   pathHash = new Int32Array(this.cap);
   size = new Float64Array(this.cap);

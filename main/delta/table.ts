@@ -4,7 +4,8 @@
 import { LakerecError } from '../../shared/errors';
 import type { CommitInfo, Metadata } from '../../shared/delta';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
-import type { ActiveFile, Snapshot, VersionChange, VersionInfo } from './types';
+import type { ActiveFile, Snapshot, TimestampSource, VersionChange, VersionInfo } from './types';
+import { buildHistory, type History, type VersionChecksum } from './history';
 import { commitFileName, listedVersions, listLog, selectSegment, type CheckpointRef, type LogListing, type LogSegment } from './logfiles';
 import { activeFiles, addCount, entryAbsolute, parseCommitBytes, ReplayState, type FileEntry, type ParsedCommit } from './replay';
 import { readCheckpoint } from './checkpoint';
@@ -32,11 +33,19 @@ export interface SnapshotOptions {
 }
 
 function commitTimestamp(c: ParsedCommit, mtime: number | undefined): number {
-  const ci = c.commitInfo;
-  if (ci && typeof ci.inCommitTimestamp === 'number') return ci.inCommitTimestamp;
-  if (ci && typeof ci.timestamp === 'number') return ci.timestamp;
-  return mtime ?? 0;
+  return commitTimestampOf(c, mtime).timestamp;
 }
+
+/** A commit's timestamp and where it came from (a file time is not a commit time: say so). */
+function commitTimestampOf(c: ParsedCommit, mtime: number | undefined): { timestamp: number; source: TimestampSource } {
+  const ci = c.commitInfo;
+  if (ci && typeof ci.inCommitTimestamp === 'number') return { timestamp: ci.inCommitTimestamp, source: 'inCommitTimestamp' };
+  if (ci && typeof ci.timestamp === 'number') return { timestamp: ci.timestamp, source: 'commitInfo' };
+  return { timestamp: mtime ?? 0, source: 'file_mtime' };
+}
+
+/** A checksum file is a few hundred bytes; anything larger is not read. */
+const MAX_CRC_BYTES = 1 << 20;
 
 export class DeltaTable {
   readonly root: string;
@@ -50,6 +59,11 @@ export class DeltaTable {
   private readonly snapshotCache = new Map<number, Promise<Snapshot>>();
   private changesCache: VersionChange[] | null = null;
   private lastState: { version: number; state: ReplayState } | null = null;
+  private historyCache: Promise<History> | null = null;
+  private crcNames: Promise<Set<string>> | null = null;
+  private commitFileReads = 0;
+  private readonly commitBytes = new Map<number, number>();
+  private readonly commitBlank = new Map<number, boolean>();
 
   private constructor(storage: Storage, listing: LogListing) {
     this.storage = storage;
@@ -89,6 +103,8 @@ export class DeltaTable {
     this.listing = listing;
     this.changesCache = null;
     this.lastState = null;
+    this.historyCache = null;
+    this.crcNames = null;
   }
 
   get latestVersion(): number {
@@ -140,6 +156,7 @@ export class DeltaTable {
     const readableAt = (v: number): boolean => readable.get(v) ?? false;
     const compactionsByEnd = new Map<number, number[]>();
     for (const c of this.listing.compactions) compactionsByEnd.set(c.to, [...(compactionsByEnd.get(c.to) ?? []), c.from]);
+    let prev = -1;
     for (const v of walk) {
       const hasCommitFile = this.listing.commits.has(v);
       const hasCheckpoint = (this.listing.checkpoints.get(v) ?? []).some((c) => c.complete);
@@ -149,13 +166,63 @@ export class DeltaTable {
       readable.set(v, ok);
       const info: VersionInfo = { version: v, hasCommitFile, hasCheckpoint, readable: ok };
       if (!ok) {
-        info.reason = hasCommitFile
-          ? `an earlier commit is missing and no checkpoint at or before version ${v} covers it`
-          : `commit ${commitFileName(v)} is missing (cleaned up) and no checkpoint covers version ${v}`;
+        // A gap walked over (not listed one by one) is named as a range.
+        const gap = v - prev - 1;
+        info.reason = hasCommitFile && gap > 0 && !readable.has(v - 1)
+          ? `commits ${gap === 1 ? `v${prev + 1} is` : `v${prev + 1}-v${v - 1} are`} missing and no checkpoint at or before version ${v} covers ${gap === 1 ? 'it' : 'them'}`
+          : hasCommitFile
+            ? `an earlier commit is missing and no checkpoint at or before version ${v} covers it`
+            : `commit ${commitFileName(v)} is missing (cleaned up) and no checkpoint covers version ${v}`;
       }
       out.push(info);
+      prev = v;
     }
     return out;
+  }
+
+  /** Commit files read so far (each is read once per open table; tests count them). */
+  get commitReads(): number {
+    return this.commitFileReads;
+  }
+
+  /**
+   * The one history of the log (main/delta/history.ts): file lifetimes keyed as the replay keys
+   * them, built from this table's cached commits, kept until the log changes (refresh()).
+   */
+  history(ctx?: JobContext): Promise<History> {
+    if (!this.historyCache) {
+      const p = buildHistory({
+        root: this.root,
+        versions: () => this.versions(),
+        changes: () => this.changes({}, ctx),
+        snapshotAt: async (version) => {
+          const s = await this.snapshot({ version }, ctx);
+          return { files: s.files, protocol: s.protocol, metadata: s.metadata, timestamp: s.timestamp };
+        },
+        checksum: (version) => this.checksum(version),
+      }, ctx);
+      this.historyCache = p;
+      p.catch(() => { if (this.historyCache === p) this.historyCache = null; });
+    }
+    return this.historyCache;
+  }
+
+  /** The version checksum file `NNN.crc` (PROTOCOL.md "Version Checksum File"), when present and sane. */
+  async checksum(version: number): Promise<VersionChecksum | null> {
+    const name = `${String(version).padStart(20, '0')}.crc`;
+    // One listing of the folder, not a lookup per version (10,000 versions, a handful of .crc files).
+    this.crcNames ??= this.storage.list('_delta_log').then((es) => new Set((es ?? []).map((e) => e.path.slice('_delta_log/'.length)).filter((n) => n.endsWith('.crc'))), () => new Set<string>());
+    if (!(await this.crcNames).has(name)) return null;
+    try {
+      const bytes = await this.storage.read(`_delta_log/${name}`, { maxBytes: MAX_CRC_BYTES, what: `checksum ${name}`, knob: LIMIT_KNOBS.commitBytes });
+      const j = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
+      const out: VersionChecksum = {};
+      for (const k of ['tableSizeBytes', 'numFiles', 'numMetadata', 'numProtocol'] as const) if (typeof j[k] === 'number') out[k] = j[k];
+      return out;
+    } catch {
+      // An unreadable or malformed checksum file is not evidence either way.
+      return null;
+    }
   }
 
   /** A JSON log file's bytes (commit or compaction), capped. */
@@ -174,7 +241,11 @@ export class DeltaTable {
     let c = this.commitCache.get(v);
     if (c) return c;
     const name = this.listing.commits.get(v) ?? commitFileName(v);
-    c = parseCommitBytes(await this.logBytes(name, v), v, name);
+    const bytes = await this.logBytes(name, v);
+    this.commitFileReads++;
+    this.commitBytes.set(v, bytes.length);
+    this.commitBlank.set(v, bytes.every((b) => b === 10 || b === 13 || b === 32 || b === 9));
+    c = parseCommitBytes(bytes, v, name);
     this.commitCache.set(v, c);
     return c;
   }
@@ -395,12 +466,16 @@ export class DeltaTable {
         const hasCheckpoint = (this.listing.checkpoints.get(v) ?? []).some((c) => c.complete);
         if (hasCommitFile) {
           const c = await this.commit(v);
+          const ts = commitTimestampOf(c, this.listing.mtimes.get(v));
           // Metadata the protocol forbids is refused wherever the log is read (history too), not
           // only when a snapshot is built.
           if (c.metaData) validateMetadata(c.metaData, parseSchemaString(c.metaData), v);
           out.push({
             version: v,
-            timestamp: commitTimestamp(c, this.listing.mtimes.get(v)),
+            timestamp: ts.timestamp,
+            timestampSource: ts.source,
+            commitBytes: this.commitBytes.get(v) ?? null,
+            blankCommit: this.commitBlank.get(v) ?? false,
             commitInfo: c.commitInfo as CommitInfo | null,
             adds: c.adds,
             removes: c.removes,
@@ -410,7 +485,7 @@ export class DeltaTable {
             hasCheckpoint,
           });
         } else {
-          out.push({ version: v, timestamp: await this.timestampOf(v), commitInfo: null, adds: [], removes: [], protocol: null, metaData: null, hasCommitFile, hasCheckpoint });
+          out.push({ version: v, timestamp: await this.timestampOf(v), timestampSource: 'checkpoint_mtime', commitBytes: null, blankCommit: false, commitInfo: null, adds: [], removes: [], protocol: null, metaData: null, hasCommitFile, hasCheckpoint });
         }
         report(ctx, { phase: 'reading log', done: ++done, total: sorted.length });
         // Yield now and then so a window stays responsive while a large log is read.

@@ -55,6 +55,12 @@ export interface VersionChange {
   version: number;
   /** ms since epoch: in-commit timestamp, else commitInfo.timestamp, else the file's mtime. */
   timestamp: number;
+  /** Where the timestamp came from: a file's mtime is not a commit time. */
+  timestampSource: TimestampSource;
+  /** Size of the commit file in bytes (null: only known from a checkpoint). */
+  commitBytes: number | null;
+  /** The commit file is empty or whitespace only (no action at all). */
+  blankCommit: boolean;
   commitInfo: CommitInfo | null;
   adds: AddFile[];
   removes: RemoveFile[];
@@ -65,6 +71,8 @@ export interface VersionChange {
   /** Whether a checkpoint exists at this version. */
   hasCheckpoint: boolean;
 }
+
+export type TimestampSource = 'inCommitTimestamp' | 'commitInfo' | 'file_mtime' | 'checkpoint_mtime';
 
 export interface VersionInfo {
   version: number;

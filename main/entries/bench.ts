@@ -4,7 +4,7 @@
 //
 //   npm run bench                 full sizes (10M rows, 10,000 versions)
 //   npm run bench -- --quick      the reconcile bench on 1M rows instead of 10M (ratios stay comparable)
-//   npm run bench -- --only log-replay,bisect --merge   (re-measure some, keep the rest)
+//   npm run bench -- --only log-replay,bisect --merge   (re-measure some, keep the rest; also: history, reconcile, demo)
 //
 // The modules are imported dynamically so each stays its own chunk (each can also run alone).
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -81,6 +81,15 @@ async function main(): Promise<void> {
     const f = await benchBisect({ versions: 10_000 });
     say(formatBisectFigures(f));
     results.bisect = f;
+  }
+
+  if (want('history')) {
+    // Issue #12: the investigation on a 10,000-version log with 5,000 live files (log read vs
+    // DuckDB read_json, timeline data after the read, stepping a version).
+    const { benchHistory, formatHistoryBenchFigures } = await import('../bench/history');
+    const f = await benchHistory({ versions: 10_000, liveFiles: 5_000, runs: args.runs });
+    say(formatHistoryBenchFigures(f));
+    results.history = f;
   }
 
   if (want('grid')) {

@@ -102,8 +102,8 @@ describe('forensics on a tiny real Delta table', () => {
     expect(d.added.map((f) => [f.partition, f.rows])).toEqual([['dt=2026-08-07', 30]]);
     expect(d.removed.map((f) => [f.partition, f.rows, f.addedIn]).sort()).toEqual([['dt=2026-08-07', 30, 2], ['dt=2026-08-08', 30, 3]]);
     expect(d.partitions).toEqual([
-      { partition: 'dt=2026-08-07', addedFiles: 1, removedFiles: 1, addedRows: 30, removedRows: 30 },
-      { partition: 'dt=2026-08-08', addedFiles: 0, removedFiles: 1, addedRows: 0, removedRows: 30 },
+      expect.objectContaining({ partition: 'dt=2026-08-07', addedFiles: 1, removedFiles: 1, addedRows: 30, removedRows: 30, rowsKnown: true, rewrittenFiles: 0 }),
+      expect.objectContaining({ partition: 'dt=2026-08-08', addedFiles: 0, removedFiles: 1, addedRows: 0, removedRows: 30, rowsKnown: true }),
     ]);
     expect(d.heuristics.map((h) => h.name).sort()).toEqual(['data_files_missing', 'overwrite_shrank_the_table', 'overwrite_wider_than_predicate', 'partition_emptied']);
     await expect(forensicsCommit(join(dir, 'orders'), 99)).rejects.toMatchObject({ code: 'version_not_found' });

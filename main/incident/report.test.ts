@@ -104,9 +104,11 @@ describe.skipIf(!built)('incident report', () => {
     if (!existsSync(join(wipe, 'table', '_delta_log'))) return;
     const r = await reconcile({ source: join(wipe, 'source', 'orders.parquet'), target: { root: join(wipe, 'table') }, contract: join(wipe, 'contract.yaml'), level: 'rows' });
     const input = await composeIncident({ result: r, table: join(wipe, 'table'), source: join(wipe, 'source', 'orders.parquet'), toolVersion: '0.1.0' });
-    expect(input.bisect?.firstBad).toBe(0);
+    // v0-v6 predate the partition: not bad; the culprit is the commit that broke it
+    expect(input.bisect?.firstBad).toBe(7);
     const html = renderIncidentHtml(input);
     expect(html).toMatch(/Culprit commit<\/th><td>v7 WRITE at /);
-    expect(html).toContain('the break that leads to the latest version is v6 → v7');
+    expect(html).toContain(`<b>${input.bisect?.headline}</b>`);
+    expect(input.bisect?.headline).toMatch(/^broke at v7/);
   }, 60_000);
 });

@@ -3,6 +3,7 @@
 // from forensics, a bisect of the table's history, and the contract used. The window's "Export
 // incident report" and the CLI's `--html` both call renderIncidentHtml, so the same inputs give
 // the same file. Every value of a confidential column is masked before any section sees it.
+import { NO_WHO, whoText } from '../../shared/forensics';
 import type { BisectResult, PredicateSpec } from '../../shared/bisect';
 import { toErrorData } from '../../shared/errors';
 import type { ForensicsResult, VersionSummary } from '../../shared/forensics';
@@ -155,6 +156,7 @@ function commitTable(v: number, b: BisectResult, f: ForensicsResult | null | und
     + (c?.addedPaths.length ? `<tr><th>added</th><td>${c.addedPaths.slice(0, 6).map((x) => `<code>${esc(x)}</code>`).join('<br>')}</td></tr>` : '')
     + (c?.removedPaths.length ? `<tr><th>removed</th><td>${c.removedPaths.slice(0, 6).map((x) => `<code>${esc(x)}</code>`).join('<br>')}</td></tr>` : '')
     + (s?.writer ? `<tr><th>writer</th><td>${esc(s.writer)}</td></tr>` : '')
+    + (whoText(c?.who ?? s?.who ?? NO_WHO) ? `<tr><th>who</th><td>${esc(whoText(c?.who ?? s?.who ?? NO_WHO))}</td></tr>` : '')
     + '</table>';
 }
 
@@ -162,7 +164,7 @@ function culpritLine(i: IncidentInput): string {
   const b = i.bisect;
   if (!b) return 'no bisect';
   const brk = incidentBreak(b);
-  if (!brk) return `none (${b.outcome})`;
+  if (!brk) return `none (${b.headline})`;
   const c = b.culprit && b.culprit.version === brk.version ? b.culprit : null;
   const s = i.forensics?.versions.find((x) => x.version === brk.version) ?? null;
   return `v${brk.version} ${c?.operation ?? s?.operation ?? '(no commitInfo)'} at ${c?.when ?? s?.when ?? '?'}`;
@@ -259,9 +261,8 @@ function bisectSection(i: IncidentInput): HtmlSection {
   const spec = [p.predicate, p.keys ? `keys ${p.keys.join(', ')}` : '', p.partition ? `partition ${p.partition}` : '', p.expect !== undefined ? `expect ${p.expect}` : '', p.source ? 'against the source' : '']
     .filter(Boolean).join(', ');
   const brk = incidentBreak(b);
-  const outcome = b.outcome === 'bad'
-    ? `First bad version <b>v${b.firstBad}</b> (last good v${b.lastGood ?? '?'}).`
-    : b.outcome === 'clean' ? 'Every readable version passes.' : b.outcome === 'not_recoverable' ? 'The oldest readable version already fails: the history cannot say when it broke.' : 'No version could be evaluated.';
+  // The same one-line answer the CLI prints first and the window's banner shows (bisectHeadline).
+  const outcome = `<b>${esc(b.headline)}</b>`;
   const breakNote = brk?.note ? `<p><b>Culprit: v${brk.version}.</b> ${esc(brk.note)}</p>` : '';
   return {
     id: 'bisect', title: 'Bisect',

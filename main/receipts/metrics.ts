@@ -59,6 +59,9 @@ function benchMetrics(bench: Json, ns: string, put: (name: string, v: unknown) =
   const rows = get(bench, 'reconcile', 'rows');
   if (typeof rows === 'number') put(`${ns}.reconcile.rows_millions`, rows / 1e6);
   put(`${ns}.demo.seconds`, get(bench, 'demo', 'seconds'));
+  put(`${ns}.history.log_read_ratio`, get(bench, 'history', 'logReadRatio'));
+  put(`${ns}.history.timeline_ms`, get(bench, 'history', 'timelineMs'));
+  put(`${ns}.history.step_median_ms`, get(bench, 'history', 'stepMedianMs'));
   put(`${ns}.demo.cpu_seconds`, get(bench, 'demo', 'cpuSeconds'));
   const runs = (get(bench, 'bisect', 'runs') as Json[] | undefined) ?? [];
   const nn = runs.find((r) => typeof r.predicate === 'string' && r.predicate.startsWith('no-null-keys'));

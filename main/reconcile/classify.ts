@@ -221,14 +221,18 @@ function classifyCounts(
     const d = dupByPartition.get(p.partition);
     const algebra = checksums && p.sourceChecksum && p.targetChecksum && p.targetRows === 2 * p.sourceRows
       && (BigInt('0x' + p.sourceChecksum) * 2n) % (1n << 128n) === BigInt('0x' + p.targetChecksum);
-    if ((d && d.rows === p.targetRows - p.sourceRows) || algebra) doubled.push(p);
+    // Exactly k times the source's rows with files whose stats repeat: a repeated load, whatever
+    // else the files were rewritten into since (the log names the copies; counts name the multiple).
+    const multiple = d && p.sourceRows > 0 && p.targetRows % p.sourceRows === 0 && p.targetRows / p.sourceRows >= 2;
+    if ((d && d.rows === p.targetRows - p.sourceRows) || multiple || algebra) doubled.push(p);
   }
   if (doubled.length) {
     const extra = sum(doubled.map((p) => p.targetRows - p.sourceRows));
     const notes: string[] = [];
     for (const p of doubled) {
       const d = dupByPartition.get(p.partition);
-      if (d) notes.push(`${p.partition}: files ${d.files.map((f) => `${f.path} (v${f.version})`).join(' and ')} carry identical statistics (${fmt(d.rows)} rows each)`);
+      if (d) notes.push(`${p.partition}: files ${d.files.map((f) => `${f.path} (v${f.version})`).join(' and ')} carry identical statistics (${fmt(d.rows)} surplus rows)`);
+      if (p.sourceRows > 0 && p.targetRows % p.sourceRows === 0 && p.targetRows / p.sourceRows >= 2) notes.push(`${p.partition}: the target holds exactly ${p.targetRows / p.sourceRows} times the source's ${fmt(p.sourceRows)} rows`);
       if (checksums && p.targetRows === 2 * p.sourceRows && p.sourceChecksum && p.targetChecksum && (BigInt('0x' + p.sourceChecksum) * 2n) % (1n << 128n) === BigInt('0x' + p.targetChecksum)) {
         notes.push(`${p.partition}: target checksum = 2 x source checksum (mod 2^128): every row exactly twice`);
       }

@@ -18,6 +18,7 @@ import {
 } from './checksum';
 import { contractError, contractSummary, loadContract, type Contract } from './contract';
 import { classify, type Evidence, type KeyDiffEvidence, type PartitionRemoval, type StatsDuplicate } from './classify';
+import type { DeltaTable } from '../delta/table';
 import { openSource, openTarget, registerTargetView, targetChanges, type SourceSide, type TargetSide } from './sides';
 import { baselineFor, readBaseline, writeBaselineFile, type Baseline, type InheritedPartition, type StoredFloatSum } from './baseline';
 
@@ -25,7 +26,8 @@ import { baselineFor, readBaseline, writeBaselineFile, type Baseline, type Inher
 export interface ReconcileOptions {
   /** Source of truth: Parquet file or folder, CSV, JSON lines, or a Delta table (`path@version`). */
   source: string;
-  target: { root: string; version?: number };
+  /** `table`: an already open table (the window's), so its log is not read again. */
+  target: { root: string; version?: number; table?: DeltaTable };
   /** A parsed contract, or the path of its YAML file. */
   contract: Contract | string;
   /** Deepest level to run (default rows). */
@@ -126,7 +128,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     const duckdb = await duckVersion(conn);
     const digest = digestName(mode, duckdb);
     report(ctx, { phase: 'reading the target log', done: 0, total: null });
-    const target = await openTarget(opts.target.root, opts.target.version);
+    const target = await openTarget(opts.target.root, opts.target.version, opts.target.table);
     throwIfCancelled(ctx);
     report(ctx, { phase: 'opening the source', done: 0, total: null });
     const source = await openSource(conn, opts.source, cwd, contract, target, 'lk_src_named');

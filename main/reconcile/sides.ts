@@ -64,8 +64,9 @@ export interface TargetSide {
 }
 
 /** Opens the target's log at a version; no data file is read. Reader errors keep their codes (exit 3). */
-export async function openTarget(root: string, version?: number): Promise<TargetSide> {
-  const table = await DeltaTable.open(resolve(root));
+export async function openTarget(root: string, version?: number, open?: DeltaTable): Promise<TargetSide> {
+  // The window hands its open table: the log read for the timeline and bisect serves here too.
+  const table = open ?? await DeltaTable.open(resolve(root));
   const snapshot = await table.snapshot(version === undefined ? {} : { version });
   return { root: resolve(root), table, snapshot, columns: schemaColumns(snapshot.schema), view: null };
 }

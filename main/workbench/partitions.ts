@@ -9,7 +9,7 @@ import {
   DEFAULT_SMALL_FILE_BYTES, type PartitionHealth, type PartitionPoint, type PartitionVersion,
 } from '../../shared/workbench';
 import { numRecordsOfAdd } from '../delta/replay';
-import { partitionLabel } from '../forensics/history';
+import { partitionLabel } from '../delta/history';
 import { readLogHistory } from './log';
 
 interface Live {

@@ -16,6 +16,8 @@ export interface BisectForm {
   expect: string;
   partition: string;
   source: string;
+  /** row-count without a partition: accept the table's moving total (a walk, not a search). */
+  allowMoving: boolean;
 }
 
 export interface BisectState {
@@ -52,6 +54,7 @@ export function requestOf(path: string, f: BisectForm): BisectRequest | string {
     if (!/^\d+$/.test(t)) return 'Expected rows must be a whole number (0 or more).';
     req.expect = Number(t);
     if (f.partition.trim()) req.partition = f.partition.trim();
+    else if (f.allowMoving) req.allowMoving = true;
   }
   if (f.predicate === 'matches-source') {
     if (!f.source.trim()) return 'Give the source file (Parquet, CSV or JSON lines).';
@@ -63,7 +66,7 @@ export function requestOf(path: string, f: BisectForm): BisectRequest | string {
   return req;
 }
 
-const blankForm: BisectForm = { predicate: 'unique-keys', keys: '', expect: '', partition: '', source: '' };
+const blankForm: BisectForm = { predicate: 'unique-keys', keys: '', expect: '', partition: '', source: '', allowMoving: false };
 
 export function createBisectStore(client: ApiClient) {
   const search = createJob<JobProgress<'bisect'>>();
@@ -98,7 +101,7 @@ export function createBisectStore(client: ApiClient) {
             const probe: ProbeEvent = { version: d.version, state: d.state, probeIndex: d.probeIndex, ...(d.detail ? { detail: d.detail } : {}) };
             set((s) => ({ probes: [...s.probes, probe], progress: p }));
           } else if (d?.kind === 'plan') {
-            set({ plan: { latestVersion: d.latestVersion, unreadableVersions: d.unreadableVersions, exhaustive: d.exhaustive }, progress: p });
+            set({ plan: { latestVersion: d.latestVersion, unreadableVersions: d.unreadableVersions, unreadable: d.unreadable, partitionAppearsAt: d.partitionAppearsAt, exhaustive: d.exhaustive }, progress: p });
           } else set({ progress: p });
         },
         done: (result) => {

@@ -1,5 +1,6 @@
 // The store's flow over a scripted ApiClient (the real transports are covered by the e2e).
 import { describe, expect, it } from 'vitest';
+import { NO_WHO } from '../../shared/forensics';
 import { ApiCallError, type ApiClient, type ApiMethod, type ApiRequest, type ApiResponse, type InvokeOptions } from '../../shared/api';
 import { createWorkbenchStore } from './workbench';
 
@@ -24,7 +25,7 @@ const summary = (path: string) => ({
   path, name: path.split('/').pop()!, version: 1, oldestVersion: 0, commitCount: 2, lastCommitAt: 0,
   partitionColumns: [], tableName: null, minReaderVersion: 1, minWriterVersion: 2,
 });
-const row = (version: number) => ({ version, timestamp: 0, operation: 'WRITE', operationParameters: {}, engineInfo: null, addedFiles: 1, removedFiles: 0 });
+const row = (version: number) => ({ version, timestamp: 0, operation: 'WRITE', operationParameters: {}, engineInfo: null, who: NO_WHO, addedFiles: 1, removedFiles: 0 });
 
 describe('workbench store', () => {
   it('boots, opens the initial table, lists its versions', async () => {

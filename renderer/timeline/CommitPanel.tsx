@@ -11,6 +11,7 @@ import { formatUtc, operationKind } from '../history/format';
 import type { DetailState } from './store';
 import { compact, formatBytes, formatInt } from './timeline';
 import { WindowedList } from './WindowedList';
+import { whoLine } from './who';
 
 function value(v: unknown): string {
   if (v === null || v === undefined) return '—';
@@ -69,6 +70,7 @@ function PartitionChart({ parts }: { parts: PartitionChange[] }) {
                   <div className="chart-tip-title mono">{p.partition || '(whole table)'}</div>
                   <div className="mono"><span className="add">+{formatInt(p.addedRows)}</span> rows in {p.addedFiles} file(s), {formatBytes(p.addedBytes)}</div>
                   <div className="mono"><span className="remove">−{formatInt(p.removedRows)}</span> rows in {p.removedFiles} file(s), {formatBytes(p.removedBytes)}</div>
+                  {p.rewrittenFiles > 0 && <div className="muted">{p.rewrittenFiles} file(s) rewritten in place (deletion vectors): their deleted rows count as removed</div>}
                   {!p.rowsKnown && <div className="muted">some files have no row count in their stats</div>}
                 </div>
               );
@@ -82,7 +84,7 @@ function PartitionChart({ parts }: { parts: PartitionChange[] }) {
   );
 }
 
-function FileTable({ files, total, kind }: { files: CommitFile[]; total: number; kind: 'added' | 'removed' }) {
+function FileTable({ files, total, kind }: { files: CommitFile[]; total: number; kind: 'added' | 'removed' | 'rewritten' }) {
   if (total === 0) return <p className="muted small" data-testid={`files-${kind}-empty`}>No files {kind}.</p>;
   const head = (
     <div className="frow fhead"><span>Path</span><span>Partition</span><span className="num">Rows</span><span className="num">Size</span><span /></div>
@@ -91,9 +93,14 @@ function FileTable({ files, total, kind }: { files: CommitFile[]; total: number;
     <div key={i} className="frow" data-testid={`file-${kind}`}>
       <span className="mono ellipsis" title={f.path}>{f.path}</span>
       <span className="mono ellipsis" title={f.partition}>{f.partition || '—'}</span>
-      <span className={`mono num ${kind === 'added' ? 'add' : 'remove'}`}>{formatInt(f.rows)}</span>
+      <span className={`mono num ${kind === 'added' ? 'add' : kind === 'removed' ? 'remove' : ''}`}>{formatInt(f.rows)}</span>
       <span className="mono num">{formatBytes(f.bytes)}</span>
-      <span className="muted small">{f.deletionVector ? 'DV ' : ''}{f.dataChange ? '' : 'rearrange'}<CopyButton text={f.path} label={`Copy the path ${f.path}`} /></span>
+      <span className="muted small" title={f.addedBeforeOldestReadable ? 'added before the oldest readable version: listed from the remove action itself' : undefined}>
+        {f.deletionVector ? `DV −${formatInt(f.dvRows)} ` : ''}{f.dataChange ? '' : 'rearrange '}
+        {f.addedBeforeOldestReadable && kind === 'removed' ? <span data-testid="file-before-log">added before the oldest readable version</span> : null}
+        {kind === 'rewritten' && f.rewrittenFrom != null ? `written at v${f.rewrittenFrom}` : ''}
+        <CopyButton text={f.path} label={`Copy the path ${f.path}`} />
+      </span>
     </div>
   );
   return (
@@ -153,7 +160,9 @@ export function CommitPanel({ detail, onRetry, onStep }: { detail: DetailState |
         <h2 data-testid="commit-version">Version {s.version}</h2>
         <CopyButton text={String(s.version)} label="Copy the version number" />
         <span className={`op op-${operationKind(s.operation)}`}>{s.operation ?? 'no commitInfo'}</span>
-        <span className="mono muted">{s.timestamp ? `${formatUtc(s.timestamp)} UTC` : ''}</span>
+        <span className="mono muted" title={s.timestampSource === 'file_mtime' ? 'no commitInfo timestamp: this is the commit file\'s mtime' : undefined}>
+          {s.timestamp ? `${formatUtc(s.timestamp)} UTC${s.timestampSource === 'file_mtime' ? ' (file time)' : ''}` : ''}
+        </span>
         <span className="spacer" />
         <span className="kbd-hint">← → step</span>
         <button type="button" className="btn btn-small" aria-label="Older version" onClick={() => onStep(-1)}>‹</button>
@@ -174,11 +183,12 @@ export function CommitPanel({ detail, onRetry, onStep }: { detail: DetailState |
         <dl className="kv">
           <div><dt>Operation</dt><dd>{s.operation ?? '—'}</dd></div>
           <div><dt>Writer</dt><dd className="mono">{s.writer ?? '—'}</dd></div>
+          <div><dt>Who</dt><dd data-testid="commit-who">{whoLine(s.who) || '—'}</dd></div>
           <div><dt>Isolation</dt><dd>{s.isolationLevel ?? '—'}</dd></div>
           <div><dt>Read version</dt><dd className="mono">{s.readVersion ?? '—'}</dd></div>
           <div><dt>Blind append</dt><dd>{s.isBlindAppend === null ? '—' : s.isBlindAppend ? 'yes' : 'no'}</dd></div>
           <div><dt>Files</dt><dd className="mono"><span className="add">+{s.addedFiles}</span> <span className="remove">−{s.removedFiles}</span></dd></div>
-          <div><dt>Rows</dt><dd className="mono" data-testid="commit-rows"><span className="add">+{formatInt(s.addedRows)}</span> <span className="remove">−{formatInt(s.removedRows)}</span>{s.dvDeletedRows ? ` (DV −${formatInt(s.dvDeletedRows)})` : ''}</dd></div>
+          <div><dt>Rows</dt><dd className="mono" data-testid="commit-rows"><span className="add">+{formatInt(s.addedRows)}</span> <span className="remove">−{formatInt(s.removedRows)}</span>{s.dvDeletedRows ? ` (of which −${formatInt(s.dvDeletedRows)} by deletion vectors)` : ''}</dd></div>
           <div><dt>Bytes</dt><dd className="mono">+{formatBytes(s.addedBytes)} −{formatBytes(s.removedBytes)}</dd></div>
           <div><dt>Table after</dt><dd className="mono">{formatInt(s.tableRows)} rows · {s.tableFiles} files</dd></div>
           <div><dt>Log</dt><dd>{s.hasCommitFile ? 'commit file' : 'no commit file'}{s.hasCheckpoint ? ' · checkpoint' : ''}{s.protocolChanged ? ' · protocol changed' : ''}{s.metadataChanged ? ' · metadata changed' : ''}{s.rearrangeOnly ? ' · rearrange only' : ''}</dd></div>
@@ -205,6 +215,12 @@ export function CommitPanel({ detail, onRetry, onStep }: { detail: DetailState |
         <FileTable files={d.added} total={s.addedFiles} kind="added" />
         <h3>Files removed <span className="count">{s.removedFiles}</span></h3>
         <FileTable files={d.removed} total={s.removedFiles} kind="removed" />
+        {s.rewrittenFiles > 0 && (
+          <>
+            <h3>Files rewritten in place <span className="count">{s.rewrittenFiles}</span></h3>
+            <FileTable files={d.rewritten} total={s.rewrittenFiles} kind="rewritten" />
+          </>
+        )}
       </section>
     </div>
   );

@@ -1,7 +1,7 @@
 // The investigation (timeline forensics) screen: the table's header, the timeline of every
 // version with the findings marked, the findings and versions lists, and the selected commit.
-import { useCallback, useEffect, useMemo } from 'react';
-import type { VersionSummary } from '../../shared/forensics';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { matchesFilter, type VersionFilter, type VersionSummary } from '../../shared/forensics';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { JobProgress } from '../ui/JobProgress';
 import { CopyButton } from '../ui/CopyButton';
@@ -15,6 +15,7 @@ import { timelineStoreFor, useTimeline } from './store';
 import { formatBytes, formatInt } from './timeline';
 import { TimelineChart } from './TimelineChart';
 import { WindowedList } from './WindowedList';
+import { whoLine } from './who';
 
 const ROW = 26;
 /** The last cross-screen focus request handled (so coming back to the tab does not re-apply it). */
@@ -37,6 +38,7 @@ function Header() {
           <div className="table-path mono" title={o?.path ?? opened?.path ?? path ?? ''}>{o?.path ?? opened?.path ?? path}<CopyButton text={o?.path ?? opened?.path ?? path ?? ''} label="Copy the table path" /></div>
         </div>
       </div>
+      {o?.logChanged && <div className="banner info" data-testid="log-changed">New commits arrived since this table was last shown: the log was re-read for them.</div>}
       {o && (
         <dl className="facts" data-testid="investigate-facts">
           <div><dt>Version</dt><dd className="mono" data-testid="fact-version">{o.latestVersion}</dd></div>
@@ -93,10 +95,35 @@ function Findings({ onPick }: { onPick(v: number): void }) {
   );
 }
 
+const FILTER_FIELDS: { key: keyof VersionFilter; label: string; placeholder: string }[] = [
+  { key: 'operation', label: 'Operation', placeholder: 'DELETE' },
+  { key: 'user', label: 'User', placeholder: 'alice' },
+  { key: 'writer', label: 'Writer', placeholder: 'Spark' },
+  { key: 'partition', label: 'Partition', placeholder: 'dt=2026-08-10' },
+  { key: 'text', label: 'Text', placeholder: 'in userMetadata or parameters' },
+  { key: 'since', label: 'Since', placeholder: '2026-08-10T00:00Z' },
+  { key: 'until', label: 'Until', placeholder: '2026-08-11T00:00Z' },
+];
+
+/** The timeline's filters: the same predicate as `lakerec forensics --operation … --since …`. */
+function FilterBar({ filter, onChange }: { filter: VersionFilter; onChange(f: VersionFilter): void }) {
+  return (
+    <div className="version-filters" data-testid="version-filters">
+      {FILTER_FIELDS.map((f) => (
+        <input key={f.key} className="path-input filter-input" data-testid={`filter-${f.key}`} aria-label={f.label} placeholder={`${f.label}: ${f.placeholder}`}
+          value={filter[f.key] ?? ''} spellCheck={false}
+          onChange={(e) => { const v = e.target.value.trim(); onChange({ ...filter, [f.key]: v || undefined }); }} />
+      ))}
+    </div>
+  );
+}
+
 function Versions({ onPick }: { onPick(v: number): void }) {
   const f = useTimeline((s) => s.forensics);
   const selected = useTimeline((s) => s.selected);
-  const newestFirst = useMemo(() => (f ? [...f.versions].reverse() : []), [f]);
+  const [filter, setFilter] = useState<VersionFilter>({});
+  const active = Object.values(filter).some((x) => x !== undefined);
+  const newestFirst = useMemo(() => (f ? [...f.versions].reverse().filter((v) => !active || matchesFilter(v, filter)) : []), [f, filter, active]);
   const [warn, info] = useMemo(() => {
     const w = new Set<number>();
     const i = new Set<number>();
@@ -107,33 +134,37 @@ function Versions({ onPick }: { onPick(v: number): void }) {
   const at = selected === null ? null : newestFirst.findIndex((v) => v.version === selected);
   return (
     <section className="side-block versions-block">
-      <div className="block-title">Versions <span className="count" data-testid="timeline-version-count">{f.versions.length}</span><span className="muted small">newest first</span></div>
-      <div className="vrow vhead"><span className="num">Ver</span><span>Committed (UTC)</span><span>Operation</span><span className="num">+rows</span><span className="num">−rows</span><span /></div>
+      <div className="block-title">Versions <span className="count" data-testid="timeline-version-count">{active ? `${newestFirst.length} of ${f.versions.length}` : f.versions.length}</span><span className="muted small">newest first</span></div>
+      <FilterBar filter={filter} onChange={setFilter} />
+      <div className="vrow vhead"><span className="num">Ver</span><span>Committed (UTC)</span><span>Operation</span><span className="num">+rows</span><span className="num">−rows</span><span>Who</span><span /></div>
+      {newestFirst.length === 0 && <p className="muted small filter-empty" data-testid="filter-empty">No version matches the filter.</p>}
       {/* One tab stop for the list: Up/Down (newest first) move the selection, as Left/Right do elsewhere. */}
       <div role="listbox" tabIndex={0} aria-label="Versions, newest first" className="vlist-focus" data-testid="versions-listbox"
         aria-activedescendant={selected !== null ? `vrow-${selected}` : undefined}
         onKeyDown={(e) => {
-          const d = e.key === 'ArrowUp' || e.key === 'ArrowRight' ? 1 : e.key === 'ArrowDown' || e.key === 'ArrowLeft' ? -1 : 0;
-          if (d === 0 || !f) return;
+          // The list is newest first (and maybe filtered): Down is the next older row shown.
+          const d = e.key === 'ArrowDown' || e.key === 'ArrowLeft' ? 1 : e.key === 'ArrowUp' || e.key === 'ArrowRight' ? -1 : 0;
+          if (d === 0 || newestFirst.length === 0) return;
           e.preventDefault();
-          const i = selected === null ? -1 : f.versions.findIndex((v) => v.version === selected);
-          const next = f.versions[Math.min(f.versions.length - 1, Math.max(0, i < 0 ? f.versions.length - 1 : i + d))];
+          const i = selected === null ? -1 : newestFirst.findIndex((v) => v.version === selected);
+          const next = newestFirst[i < 0 ? 0 : Math.min(newestFirst.length - 1, Math.max(0, i + d))];
           if (next && next.version !== selected) onPick(next.version);
         }}>
       <WindowedList
         items={newestFirst}
         rowHeight={ROW}
-        scrollTo={at}
+        scrollTo={at !== null && at >= 0 ? at : null}
         testId="timeline-versions"
         className="vlist"
         row={(v) => (
           <div key={v.version} id={`vrow-${v.version}`} role="option" aria-selected={v.version === selected} className={`vrow${v.version === selected ? ' selected' : ''}${v.readable ? '' : ' unreadable'}`} data-testid="timeline-row" data-version={v.version}
             onClick={() => onPick(v.version)} style={{ height: ROW }}>
             <span className="num mono strong">{v.version}</span>
-            <span className="mono muted">{v.timestamp ? formatUtc(v.timestamp) : '—'}</span>
-            <span className="ellipsis">{v.operation ? <span className={`op op-${operationKind(v.operation)}`}>{v.operation}</span> : <span className="faint">{v.readable ? 'no commitInfo' : 'unreadable'}</span>}</span>
+            <span className="mono muted" title={v.timestampSource === 'file_mtime' ? 'the commit file\'s mtime (no commitInfo timestamp)' : undefined}>{v.timestamp ? formatUtc(v.timestamp) + (v.timestampSource === 'file_mtime' ? '*' : '') : '—'}</span>
+            <span className="ellipsis">{v.operation ? <span className={`op op-${operationKind(v.operation)}`}>{v.operation}</span> : <span className="faint" title={v.unreadableReason}>{v.readable ? 'no commitInfo' : `unreadable: ${v.unreadableReason ?? ''}`}</span>}</span>
             <span className="num mono add">{v.addedRows === null ? '?' : v.addedRows ? `+${formatInt(v.addedRows)}` : ''}</span>
             <span className="num mono remove">{v.removedRows === null ? '?' : v.removedRows ? `−${formatInt(v.removedRows)}` : ''}</span>
+            <span className="ellipsis muted small" data-testid="row-who" title={whoLine(v.who)}>{v.who.userName ?? v.who.userId ?? v.who.job?.name ?? ''}</span>
             {flagsOf(v, warn, info)}
           </div>
         )}

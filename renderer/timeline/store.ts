@@ -36,8 +36,10 @@ export interface TimelineState {
 
 /** The version to open first: the newest one a warning fired at, else the latest. */
 function firstPick(f: ForensicsResult): number | null {
-  const warn = f.heuristics.filter((h) => h.severity === 'warn').map((h) => h.version);
-  if (warn.length) return Math.max(...warn);
+  // A loop, not Math.max(...list): a log with a warning at each of a million versions must not overflow the stack.
+  let newest: number | null = null;
+  for (const h of f.heuristics) if (h.severity === 'warn' && (newest === null || h.version > newest)) newest = h.version;
+  if (newest !== null) return newest;
   return f.versions.length ? f.versions[f.versions.length - 1].version : null;
 }
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { HeuristicHit, VersionSummary } from '../../shared/forensics';
+import { NO_WHO, type HeuristicHit, type VersionSummary } from '../../shared/forensics';
 import { requestOf } from '../bisect/store';
 import { bucketOf, buildBuckets, MAX_BARS, niceAxis } from './timeline';
 
 function version(v: number, added: number | null, removed: number | null, op = 'WRITE'): VersionSummary {
   return {
-    version: v, timestamp: v * 1000, when: '', operation: op, operationParameters: {}, writer: null, isolationLevel: null, isBlindAppend: null,
+    version: v, timestamp: v * 1000, when: '', operation: op, operationParameters: {}, writer: null, who: NO_WHO, timestampSource: 'commitInfo', rewrittenFiles: 0, isolationLevel: null, isBlindAppend: null,
     readVersion: null, addedFiles: 1, removedFiles: removed ? 1 : 0, addedRows: added, removedRows: removed, dvDeletedRows: 0, addedBytes: 0,
     removedBytes: 0, tableRows: null, tableFiles: 0, partitions: [], rearrangeOnly: false, hasCommitFile: true, hasCheckpoint: v % 100 === 0,
     readable: v >= 10, protocolChanged: false, metadataChanged: false,
@@ -50,13 +50,16 @@ describe('timeline buckets', () => {
 });
 
 describe('bisect form', () => {
-  const base = { predicate: 'unique-keys' as const, keys: '', expect: '', partition: '', source: '' };
+  const base = { predicate: 'unique-keys' as const, keys: '', expect: '', partition: '', source: '', allowMoving: false };
   it('builds the request or says what is missing', () => {
     expect(requestOf('/t', { ...base, keys: ' order_id , dt ' })).toEqual({ path: '/t', predicate: 'unique-keys', keys: ['order_id', 'dt'] });
     expect(requestOf('/t', base)).toMatch(/key column/);
     expect(requestOf('/t', { ...base, predicate: 'row-count', expect: '12x' })).toMatch(/whole number/);
     expect(requestOf('/t', { ...base, predicate: 'row-count', expect: '5400', partition: 'dt=2026-08-12' })).toEqual({ path: '/t', predicate: 'row-count', expect: 5400, partition: 'dt=2026-08-12' });
     expect(requestOf('/t', { ...base, predicate: 'matches-source' })).toMatch(/source/);
+    // row-count without a partition: the engine refuses it unless the user accepts a moving total
+    expect(requestOf('/t', { ...base, predicate: 'row-count', expect: '10' })).toEqual({ path: '/t', predicate: 'row-count', expect: 10 });
+    expect(requestOf('/t', { ...base, predicate: 'row-count', expect: '10', allowMoving: true })).toEqual({ path: '/t', predicate: 'row-count', expect: 10, allowMoving: true });
     // Without a partition the engine refuses with its reason; the form does not pre-empt it.
     expect(requestOf('/t', { ...base, predicate: 'matches-source', source: 's.parquet' })).toEqual({ path: '/t', predicate: 'matches-source', source: 's.parquet' });
   });
@@ -65,8 +68,7 @@ describe('bisect form', () => {
 describe('bars coloured by what happened to the rows', () => {
   it('marks a bucket that only rearranged rows (compaction), and a signed log scale that inverts', async () => {
     const { buildBuckets, symlog, unsymlog } = await import('./timeline');
-    const base = { timestamp: 0, when: '', operationParameters: {}, writer: null, isolationLevel: null, isBlindAppend: null, readVersion: null, dvDeletedRows: 0, addedBytes: 0, removedBytes: 0, tableRows: 0, tableFiles: 0, partitions: [], hasCommitFile: true, hasCheckpoint: false, readable: true, protocolChanged: false, metadataChanged: false };
-    const v = (version: number, operation: string, addedRows: number, removedRows: number, rearrangeOnly: boolean) => ({ ...base, version, operation, addedFiles: 1, removedFiles: 1, addedRows, removedRows, rearrangeOnly });
+    const v = (n: number, operation: string, addedRows: number, removedRows: number, rearrangeOnly: boolean): VersionSummary => ({ ...version(n, addedRows, removedRows, operation), readable: true, rearrangeOnly });
     const b = buildBuckets([v(0, 'WRITE', 10, 0, false), v(1, 'OPTIMIZE', 10, 10, true), v(2, 'WRITE', 0, 10, false)], []);
     expect(b.map((x) => x.rearrange)).toEqual([false, true, false]);
     expect(b[2].removed).toBe(-10); // an overwrite's removed rows are removed rows, whatever the operation

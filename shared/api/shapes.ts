@@ -3,7 +3,7 @@ import type { Progress } from '../jobs';
 import type { ProofStep } from '../proof';
 import type { ContractSummary, Level, ReconcileResult } from '../reconcile';
 import type { BisectPlan, PredicateSpec, ProbeEvent } from '../bisect';
-import type { HeuristicHit, VersionSummary } from '../forensics';
+import type { CommitWho } from '../forensics';
 import type { ApiMethod } from './map';
 
 export type TransportMode = 'electron' | 'web';
@@ -67,6 +67,8 @@ export interface VersionRow {
   /** commitInfo.operationParameters, values as written in the log. */
   operationParameters: Record<string, string | number | boolean | null>;
   engineInfo: string | null;
+  /** Who wrote it and why (commitInfo's userName, userId, userMetadata, job, notebook, ...). */
+  who: CommitWho;
   addedFiles: number;
   removedFiles: number;
 }
@@ -88,46 +90,12 @@ export interface TableOverview {
   rows: number | null;
   /** Bytes of the active data files (add.size). */
   bytes: number;
+  /** New commits arrived since the table was last shown (the log was re-read for them). */
+  logChanged: boolean;
 }
 
-/** One data file a commit added or removed. */
-export interface CommitFile {
-  path: string;
-  /** `col=value[/col2=value2]`; '' for an unpartitioned table. */
-  partition: string;
-  rows: number | null;
-  bytes: number;
-  dataChange: boolean;
-  /** The file carries a deletion vector. */
-  deletionVector: boolean;
-}
-
-/** What one commit changed in one partition. */
-export interface PartitionChange {
-  partition: string;
-  addedFiles: number;
-  removedFiles: number;
-  /** Rows with stats only; `rowsKnown` false when some file lacked them. */
-  addedRows: number;
-  removedRows: number;
-  addedBytes: number;
-  removedBytes: number;
-  rowsKnown: boolean;
-}
-
-/** One version opened in the investigation view. */
-export interface CommitDetail {
-  summary: VersionSummary;
-  /** The commit's commitInfo as written (operationMetrics included); null when it has none. */
-  commitInfo: Record<string, unknown> | null;
-  /** Up to COMMIT_FILES_LIMIT files each; the totals are in `summary`. */
-  added: CommitFile[];
-  removed: CommitFile[];
-  /** Sorted by partition. */
-  partitions: PartitionChange[];
-  /** The heuristics that fired at this version. */
-  heuristics: HeuristicHit[];
-}
+// One drill-down type for the CLI and the window (shared/forensics.ts).
+export type { CommitDetail, CommitFile, PartitionChange } from '../forensics';
 
 export const COMMIT_FILES_LIMIT = 2000;
 

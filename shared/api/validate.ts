@@ -68,7 +68,7 @@ function commitDetailRequest(v: unknown): { path: string; version: number } {
 function bisectRequest(v: unknown): BisectRequest {
   const m = 'bisect';
   if (!isPlainObject(v)) throw bad(m, 'expected an object with "path" and "predicate"');
-  onlyFields(m, v, ['path', 'predicate', 'keys', 'expect', 'partition', 'source']);
+  onlyFields(m, v, ['path', 'predicate', 'keys', 'expect', 'partition', 'source', 'allowMoving']);
   const predicate = v.predicate;
   if (typeof predicate !== 'string' || !(PREDICATE_NAMES as readonly string[]).includes(predicate)) {
     throw bad(m, `"predicate" must be one of ${PREDICATE_NAMES.join(', ')}`);
@@ -90,6 +90,10 @@ function bisectRequest(v: unknown): BisectRequest {
     out.partition = v.partition.trim();
   }
   if (v.source !== undefined) out.source = pathString(m, 'source', v.source);
+  if (v.allowMoving !== undefined) {
+    if (typeof v.allowMoving !== 'boolean') throw bad(m, '"allowMoving" must be true or false');
+    if (v.allowMoving) out.allowMoving = true;
+  }
   return out;
 }
 

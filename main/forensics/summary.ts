@@ -1,0 +1,81 @@
+// The per-version summary: one VersionSummary per version that exists, from the history alone.
+// A file re-added in place (a deletion-vector delete) counts net: the rows it deleted.
+import type { VersionSummary } from '../../shared/forensics';
+import { partitionLabel, whoOf, type FileEntry, type History } from '../delta/history';
+import { iso, removeRows } from './helpers';
+import type { Partitioner } from './partitions';
+
+export function versionSummaries(h: History, part: Partitioner): VersionSummary[] {
+  const { partitionSource, partitionBy, partOf } = part;
+  const versions: VersionSummary[] = [];
+  for (const st of h.states) {
+    const ci = st.change?.commitInfo ?? null;
+    // A snapshot reset shows the commit's own adds, not the whole reset diff.
+    const allAdds = (st.commitAdded ?? st.added).map((id) => h.files[id]);
+    const allRems = st.commitAdded ? [] : st.removed.map((id) => h.files[id]).filter((e) => e.removedIn === st.version);
+    // A file re-added in place (same path, new deletion vector) is a rewrite: its rows count net.
+    const rewrittenIds = new Set<number>();
+    let dvDeleted = 0;
+    let rewriteAdded = 0;
+    let rewriteUnknown = false;
+    for (const a of allAdds) {
+      if (a.rewrote === null || h.files[a.rewrote].removedIn !== st.version) continue;
+      const old = h.files[a.rewrote];
+      rewrittenIds.add(old.id);
+      if (a.numRecords === null || old.numRecords === null) { rewriteUnknown = true; continue; }
+      if (old.numRecords >= a.numRecords) dvDeleted += old.numRecords - a.numRecords; else rewriteAdded += a.numRecords - old.numRecords;
+    }
+    const adds = allAdds.filter((a) => a.rewrote === null || !rewrittenIds.has(a.rewrote));
+    const rems = allRems.filter((r) => !rewrittenIds.has(r.id));
+    const sum = (xs: FileEntry[], f: (e: FileEntry) => number | null): number | null => {
+      let s = 0;
+      for (const x of xs) { const n = f(x); if (n === null) return null; s += n; }
+      return s;
+    };
+    const orphanRows = removeRows(st.orphanRemoves);
+    const parts = new Set<string>();
+    if (partitionSource !== 'none') {
+      for (const f of [...allAdds, ...allRems]) parts.add(partOf(f));
+      const cols = st.metadata?.partitionColumns ?? [];
+      if (partitionSource === 'partition_values') for (const r of st.orphanRemoves) if (r.partitionValues) parts.add(partitionLabel(r.partitionValues, partitionBy.filter((c) => cols.includes(c))));
+    }
+    const change = st.change;
+    const allRearrange = change !== null && (change.adds.length + change.removes.length) > 0
+      && change.adds.every((a) => a.dataChange === false) && change.removes.every((r) => r.dataChange === false);
+    const addedRows = sum(adds, (e) => e.numRecords);
+    const remRows = sum(rems, (e) => e.numRecords);
+    versions.push({
+      version: st.version,
+      timestamp: change?.timestamp ?? 0,
+      when: change?.timestamp ? iso(change.timestamp) : '',
+      operation: ci?.operation ?? (st.fromSnapshot ? 'CHECKPOINT' : null),
+      operationParameters: (ci?.operationParameters as Record<string, unknown> | undefined) ?? {},
+      writer: ci?.engineInfo ?? null,
+      who: whoOf(ci),
+      timestampSource: change?.timestampSource ?? 'none',
+      isolationLevel: ci?.isolationLevel ?? null,
+      isBlindAppend: ci?.isBlindAppend ?? null,
+      readVersion: typeof ci?.readVersion === 'number' ? ci.readVersion : null,
+      addedFiles: adds.length,
+      // Removes whose add predates the oldest readable version count from the remove actions.
+      removedFiles: rems.length + st.orphanRemoves.length,
+      addedRows: addedRows === null || rewriteUnknown ? null : addedRows + rewriteAdded,
+      removedRows: remRows === null || orphanRows === null || rewriteUnknown ? null : remRows + orphanRows + dvDeleted,
+      dvDeletedRows: dvDeleted,
+      rewrittenFiles: rewrittenIds.size,
+      addedBytes: adds.reduce((s, e) => s + e.size, 0),
+      removedBytes: rems.reduce((s, e) => s + e.size, 0) + st.orphanRemoves.reduce((s, r) => s + (r.size ?? 0), 0),
+      tableRows: st.tableRows,
+      tableFiles: st.tableFiles,
+      partitions: [...parts].sort(),
+      rearrangeOnly: allRearrange,
+      hasCommitFile: st.info.hasCommitFile,
+      hasCheckpoint: st.info.hasCheckpoint,
+      readable: st.info.readable,
+      ...(st.info.readable ? {} : { unreadableReason: st.info.reason ?? 'not readable from the remaining log' }),
+      protocolChanged: st.protocolChanged,
+      metadataChanged: st.metadataChanged,
+    });
+  }
+  return versions;
+}
