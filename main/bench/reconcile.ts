@@ -1,48 +1,69 @@
-// Benchmark (a figure, not a test): a 10M-row source Parquet against a 10M-row Delta table
-// (6 columns: bigint, int, decimal, string, date, timestamp), both generated here. Reconcile at
-// checksum level, timed per side, printed beside DuckDB's own `sum(hash(cols))` over the same
-// files in the same run, as a ratio (goal <= 3x per side); rows/s and peak RSS.
+// Benchmark (figures, not tests): a Parquet source against a Delta table of the same rows (6
+// columns: bigint, int, decimal, string, date, timestamp; 6 date partitions), one partition
+// divergent (1% of its rows changed). Each level of ours is timed end to end and printed beside
+// the query a data engineer would write by hand in DuckDB over the same files, in the same run,
+// with the same thread count (every DuckDB here is opened by openDuck()):
+//   - rows (the default) vs a FULL OUTER JOIN on the key of hash(cols) per side   goal <= 2x
+//   - checksum (default digest) vs sum(hash(cols)) over both sides              goal <= 1.5x
+//   - keys vs rows                                                              goal <= 1x
+//   - counts on the 5,400-row sample lake, `lakerec reconcile` process start to exit  goal <= 0.5 s
+// Rounds interleave ours and the baselines and each figure is the best of its rounds (the machine
+// is shared). Peak RSS is sampled every 50 ms during each of our runs.
 //
-// Run: npx vite build --ssr main/bench/reconcile.ts --outDir dist/bench-reconcile --emptyOutDir \
-//        && node dist/bench-reconcile/reconcile.js [ROWS]
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// Run alone: npx vite build --ssr main/bench/reconcile.ts --outDir dist/bench-reconcile --emptyOutDir \
+//              && node dist/bench-reconcile/reconcile.js [ROWS]
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import type { StructType } from '../../shared/delta';
+import type { Level } from '../../shared/reconcile';
 import { openDuck, sqlString } from '../engine/duck';
 import { DeltaWriter } from '../delta/writer';
 import { DeltaTable } from '../delta/table';
 import { reconcile } from '../reconcile/reconcile';
+import { DuckDBScalarFunction, UBIGINT, VARCHAR } from '@duckdb/node-api';
+import { canonicalRow, rowDigestHalves, type DigestMode } from '../reconcile/canonical';
+import { repoRoot } from '../engine/repo';
 
-export interface DigestRunFigures {
+export interface LevelFigure {
+  level: Level;
   digest: string;
-  level: string;
-  /** DuckDB memory limit of the run (a small one forces the per-row tables to spill). */
-  memoryLimit: string;
-  /** Highest process RSS sampled every 50 ms during this run. */
+  ms: number;
+  /** The hand-written DuckDB query this level is compared with, and its time in the same run. */
+  baseline: 'full-outer-join diff' | 'sum(hash(cols)) both sides' | 'rows level';
+  baselineMs: number;
+  ratio: number;
+  /** The same ratio in CPU time (steadier than wall time on a shared machine). */
+  cpuMs: number;
+  baselineCpuMs: number;
+  ratioCpu: number;
+  goal: number;
   peakRssMb: number;
-  /** Ours, checksum level: source side (read + digest + per-partition sums), ms. */
-  oursSourceMs: number;
-  /** Ours: target side (snapshot, scan with DVs and partition values, digest, sums), ms. */
-  oursTargetMs: number;
-  oursTotalMs: number;
-  ratioSource: number;
-  ratioTarget: number;
-  /** Rows digested per second by ours, both sides together. */
-  rowsPerSecond: number;
   verdict: string;
+  findings: string[];
+}
+
+export interface CountsFigure {
+  /** `lakerec reconcile --level counts` on the 5,400-row sample lake, process start to exit, ms (best of rounds). */
+  ms: number;
+  /** `node -e 0` in the same run: what any Node CLI costs. */
+  nodeMs: number;
+  goalMs: number;
 }
 
 export interface ReconcileBenchFigures {
   rows: number;
-  /** DuckDB `sum(hash(all columns)::HUGEINT)` over the same source file, ms. */
-  duckSourceMs: number;
-  /** The same over the target's data files (partition column from the path), ms. */
-  duckTargetMs: number;
-  /** md5 of canonical bytes (the default) and DuckDB hash() (`--digest fast`). */
-  runs: DigestRunFigures[];
+  threads: number;
+  levels: LevelFigure[];
+  counts: CountsFigure | null;
+  /** The row-digest candidates of ADR 0001 over the source (null when not asked for). */
+  digests: DigestCandidate[] | null;
+  /** Hand-written DuckDB: FULL OUTER JOIN diff, and sum(hash(cols)) over source + target, ms. */
+  duckDiffMs: number;
+  duckChecksumMs: number;
   peakRssMb: number;
   setupMs: number;
   bestOf: number;
@@ -60,107 +81,216 @@ const schema: StructType = {
   ],
 };
 
-function rowsSql(n: number): string {
-  return `SELECT i::BIGINT AS id, (i % 1000)::INTEGER AS qty, (i * 0.01)::DECIMAL(18,2) AS amount, 'cust-' || (i % 99991) AS customer,
+/** The rows; `divergent` changes 1% of the customers in the third partition (dt=2026-08-12). */
+function rowsSql(n: number, divergent: boolean): string {
+  const customer = divergent ? `CASE WHEN i % 6 = 2 AND i % 100 = 2 THEN 'changed-' || i ELSE 'cust-' || (i % 99991) END` : `'cust-' || (i % 99991)`;
+  return `SELECT i::BIGINT AS id, (i % 1000)::INTEGER AS qty, (i * 0.01)::DECIMAL(18,2) AS amount, ${customer} AS customer,
     DATE '2026-08-10' + (i % 6)::INTEGER AS dt, TIMESTAMPTZ '2026-08-10 00:00:00+00' + to_microseconds((i % 6) * 86400000000 + (i % 86400) * 1000000) AS ts
     FROM range(${n}) r(i)`;
 }
 
-export async function benchReconcile(opts: { rows?: number; workDir?: string; runs?: number } = {}): Promise<ReconcileBenchFigures> {
+/** Wall time, CPU time of this process (DuckDB runs in it, on all its threads) and peak RSS. */
+async function timed<T>(f: () => Promise<T>): Promise<{ ms: number; cpuMs: number; value: T; peakRss: number }> {
+  let peak = process.memoryUsage().rss;
+  const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 50);
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  try {
+    const value = await f();
+    const c = process.cpuUsage(c0);
+    return { ms: performance.now() - t0, cpuMs: (c.user + c.system) / 1000, value, peakRss: Math.max(peak, process.memoryUsage().rss) };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** The counts level as a user runs it: a fresh `lakerec` process on the 5,400-row sample lake. */
+async function benchCounts(rounds: number): Promise<CountsFigure | null> {
+  const cli = join(repoRoot(), 'dist', 'main', 'cli.js');
+  if (!existsSync(cli)) return null;
+  const { buildSampleLakes } = await import('../../sample-lakes/build');
+  const dir = mkdtempSync(join(tmpdir(), 'lakerec-bench-counts-'));
+  try {
+    const [lake] = await buildSampleLakes({ out: dir, only: ['double_load'] });
+    let ms = Infinity;
+    let nodeMs = Infinity;
+    for (let i = 0; i < Math.max(3, rounds); i++) {
+      let t = performance.now();
+      spawnSync(process.execPath, ['-e', '0']);
+      nodeMs = Math.min(nodeMs, performance.now() - t);
+      t = performance.now();
+      const p = spawnSync(process.execPath, [cli, 'reconcile', lake.sourceParquet, lake.tablePath, '--contract', lake.contractPath, '--level', 'counts'], { encoding: 'utf8' });
+      if (p.status !== 0 && p.status !== 1) throw new Error(`counts run failed (exit ${p.status}): ${p.stderr.trim()}`);
+      ms = Math.min(ms, performance.now() - t);
+    }
+    return { ms: Math.round(ms), nodeMs: Math.round(nodeMs), goalMs: 500 };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export interface DigestCandidate {
+  /** Stable short name (receipts quote it). */
+  id: string;
+  name: string;
+  /** Whether its value is defined by the data alone (a baseline may keep it across DuckDB upgrades). */
+  stable: boolean;
+  ms: number;
+  cpuMs: number;
+  /** Against DuckDB's sum(hash(cols)) over the same file in the same run (wall). */
+  ratio: number;
+  ratioCpu: number;
+}
+
+/**
+ * The row-digest candidates of ADR 0001, each summed per partition over the source Parquet (the
+ * same work the checksum level does on one side): DuckDB's hash() as the fast digest uses it, md5
+ * and sha256 of the canonical text, a composition of built-ins defined by the data alone
+ * (integers mixed arithmetically, strings by md5), and a scalar function registered from Node
+ * (FNV-1a over the canonical text; DuckDB calls it on the JS thread, chunk by chunk).
+ */
+export async function benchDigestCandidates(source: string, rounds: number): Promise<DigestCandidate[]> {
+  const cols = schema.fields.map((f) => ({ name: f.name, type: ({ long: 'BIGINT', integer: 'INTEGER', string: 'VARCHAR', date: 'DATE', timestamp: 'TIMESTAMP WITH TIME ZONE' } as Record<string, string>)[String(f.type)] ?? 'DECIMAL(18,2)' }));
+  const sorted = [...cols].sort((a, b) => a.name.localeCompare(b.name));
+  const fast = rowDigestHalves(sorted.map((c) => ({ ...c, raw: true })), false, 'fast');
+  const md5 = rowDigestHalves(sorted, false, 'md5');
+  const canon = canonicalRow(sorted, false);
+  const src = `read_parquet(${sqlString(source)})`;
+  // Integers through a multiply-xor mix in HUGEINT (no overflow), strings by md5: defined by the data alone.
+  const mix = (x: string) => `xor(CAST((CAST(${x} AS HUGEINT) * 2654435761) % 18446744073709551616 AS UBIGINT), CAST((CAST(${x} AS HUGEINT) * 40503) % 4294967296 AS UBIGINT))`;
+  const stableComposition = `(${[mix('id'), mix('qty'), mix('CAST(amount * 100 AS BIGINT)'), mix("(dt - DATE '1970-01-01')"), mix('epoch_us(ts)')].map((m) => `CAST(${m} AS HUGEINT)`).join(' + ')} + CAST(md5_number_lower(customer) AS HUGEINT)) % 18446744073709551616`;
+  const queries: { id: string; name: string; stable: boolean; sql: string }[] = [
+    { id: 'baseline', name: 'DuckDB sum(hash(cols)) (the hand-written baseline)', stable: false, sql: `SELECT dt, count(*), sum(hash(id, qty, amount, customer, dt, ts)::HUGEINT) FROM ${src} GROUP BY dt` },
+    { id: 'fast', name: `DuckDB hash(), the fast digest (${'duckdb-hash-v2'})`, stable: false, sql: `SELECT dt, count(*), sum(h1), sum(hash(h1)) FROM (SELECT dt, ${fast.inner} AS h1 FROM ${src}) GROUP BY dt` },
+    { id: 'md5', name: 'md5 of canonical text (md5-canonical-v1)', stable: true, sql: `SELECT dt, count(*), sum(${md5.h1}), sum(${md5.h2}) FROM (SELECT dt, ${md5.inner} AS _lk_d FROM ${src}) GROUP BY dt` },
+    { id: 'sha256', name: 'sha256 of canonical text', stable: true, sql: `SELECT dt, count(*), sum(CAST(('0x' || left(d, 16))::UBIGINT AS HUGEINT)) FROM (SELECT dt, sha256(${canon}) AS d FROM ${src}) GROUP BY dt` },
+    { id: 'composition', name: 'built-ins defined by the data alone (integer mix + md5 of strings)', stable: true, sql: `SELECT dt, count(*), sum(${stableComposition}) FROM ${src} GROUP BY dt` },
+    { id: 'node_udf', name: 'scalar function from Node (FNV-1a of canonical text)', stable: true, sql: `SELECT dt, count(*), sum(lk_fnv(${canon})) FROM ${src} GROUP BY dt` },
+  ];
+  const duck = await openDuck();
+  try {
+    duck.conn.registerScalarFunction(DuckDBScalarFunction.create({
+      name: 'lk_fnv',
+      returnType: UBIGINT,
+      parameterTypes: [VARCHAR],
+      mainFunction: (_info, input, output) => {
+        const v = input.getColumnVector(0);
+        for (let r = 0; r < input.rowCount; r++) {
+          const text = String(v.getItem(r) ?? '');
+          let hi = 0xcbf29ce4 | 0;
+          let lo = 0x84222325 | 0;
+          for (let i = 0; i < text.length; i++) {
+            lo ^= text.charCodeAt(i);
+            // 64-bit multiply by the FNV prime 2^40 + 0x1b3, in 32-bit halves
+            const l = Math.imul(lo, 0x1b3) >>> 0;
+            const h = (Math.imul(hi, 0x1b3) + Math.imul(lo, 0x100) + Math.floor(((lo >>> 0) * 0x1b3) / 0x100000000)) | 0;
+            lo = l | 0;
+            hi = h;
+          }
+          output.setItem(r, (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0));
+        }
+        output.flush();
+      },
+    }));
+    const out: DigestCandidate[] = [];
+    let baseMs = Infinity;
+    let baseCpu = Infinity;
+    for (const q of queries) {
+      let ms = Infinity;
+      let cpuMs = Infinity;
+      for (let r = 0; r < rounds; r++) {
+        const t = await timed(() => duck.conn.run(q.sql));
+        ms = Math.min(ms, t.ms);
+        cpuMs = Math.min(cpuMs, t.cpuMs);
+      }
+      if (out.length === 0) { baseMs = ms; baseCpu = cpuMs; }
+      out.push({ id: q.id, name: q.name, stable: q.stable, ms: Math.round(ms), cpuMs: Math.round(cpuMs), ratio: Math.round((ms / baseMs) * 100) / 100, ratioCpu: Math.round((cpuMs / baseCpu) * 100) / 100 });
+    }
+    return out;
+  } finally {
+    duck.close();
+  }
+}
+
+export async function benchReconcile(opts: { rows?: number; workDir?: string; runs?: number; counts?: boolean; digests?: boolean } = {}): Promise<ReconcileBenchFigures> {
   const n = opts.rows ?? 10_000_000;
-  // Best of `runs` for every timed checksum figure (ours and DuckDB's): the machine is shared.
   const best = Math.max(1, opts.runs ?? 3);
   const dir = opts.workDir ?? mkdtempSync(join(tmpdir(), 'lakerec-bench-rec-'));
   const owns = !opts.workDir;
   try {
     const t0 = performance.now();
-    const duck = await openDuck();
     const source = join(dir, 'source.parquet');
     const table = join(dir, 'table');
-    try {
-      await duck.conn.run(`COPY (${rowsSql(n)}) TO ${sqlString(source)} (FORMAT parquet)`);
-      const w = await DeltaWriter.create(table, { schema, partitionColumns: ['dt'], duck, data: { sql: rowsSql(n) } });
-      w.close();
-    } finally {
-      duck.close();
+    {
+      const duck = await openDuck();
+      try {
+        await duck.conn.run(`COPY (${rowsSql(n, false)}) TO ${sqlString(source)} (FORMAT parquet)`);
+        const w = await DeltaWriter.create(table, { schema, partitionColumns: ['dt'], duck, data: { sql: rowsSql(n, true) } });
+        w.close();
+      } finally {
+        duck.close();
+      }
     }
     const contract = join(dir, 'contract.yaml');
     writeFileSync(contract, 'version: 1\nname: bench\nkeys: [id]\npartitioning: { column: dt }\n');
     const setupMs = performance.now() - t0;
 
-    // DuckDB's own hash over the same files, in the same run.
-    const snap = await (await DeltaTable.open(table)).snapshot();
-    const files = snap.files.map((f) => f.absolutePath);
-    const d2 = await openDuck();
-    let duckSourceMs: number;
-    let duckTargetMs: number;
+    const files = (await (await DeltaTable.open(table)).snapshot()).files.map((f) => sqlString(f.absolutePath)).join(', ');
+    const cols = 'id, qty, amount, customer, dt, ts';
+    const src = `read_parquet(${sqlString(source)})`;
+    const tgt = `read_parquet([${files}], hive_partitioning = true)`;
+    // What a data engineer writes: the key and a hash of the row per side, joined on the key.
+    const diffSql = `SELECT count(*) FILTER (WHERE t.id IS NULL) AS missing, count(*) FILTER (WHERE s.id IS NULL) AS extra, count(*) FILTER (WHERE s.id = t.id) AS changed
+      FROM (SELECT id, hash(${cols}) AS h FROM ${src}) s FULL OUTER JOIN (SELECT id, hash(${cols}) AS h FROM ${tgt}) t ON s.id = t.id
+      WHERE s.h IS DISTINCT FROM t.h`;
+    const sumSql = (from: string) => `SELECT dt, count(*), sum(hash(${cols})::HUGEINT) FROM ${from} GROUP BY dt`;
+
+    const duck = await openDuck();
+    const threads = Number((await duck.conn.runAndReadAll(`SELECT current_setting('threads') AS t`)).getRowObjectsJS()[0].t);
+    let duckDiffMs = Infinity;
+    let duckChecksumMs = Infinity;
+    let duckDiffCpuMs = Infinity;
+    let duckChecksumCpuMs = Infinity;
+    const plan: { level: Level; digest?: DigestMode }[] = [{ level: 'rows' }, { level: 'keys' }, { level: 'checksum' }, { level: 'checksum', digest: 'md5' }];
+    const ours = new Map<string, { ms: number; cpuMs: number; peak: number; digest: string; verdict: string; findings: string[] }>();
     try {
-      duckSourceMs = Infinity;
-      duckTargetMs = Infinity;
-      for (let i = 0; i < best; i++) {
-        let t = performance.now();
-        await d2.conn.runAndReadAll(`SELECT sum(hash(id, qty, amount, customer, dt, ts)::HUGEINT) FROM read_parquet(${sqlString(source)})`);
-        duckSourceMs = Math.min(duckSourceMs, performance.now() - t);
-        t = performance.now();
-        await d2.conn.runAndReadAll(`SELECT sum(hash(id, qty, amount, customer, dt, ts)::HUGEINT) FROM read_parquet([${files.map(sqlString).join(', ')}], hive_partitioning = true)`);
-        duckTargetMs = Math.min(duckTargetMs, performance.now() - t);
+      for (let round = 0; round < best; round++) {
+        const dd = await timed(() => duck.conn.runAndReadAll(diffSql));
+        duckDiffMs = Math.min(duckDiffMs, dd.ms);
+        duckDiffCpuMs = Math.min(duckDiffCpuMs, dd.cpuMs);
+        const dc = await timed(async () => { await duck.conn.runAndReadAll(sumSql(src)); await duck.conn.runAndReadAll(sumSql(tgt)); });
+        duckChecksumMs = Math.min(duckChecksumMs, dc.ms);
+        duckChecksumCpuMs = Math.min(duckChecksumCpuMs, dc.cpuMs);
+        for (const p of plan) {
+          const k = `${p.level}.${p.digest ?? 'default'}`;
+          const r = await timed(() => reconcile({ source, target: { root: table }, contract, level: p.level, ...(p.digest ? { digest: p.digest } : {}) }));
+          const prev = ours.get(k);
+          if (!prev || r.ms < prev.ms) ours.set(k, { ms: r.ms, cpuMs: Math.min(r.cpuMs, prev?.cpuMs ?? Infinity), peak: Math.max(r.peakRss, prev?.peak ?? 0), digest: r.value.digest, verdict: r.value.verdict, findings: r.value.findings.map((f) => f.mode) });
+          else { prev.peak = Math.max(prev.peak, r.peakRss); prev.cpuMs = Math.min(prev.cpuMs, r.cpuMs); }
+        }
       }
     } finally {
-      d2.close();
+      duck.close();
     }
-
-    // Ours, with the phase boundaries taken from the engine's own progress events.
-    const runs: DigestRunFigures[] = [];
-    const plan = [
-      { digest: 'md5', level: 'checksum', memoryLimit: '4GB' },
-      { digest: 'fast', level: 'checksum', memoryLimit: '4GB' },
-      // keys keeps a per-row table per side and joins them: under a small limit it must spill, not grow
-      { digest: 'fast', level: 'keys', memoryLimit: '512MB' },
-    ] as const;
-    for (const { digest, level, memoryLimit } of plan) {
-      let peak = process.memoryUsage().rss;
-      const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 50);
-      let fig: { src: number; tgt: number; total: number; digest: string; verdict: string } | null = null;
-      try {
-        for (let i = 0; i < (level === 'checksum' ? best : 1); i++) {
-          const marks: Record<string, number> = {};
-          const start = performance.now();
-          const r = await reconcile({
-            source, target: { root: table }, contract, level, digest, memoryLimit,
-            ctx: { progress: (p) => { if (marks[p.phase] === undefined) marks[p.phase] = performance.now(); } },
-          });
-          const end = performance.now();
-          const srcStart = marks['hashing the source'] ?? start;
-          const tgtStart = marks['hashing the target'] ?? srcStart;
-          const cur = { src: tgtStart - srcStart, tgt: end - tgtStart, total: end - start, digest: r.digest, verdict: r.verdict };
-          if (!fig || cur.total < fig.total) fig = cur;
-        }
-      } finally {
-        clearInterval(sampler);
-      }
-      if (!fig) continue;
-      runs.push({
-        digest: fig.digest,
-        level,
-        memoryLimit,
-        peakRssMb: Math.round(peak / 1048576),
-        oursSourceMs: Math.round(fig.src),
-        oursTargetMs: Math.round(fig.tgt),
-        oursTotalMs: Math.round(fig.total),
-        ratioSource: Math.round((fig.src / duckSourceMs) * 100) / 100,
-        ratioTarget: Math.round((fig.tgt / duckTargetMs) * 100) / 100,
-        rowsPerSecond: Math.round((2 * n) / (fig.total / 1000)),
-        verdict: fig.verdict,
-      });
-    }
+    const rowsMs = ours.get('rows.default')!.ms;
+    const rowsCpuMs = ours.get('rows.default')!.cpuMs;
+    const levels: LevelFigure[] = plan.map((p) => {
+      const o = ours.get(`${p.level}.${p.digest ?? 'default'}`)!;
+      const [baseline, baselineMs, baselineCpuMs, goal]: [LevelFigure['baseline'], number, number, number] = p.level === 'rows'
+        ? ['full-outer-join diff', duckDiffMs, duckDiffCpuMs, 2]
+        : p.level === 'keys' ? ['rows level', rowsMs, rowsCpuMs, 1] : ['sum(hash(cols)) both sides', duckChecksumMs, duckChecksumCpuMs, 1.5];
+      return {
+        level: p.level, digest: o.digest, ms: Math.round(o.ms), baseline, baselineMs: Math.round(baselineMs),
+        ratio: Math.round((o.ms / baselineMs) * 100) / 100,
+        cpuMs: Math.round(o.cpuMs), baselineCpuMs: Math.round(baselineCpuMs), ratioCpu: Math.round((o.cpuMs / baselineCpuMs) * 100) / 100, goal, peakRssMb: Math.round(o.peak / 1048576), verdict: o.verdict, findings: o.findings,
+      };
+    });
+    const counts = opts.counts === false ? null : await benchCounts(best);
+    const digests = opts.digests === false ? null : await benchDigestCandidates(source, best);
     return {
-      rows: n,
-      duckSourceMs: Math.round(duckSourceMs),
-      duckTargetMs: Math.round(duckTargetMs),
-      runs,
-      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
-      setupMs: Math.round(setupMs),
-      bestOf: best,
+      rows: n, threads, levels, counts, digests,
+      duckDiffMs: Math.round(duckDiffMs), duckChecksumMs: Math.round(duckChecksumMs),
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), setupMs: Math.round(setupMs), bestOf: best,
     };
   } finally {
     if (owns) rmSync(dir, { recursive: true, force: true });
@@ -169,19 +299,31 @@ export async function benchReconcile(opts: { rows?: number; workDir?: string; ru
 
 export function formatReconcileFigures(f: ReconcileBenchFigures): string {
   const lines = [
-    `reconcile bench: ${f.rows.toLocaleString('en-US')}-row source Parquet vs ${f.rows.toLocaleString('en-US')}-row Delta table`,
-    `  DuckDB sum(hash(cols)): source ${f.duckSourceMs} ms, target ${f.duckTargetMs} ms (checksum figures: best of ${f.bestOf} runs)`,
+    `reconcile bench: ${f.rows.toLocaleString('en-US')}-row Parquet source vs ${f.rows.toLocaleString('en-US')}-row Delta table, one partition divergent; DuckDB threads ${f.threads}; best of ${f.bestOf}`,
+    `  DuckDB by hand: full-outer-join diff ${f.duckDiffMs} ms; sum(hash(cols)) over both sides ${f.duckChecksumMs} ms`,
   ];
-  for (const r of f.runs) {
-    lines.push(`  ${r.level} ${r.digest} (verdict ${r.verdict}, memory limit ${r.memoryLimit}): source ${r.oursSourceMs} ms (${r.ratioSource}x), target ${r.oursTargetMs} ms (${r.ratioTarget}x)${r.level === 'checksum' ? ', goal <= 3x per side' : ''}; total ${r.oursTotalMs} ms, ${r.rowsPerSecond.toLocaleString('en-US')} rows/s; peak RSS ${r.peakRssMb} MB`);
+  for (const l of f.levels) {
+    const met = l.ratio <= l.goal ? 'met' : 'NOT met';
+    lines.push(`  ${l.level.padEnd(8)} ${l.digest.padEnd(28)} ${String(l.ms).padStart(6)} ms  vs ${l.baseline} ${l.baselineMs} ms: ${l.ratio}x wall, ${l.ratioCpu}x CPU (goal <= ${l.goal}x, ${met}); peak RSS ${l.peakRssMb} MB; ${l.verdict} [${l.findings.join(', ')}]`);
   }
+  if (f.counts) lines.push(`  counts   5,400-row sample lake, process start to exit: ${f.counts.ms} ms (node -e 0: ${f.counts.nodeMs} ms; goal <= ${f.counts.goalMs} ms, ${f.counts.ms <= f.counts.goalMs ? 'met' : 'NOT met'})`);
+  for (const d of f.digests ?? []) lines.push(`  digest   ${d.name}: ${d.ms} ms, ${d.ratio}x wall, ${d.ratioCpu}x CPU of sum(hash(cols)) over the source${d.stable ? ' (stable)' : ''}`);
   lines.push(`  process peak RSS ${f.peakRssMb} MB (includes generating both sides: ${f.setupMs} ms)`);
   return lines.join('\n');
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && process.argv[2] === 'digests') {
+  // node dist/bench-reconcile/reconcile.js digests SOURCE.parquet [ROUNDS]: the candidates alone, over an existing source.
+  benchDigestCandidates(process.argv[3], Number(process.argv[4] ?? 2)).then((ds) => {
+    for (const d of ds) process.stdout.write(`${d.name}: ${d.ms} ms, ${d.ratio}x wall, ${d.ratioCpu}x CPU${d.stable ? ' (stable)' : ''}\n`);
+  }, (e: unknown) => { process.stderr.write(`bench failed: ${e instanceof Error ? e.message : String(e)}\n`); process.exit(3); });
+} else if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const rows = process.argv[2] ? Number(process.argv[2]) : undefined;
-  benchReconcile({ rows }).then((f) => { process.stdout.write(formatReconcileFigures(f) + '\n'); }, (e: unknown) => {
+  const runs = process.argv[3] ? Number(process.argv[3]) : undefined;
+  // LAKEREC_BENCH_DIR keeps the generated source and table (to profile a run with LAKEREC_PROFILE=1).
+  const workDir = process.env.LAKEREC_BENCH_DIR;
+  if (workDir) mkdirSync(workDir, { recursive: true });
+  benchReconcile({ rows, runs, ...(workDir ? { workDir } : {}) }).then((f) => { process.stdout.write(formatReconcileFigures(f) + '\n'); }, (e: unknown) => {
     process.stderr.write(`bench failed: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(3);
   });

@@ -10,10 +10,12 @@ import type { CliIO } from './io';
 import { LAKEREC_VERSION } from '../../shared/version';
 import { reconcile } from '../reconcile/reconcile';
 import { renderJson, renderMarkdown, renderTerminal } from '../reconcile/report';
+import { DEFAULT_DIGEST } from '../reconcile/canonical';
+import { progressPrinter } from './progress';
 import { maskReconcileResult, schemaSensitivity, sensitivityOf } from '../incident/mask';
 import { composeIncident, renderIncidentHtml } from '../incident/report';
 
-const USAGE = 'lakerec reconcile SOURCE TABLE --contract FILE [--level schema|counts|checksum|keys|rows] [--version N] [--digest md5|fast] [--baseline F] [--write-baseline F] [--markdown F] [--html F] [--json]';
+const USAGE = 'lakerec reconcile SOURCE TABLE --contract FILE [--level schema|counts|checksum|keys|rows] [--version N] [--digest fast|md5] [--progress] [--baseline F] [--write-baseline F] [--markdown F] [--html F] [--json]';
 
 function writeReport(path: string, text: string, io: CliIO, append: boolean): void {
   try {
@@ -29,7 +31,7 @@ function writeReport(path: string, text: string, io: CliIO, append: boolean): vo
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const p = parseArgs(argv, {
     contract: 'string', level: 'string', version: 'string', baseline: 'string', 'write-baseline': 'string',
-    markdown: 'string', html: 'string', json: 'boolean', digest: 'string',
+    markdown: 'string', html: 'string', json: 'boolean', digest: 'string', progress: 'boolean',
   });
   const [source, table] = requirePositional(p, 2, USAGE);
   const contract = str(p, 'contract');
@@ -37,9 +39,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const levelArg = str(p, 'level') ?? 'rows';
   if (!(LEVELS as readonly string[]).includes(levelArg)) throw new LakerecError('usage', `--level must be one of ${LEVELS.join(', ')}, got "${levelArg}"`);
   const version = int(p, 'version');
-  const digest = str(p, 'digest') ?? 'md5';
+  const digest = str(p, 'digest') ?? DEFAULT_DIGEST;
   if (digest !== 'md5' && digest !== 'fast') throw new LakerecError('usage', `--digest must be md5 or fast, got "${digest}"`);
   const at = (f: string | undefined) => (f === undefined ? undefined : resolve(io.cwd, f));
+  // --progress: rows done and total per side on stderr (rewritten in place on a terminal).
+  const printer = bool(p, 'progress') ? progressPrinter(io.err, process.stderr.isTTY === true) : null;
   const result = await reconcile({
     source,
     target: { root: resolve(io.cwd, table), ...(version !== undefined ? { version } : {}) },
@@ -49,7 +53,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     writeBaseline: at(str(p, 'write-baseline')) ?? null,
     cwd: io.cwd,
     digest,
-  });
+    ...(printer ? { ctx: { progress: printer.progress } } : {}),
+  }).finally(() => printer?.end());
   // Every report masks the values of confidential columns (the contract's tags, and the table's).
   const shown = maskReconcileResult(result, sensitivityOf(result, await schemaSensitivity(resolve(io.cwd, table), result.target.version)));
   const md = str(p, 'markdown');

@@ -61,18 +61,19 @@ async function main(): Promise<void> {
       say(formatReconcileFigures(f));
       runs.push(f);
     }
-    // Median per level and digest (md5 of canonical bytes is the default; DuckDB hash() is `--digest fast`).
-    const groupOf = (r: { level?: string; digest: string }): string => `${r.level ?? 'checksum'}.${r.digest}`;
-    const groups = [...new Set(runs.flatMap((f) => f.runs.map(groupOf)))];
-    const perDigest = Object.fromEntries(groups.map((g) => {
-      const rs = runs.flatMap((f) => f.runs.filter((r) => groupOf(r) === g));
-      return [g, {
-        ratioSourceMedian: round(median(rs.map((r) => r.ratioSource))),
-        ratioTargetMedian: round(median(rs.map((r) => r.ratioTarget))),
-        rowsPerSecondMedian: Math.round(median(rs.map((r) => r.rowsPerSecond))),
-      }];
+    // Median ratio per level and digest over the runs (each run is itself best of its rounds).
+    const groupOf = (l: { level: string; digest: string }): string => `${l.level}.${l.digest}`;
+    const groups = [...new Set(runs.flatMap((f) => f.levels.map(groupOf)))];
+    const perLevel = Object.fromEntries(groups.map((g) => {
+      const ls = runs.flatMap((f) => f.levels.filter((l) => groupOf(l) === g));
+      return [g, { ratioMedian: round(median(ls.map((l) => l.ratio))), ratioCpuMedian: round(median(ls.map((l) => l.ratioCpu))), msMedian: Math.round(median(ls.map((l) => l.ms))), baseline: ls[0].baseline, goal: ls[0].goal, peakRssMbMax: Math.max(...ls.map((l) => l.peakRssMb)) }];
     }));
-    results.reconcile = { rows, runs, perDigest, peakRssMbMax: Math.max(...runs.map((f) => f.peakRssMb)) };
+    const counts = runs.map((f) => f.counts).filter((c): c is NonNullable<typeof c> => c !== null);
+    results.reconcile = {
+      rows, runs, perLevel, peakRssMbMax: Math.max(...runs.map((f) => f.peakRssMb)),
+      countsMsMedian: counts.length ? Math.round(median(counts.map((c) => c.ms))) : null,
+      digests: runs[runs.length - 1]?.digests ?? null,
+    };
   }
 
   if (want('bisect')) {

@@ -28,7 +28,7 @@ const matrix = {
 };
 const bench = {
   logReplay: { ratio: 3.2, cpuRatioMedian: 2.4 },
-  reconcile: { perDigest: { 'checksum.md5-canonical-v1': { ratioSourceMedian: 7.8 }, 'checksum.duckdb-hash-v1@v1.5.6': { ratioSourceMedian: 3.5 } } },
+  reconcile: { perLevel: { 'checksum.md5-canonical-v1': { ratioMedian: 7.8, ratioCpuMedian: 6.1 }, 'rows.duckdb-hash-v2@v1.5.6': { ratioMedian: 2.5, peakRssMbMax: 900 } }, countsMsMedian: 410 },
   bisect: { runs: [{ predicate: 'no-null-keys --keys k', versions: 10000, ms: 480, filesRead: 0 }] },
   demo: { seconds: 1.1 },
 };
@@ -38,7 +38,8 @@ describe('metrics from the measuring commands', () => {
     const m = collectMetrics(repo({ 'docs/experiments/detection_matrix.json': matrix, 'docs/experiments/bench.json': bench }));
     expect(m).toMatchObject({
       'matrix.scenarios': 3, 'matrix.corruptions': 2, 'matrix.named': 2, 'matrix.named_from_log': 1, 'matrix.silent_kept_silent': 1,
-      'bench.log_replay.cpu_ratio': 2.4, 'bench.reconcile.checksum.md5.ratio_source': 7.8, 'bench.reconcile.checksum.fast.ratio_source': 3.5,
+      'bench.log_replay.cpu_ratio': 2.4, 'bench.reconcile.checksum.md5.ratio': 7.8, 'bench.reconcile.checksum.md5.ratio_cpu': 6.1, 'bench.reconcile.rows.fast.ratio': 2.5,
+      'bench.reconcile.rows.fast.peak_rss_mb': 900, 'bench.reconcile.counts.seconds': 0.41,
       'bench.bisect.no_null_keys.seconds': 0.48, 'bench.bisect.no_null_keys.files_read': 0, 'bench.demo.seconds': 1.1,
     });
   });

@@ -31,6 +31,13 @@ function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }
 
+function median(xs: (number | undefined)[]): number | undefined {
+  const s = xs.filter((x): x is number => x !== undefined).sort((a, b) => a - b);
+  if (!s.length) return undefined;
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
 function get(o: unknown, ...path: string[]): unknown {
   let cur: unknown = o;
   for (const p of path) {
@@ -45,16 +52,23 @@ function benchMetrics(bench: Json, ns: string, put: (name: string, v: unknown) =
   put(`${ns}.log_replay.cpu_ratio`, get(bench, 'logReplay', 'cpuRatioMedian'));
   put(`${ns}.log_replay.add_actions`, get(bench, 'logReplay', 'addActions'));
   put(`${ns}.log_replay.peak_rss_mb`, get(bench, 'logReplay', 'peakRssOursMb'));
-  const perDigest = (get(bench, 'reconcile', 'perDigest') as Record<string, Json> | undefined) ?? {};
   // Groups are "level.digest"; the digest's name carries its version, the metric a stable alias.
   const alias = (d: string): string => (d.startsWith('md5') ? 'md5' : d.startsWith('duckdb-hash') ? 'fast' : d);
-  for (const [group, f] of Object.entries(perDigest)) {
+  const perLevel = (get(bench, 'reconcile', 'perLevel') as Record<string, Json> | undefined) ?? {};
+  for (const [group, f] of Object.entries(perLevel)) {
     const dot = group.indexOf('.');
     const name = dot < 0 ? alias(group) : `${group.slice(0, dot)}.${alias(group.slice(dot + 1))}`;
-    put(`${ns}.reconcile.${name}.ratio_source`, f.ratioSourceMedian);
-    put(`${ns}.reconcile.${name}.ratio_target`, f.ratioTargetMedian);
-    put(`${ns}.reconcile.${name}.rows_per_second`, f.rowsPerSecondMedian);
+    put(`${ns}.reconcile.${name}.ratio`, f.ratioMedian);
+    // Older bench.json files kept the CPU ratio per run only: take the median there.
+    const cpu = num(f.ratioCpuMedian) ?? median(((get(bench, 'reconcile', 'runs') as Json[] | undefined) ?? [])
+      .flatMap((r) => ((r.levels as Json[] | undefined) ?? []).filter((l) => `${String(l.level)}.${String(l.digest)}` === group).map((l) => num(l.ratioCpu))));
+    put(`${ns}.reconcile.${name}.ratio_cpu`, cpu);
+    put(`${ns}.reconcile.${name}.peak_rss_mb`, f.peakRssMbMax);
   }
+  const countsMs = num(get(bench, 'reconcile', 'countsMsMedian'));
+  put(`${ns}.reconcile.counts.seconds`, countsMs === undefined ? undefined : countsMs / 1000);
+  const digests = (get(bench, 'reconcile', 'digests') as Json[] | undefined) ?? [];
+  for (const d of digests) if (typeof d.id === 'string') { put(`${ns}.reconcile.digest.${d.id}.ratio`, d.ratio); put(`${ns}.reconcile.digest.${d.id}.ratio_cpu`, d.ratioCpu); }
   put(`${ns}.reconcile.rows`, get(bench, 'reconcile', 'rows'));
   const rows = get(bench, 'reconcile', 'rows');
   if (typeof rows === 'number') put(`${ns}.reconcile.rows_millions`, rows / 1e6);
@@ -81,14 +95,6 @@ function benchMetrics(bench: Json, ns: string, put: (name: string, v: unknown) =
     put(`${ns}.bisect.unique_keys.rows_millions`, typeof uk.rows === 'number' ? uk.rows / 1e6 : undefined);
     put(`${ns}.bisect.unique_keys.cpu_seconds`, typeof uk.cpuMs === 'number' ? uk.cpuMs / 1000 : undefined);
   }
-  const reconcileRuns = (get(bench, 'reconcile', 'runs') as Json[] | undefined) ?? [];
-  const keysRun = reconcileRuns.flatMap((r) => (r.runs as Json[] | undefined) ?? []).find((r) => r.level === 'keys');
-  if (keysRun) {
-  put(`${ns}.reconcile.keys.peak_rss_mb`, keysRun.peakRssMb);
-  put(`${ns}.reconcile.keys.ratio_target`, keysRun.ratioTarget);
-  }
-  const checksumRss = reconcileRuns.flatMap((r) => (r.runs as Json[] | undefined) ?? []).filter((r) => r.level === 'checksum').map((r) => r.peakRssMb).filter((x): x is number => typeof x === 'number');
-  if (checksumRss.length) put(`${ns}.reconcile.checksum.peak_rss_mb`, Math.max(...checksumRss));
 }
 
 export function collectMetrics(root: string, opts: { benchPath?: string; matrixPath?: string; experimentsDir?: string } = {}): Record<string, number> {

@@ -60,7 +60,7 @@ function fileSets(target: TargetSide, part: PartLike): Map<string, string[]> {
   return m;
 }
 
-export function signature(o: { contract: Contract; target: TargetSide; digestCols: string[]; floatCols: string[]; canonical: string }): string {
+export function signature(o: { contract: Contract; target: TargetSide; digestCols: string[]; floatCols: string[]; canonical: string; hashForms?: string[] }): string {
   const types = new Map(o.target.columns.map((c) => [c.name, c.type]));
   return JSON.stringify({
     canonical: o.canonical,
@@ -69,6 +69,7 @@ export function signature(o: { contract: Contract; target: TargetSide; digestCol
     naiveIsUtc: o.contract.naiveIsUtc,
     columns: o.digestCols.map((c) => `${c}:${types.get(c) ?? '?'}`),
     floats: o.floatCols,
+    ...(o.hashForms && o.hashForms.length ? { hashForms: o.hashForms } : {}),
   });
 }
 
@@ -89,11 +90,16 @@ export function readBaseline(path: string): Baseline | null {
 
 export function baselineFor(
   b: Baseline | null,
-  o: { contract: Contract; target: TargetSide; part: PartLike; digestCols: string[]; floatCols: string[]; canonical: string },
+  o: { contract: Contract; target: TargetSide; part: PartLike; digestCols: string[]; floatCols: string[]; canonical: string; hashForms?: string[] },
 ): { inherited: Map<string, InheritedPartition>; refused: string | null } {
   const inherited = new Map<string, InheritedPartition>();
   if (!b) return { inherited, refused: 'no baseline file yet (this run reads everything and can write one)' };
   if (b.table.metadataId !== o.target.snapshot.metadata.id) return { inherited, refused: 'the baseline is of another table (metadata id differs)' };
+  // A checksum is only comparable under the digest identity it was computed with (algorithm and,
+  // for DuckDB's hash(), the DuckDB version): under another, every partition is read again.
+  if (b.canonical !== o.canonical) {
+    return { inherited, refused: `the baseline was written under digest ${b.canonical} and this run uses ${o.canonical}: its checksums are not comparable, so every partition is re-read` };
+  }
   if (b.signature !== signature(o)) return { inherited, refused: 'the contract, schema or digest changed since the baseline was written' };
   if (!o.part.targetIsDeltaPartition && o.part.column !== null) return { inherited, refused: `the contract's partition column ${o.part.column} is not the table's partition column` };
   for (const [l, files] of fileSets(o.target, o.part)) {
@@ -111,6 +117,7 @@ export function writeBaselineFile(
   o: {
     result: ReconcileResult; target: TargetSide; part: PartLike; contract: Contract; digestCols: string[]; floatCols: string[];
     targetFloats: Map<string, Record<string, StoredFloatSum>>;
+    hashForms?: string[];
   },
 ): void {
   const sets = fileSets(o.target, o.part);
@@ -122,7 +129,7 @@ export function writeBaselineFile(
   }
   const b: Baseline = {
     format: BASELINE_FORMAT,
-    signature: signature({ contract: o.contract, target: o.target, digestCols: o.digestCols, floatCols: o.floatCols, canonical: o.result.digest }),
+    signature: signature({ contract: o.contract, target: o.target, digestCols: o.digestCols, floatCols: o.floatCols, canonical: o.result.digest, hashForms: o.hashForms }),
     canonical: o.result.digest,
     table: { root: o.target.root, version: o.target.snapshot.version, metadataId: o.target.snapshot.metadata.id },
     createdAt: new Date().toISOString(),

@@ -109,6 +109,8 @@ export function canonicalField(column: string, duckType: string, naiveIsUtc: boo
 export interface CanonicalColumn {
   name: string;
   type: string;
+  /** Same type on both sides of the run: the fast digest may hash the value as stored. */
+  raw?: boolean;
 }
 
 /** SQL text of the whole row's canonical bytes: fields in the given (sorted) column order. */
@@ -119,21 +121,34 @@ export function canonicalRow(columns: CanonicalColumn[], naiveIsUtc: boolean, op
 
 export type DigestMode = 'md5' | 'fast';
 
-/** The name recorded in results and baselines: a digest only compares with the same name. */
+/** The digest a run uses unless told otherwise: DuckDB's vectorised hash (ADR 0001). */
+export const DEFAULT_DIGEST: DigestMode = 'fast';
+
+/**
+ * The digest identity recorded in results and baselines: algorithm and, where the algorithm is
+ * DuckDB's own hash(), the DuckDB version. Checksums compare only under the same identity.
+ */
 export function digestName(mode: DigestMode, duckdbVersion: string): string {
-  return mode === 'md5' ? CANONICAL_VERSION : `duckdb-hash-v1@${duckdbVersion}`;
+  return mode === 'md5' ? CANONICAL_VERSION : `${FAST_DIGEST}@${duckdbVersion}`;
 }
+
+/** v2: h1 = hash of the per-column hashes, h2 = hash(h1) (v1 hashed the columns twice). */
+export const FAST_DIGEST = 'duckdb-hash-v2';
 
 /**
  * SQL for the 128-bit row digest as two UBIGINT halves (h1 upper, h2 lower). Storing halves keeps
  * the one pass cheap (no 128-bit shifts per row) and is what the sums need anyway.
  * - md5: md5 of the canonical text (stable across DuckDB versions and machines; ADR 0003). The
- *   caller computes it once per row in a subquery (`inner`) and splits it outside (`outer`).
- * - fast: DuckDB's hash() over canonically typed values, twice in opposite column order. Several
- *   times cheaper, but DuckDB does not promise hash() stable across versions: the digest name
- *   carries the DuckDB version, and a baseline of another version is not inherited (ADR 0001).
+ *   caller computes it once per row in a subquery (`inner`) and splits it outside.
+ * - fast: DuckDB's hash() over the per-column hashes of the canonically typed values (h1),
+ *   and hash(h1) as h2. One pass of
+ *   hashing per row, vectorised. Two rows are equal when their h1 are (64 bits); the checksum sums
+ *   both halves, and since hash(h1) is not linear in h1, two different multisets of rows agree
+ *   on both sums only by a second, independent accident. DuckDB does not promise hash() stable
+ *   across versions: the digest identity carries the DuckDB version, and a baseline written
+ *   under another identity is not inherited (ADR 0001).
  */
-export function rowDigestHalves(columns: CanonicalColumn[], naiveIsUtc: boolean, mode: DigestMode): { inner: string | null; h1: string; h2: string } {
+export function rowDigestHalves(columns: CanonicalColumn[], naiveIsUtc: boolean, mode: DigestMode): { inner: string; h1: string; h2: string } {
   if (mode === 'md5') {
     return {
       inner: `md5_number(${canonicalRow(columns, naiveIsUtc)})`,
@@ -141,14 +156,27 @@ export function rowDigestHalves(columns: CanonicalColumn[], naiveIsUtc: boolean,
       h2: 'CAST(_lk_d & 18446744073709551615::UHUGEINT AS UBIGINT)',
     };
   }
-  const typed = columns.map((c) => typedValue(c.name, c.type, naiveIsUtc));
-  if (typed.length === 0) typed.push("''");
-  return { inner: null, h1: `hash(${typed.join(', ')})`, h2: `hash(${[...typed].reverse().join(', ')}, 'lakerec')` };
+  const hashes = columns.map((c) => columnHashSql(c.name, c.type, naiveIsUtc, c.raw === true));
+  if (hashes.length === 0) hashes.push("hash('')");
+  return { inner: `hash(${hashes.join(', ')})`, h1: '_lk_d', h2: 'hash(_lk_d)' };
+}
+
+/**
+ * One column's 64-bit hash (DuckDB hash() of the canonically typed value). The fast row digest is
+ * hash() over these in column order; the rows level keeps them per row (32 bits each) to say
+ * which columns of a changed row differ.
+ */
+export function columnHashSql(column: string, duckType: string, naiveIsUtc: boolean, raw = false, qualifier?: string): string {
+  const x = (qualifier ? qualifier + '.' : '') + sqlIdent(column);
+  // A column of one type on both sides hashes as stored (a cast per value is the pass's largest
+  // cost after the hash); a baseline records which columns were hashed so (baseline.ts).
+  const f = compareFamily(duckType, naiveIsUtc);
+  if (raw && f !== 'nested' && f !== 'other') return `hash(${x})`;
+  return `hash(${typedValue(x, duckType, naiveIsUtc)})`;
 }
 
 /** A value cast to one type per family, so equal values hash equally whatever width they were stored in. */
-function typedValue(column: string, duckType: string, naiveIsUtc: boolean): string {
-  const x = sqlIdent(column);
+function typedValue(x: string, duckType: string, naiveIsUtc: boolean): string {
   switch (compareFamily(duckType, naiveIsUtc)) {
     case 'integer': return /^(HUGEINT|UHUGEINT|UBIGINT)$/i.test(duckType.trim()) ? `CAST(${x} AS HUGEINT)` : `CAST(${x} AS BIGINT)`;
     case 'decimal': return `CAST(${x} AS DECIMAL(38,${decimalScale(duckType) ?? 0}))`;

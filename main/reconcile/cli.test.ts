@@ -96,6 +96,18 @@ describe(`lakerec reconcile exit codes (real CLI, ${RUNS} run(s) per case)`, () 
     expect(md).toContain('`double_load`');
   });
 
+  it('--progress prints each side\'s rows done and total on stderr (one line per quarter off a terminal)', () => {
+    const l = lakes.double_load;
+    const r = lakerec(['reconcile', l.sourceParquet, l.tablePath, '--contract', l.contractPath, '--progress']);
+    expect(r.code).toBe(1);
+    const src = l.meta.sourceRows.toLocaleString('en-US');
+    const tgt = l.meta.targetRows.toLocaleString('en-US');
+    expect(r.err).toContain(`hashing the source: 0 / ${src} rows (0%)`);
+    expect(r.err).toContain(`hashing the source: ${src} / ${src} rows (100%)`);
+    expect(r.err).toContain(`hashing the target: ${tgt} / ${tgt} rows (100%)`);
+    expect(r.out).toMatch(/^verdict: diverges/);
+  });
+
   it('a CI gate with one baseline file: the first run writes it, the next inherits unchanged partitions', () => {
     const b = join(dir, '.lakerec', 'baseline.json');
     const args = ['reconcile', lakes.double_load.sourceParquet, lakes.double_load.tablePath, '--contract', lakes.double_load.contractPath, '--baseline', b, '--write-baseline', b];

@@ -1,7 +1,7 @@
 // The engine on small real tables: every source format, renames/ignore, partition expressions,
 // lateness, floats, naive timestamps, the baseline, and schema/counts that never open a data file.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readdirSync, rmSync, statSync, unlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StructType } from '../../shared/delta';
@@ -164,6 +164,25 @@ describe('levels', () => {
   });
 });
 
+describe('the key diff reads only disagreeing partitions', () => {
+  it('still sees a key whose copies sit in an agreeing and a disagreeing partition as one duplicated key', async () => {
+    // id 4 (dt=2026-08-11, unchanged there) is loaded again into dt=2026-08-12; id 5's name changes in dt=2026-08-12.
+    const root = await makeTable('cross', async (w) => {
+      await w.append({ sql: `SELECT * REPLACE (CASE WHEN id = 5 THEN 'renamed' ELSE name END AS name) FROM (${rowsSql()})` });
+      await w.append({ sql: `SELECT * REPLACE (DATE '2026-08-12' AS dt) FROM (${rowsSql()}) WHERE id = 4` });
+    });
+    const r = await reconcile({ source, target: { root }, contract: parseContract(contractText()), level: 'rows' });
+    expect(r.partitions.filter((p) => p.state !== 'match').map((p) => p.partition)).toEqual(['dt=2026-08-12']);
+    expect(r.keyDiff).toMatchObject({ duplicatedInTarget: 1, extra: 0, missing: 0, changed: 1, moved: 0 });
+    const dup = r.rowDiffs.find((d) => d.kind === 'duplicate')!;
+    expect(dup.key).toEqual({ id: '4' });
+    expect(r.rowDiffs.find((d) => d.kind === 'changed')?.columns).toEqual(['name']);
+    // the example row still says where the target row lives
+    expect(r.rowDiffs.find((d) => d.kind === 'changed')?.targetFile).toMatch(/^dt=2026-08-12\/.*\.parquet$/);
+    expect(r.rowDiffs.find((d) => d.kind === 'changed')?.targetRow).toBe(1);
+  });
+});
+
 describe('baseline', () => {
   it('inherits unchanged partitions, reads only the changed one, and agrees with a cold run', async () => {
     const root = join(dir, 'based');
@@ -197,9 +216,26 @@ describe('baseline', () => {
       expect(keys.findings.map((f) => f.mode)).toEqual(['double_load']);
       expect(keys.baseline?.inherited).toEqual(['dt=2026-08-10']);
       // another contract (another digest signature) inherits nothing, and says why
-      const other = await reconcile({ source: source2, target: { root }, contract: c, level: 'checksum', baseline: bpath, digest: 'fast' });
+      const other = await reconcile({ source: source2, target: { root }, contract: { ...c, naiveIsUtc: !c.naiveIsUtc }, level: 'checksum', baseline: bpath });
       expect(other.baseline?.refused).toMatch(/changed since the baseline/);
       expect(other.reads.targetRowsAvoided).toBe(0);
+      // another digest identity (md5, or DuckDB's hash() of another DuckDB version) inherits nothing, says why, re-reads
+      const md5 = await reconcile({ source: source2, target: { root }, contract: c, level: 'checksum', baseline: bpath, digest: 'md5' });
+      expect(first.digest).toMatch(/^duckdb-hash-v2@v\d/);
+      expect(md5.baseline?.refused).toBe(`the baseline was written under digest ${first.digest} and this run uses md5-canonical-v1: its checksums are not comparable, so every partition is re-read`);
+      expect(md5.notes.join('\n')).toContain(`baseline not used: the baseline was written under digest ${first.digest}`);
+      expect(md5.reads.targetRowsAvoided).toBe(0);
+      expect(md5.reads.targetRowsRead).toBe(md5.target.rows);
+      expect(md5.partitions.every((p) => !p.inherited)).toBe(true);
+      const stored = JSON.parse(readFileSync(bpath, 'utf8')) as { canonical: string; signature: string };
+      const olderDuck = 'duckdb-hash-v2@v1.4.0';
+      writeFileSync(bpath, JSON.stringify({ ...stored, canonical: olderDuck, signature: stored.signature.replace(first.digest, olderDuck) }));
+      const upgraded = await reconcile({ source: source2, target: { root }, contract: c, level: 'checksum', baseline: bpath });
+      expect(upgraded.baseline?.refused).toBe(`the baseline was written under digest ${olderDuck} and this run uses ${first.digest}: its checksums are not comparable, so every partition is re-read`);
+      expect(upgraded.baseline?.inherited).toEqual([]);
+      expect(upgraded.reads.targetRowsAvoided).toBe(0);
+      const coldNow = await reconcile({ source: source2, target: { root }, contract: c, level: 'checksum' });
+      expect(upgraded.partitions.map((p) => p.targetChecksum)).toEqual(coldNow.partitions.map((p) => p.targetChecksum));
     } finally {
       w.close();
     }
@@ -221,6 +257,37 @@ describe('jobs', () => {
     expect(await code(run)).toMatch(/^cancelled: /);
     expect(phases).toContain('hashing the source');
     expect(phases).not.toContain('diffing keys');
+  });
+});
+
+describe('one digest per run', () => {
+  it('gives the same partition checksums at checksum, keys and rows level, for each digest', async () => {
+    const c = parseContract(contractText());
+    for (const digest of ['fast', 'md5'] as const) {
+      const sums = [];
+      for (const level of ['checksum', 'keys', 'rows'] as const) {
+        const r = await reconcile({ source, target: { root: clean }, contract: c, level, digest });
+        sums.push(r.partitions.map((p) => [p.partition, p.sourceChecksum, p.targetChecksum]));
+        expect(r.verdict).toBe('matches');
+      }
+      expect(sums[1]).toEqual(sums[0]);
+      expect(sums[2]).toEqual(sums[0]);
+    }
+  });
+});
+
+describe('progress', () => {
+  it('reports rows done of a known total on each side, ending at the total', async () => {
+    const events: { phase: string; done: number; total: number | null }[] = [];
+    await reconcile({ source, target: { root: clean }, contract: parseContract(contractText()), level: 'rows', ctx: { progress: (p) => events.push(p) } });
+    for (const phase of ['hashing the source', 'hashing the target']) {
+      const side = events.filter((e) => e.phase === phase);
+      expect(side.length).toBeGreaterThanOrEqual(2);
+      expect(side.every((e) => e.total === 90)).toBe(true);
+      expect(side[0].done).toBe(0);
+      expect(side[side.length - 1].done).toBe(90);
+      expect(side.every((e, i) => i === 0 || e.done >= side[i - 1].done)).toBe(true);
+    }
   });
 });
 

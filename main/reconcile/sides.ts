@@ -10,6 +10,7 @@ import type { SchemaColumn } from '../../shared/reconcile';
 import { sqlIdent, sqlString } from '../engine/duck';
 import { DeltaTable } from '../delta/table';
 import { registerSnapshotView } from '../delta/scan';
+import { partitionValueExpr } from '../delta/schema';
 import type { Snapshot, VersionChange } from '../delta/types';
 import { compareFamily } from './canonical';
 import type { Contract } from './contract';
@@ -71,9 +72,51 @@ export async function openTarget(root: string, version?: number, open?: DeltaTab
   return { root: resolve(root), table, snapshot, columns: schemaColumns(snapshot.schema), view: null };
 }
 
-/** Registers the target's logical rows (optionally only some files) as a view, with provenance. */
+// Up to this many distinct partition values, the one pass reads each partition's files on their
+// own with the partition value as a literal, instead of joining every row to the file list.
+const MAX_LITERAL_PARTITIONS = 64;
+
+/**
+ * Registers the target's logical rows (optionally only some files) as a view, with provenance.
+ * Without provenance and with few partitions, the view is a UNION ALL of one scan per partition
+ * with the partition values as constants: the same rows, without a per-row join on the file name
+ * (the one pass's largest cost on the target side after the hashing itself).
+ */
 export async function registerTargetView(conn: DuckDBConnection, t: TargetSide, view: string, files?: Snapshot['files'], provenance = true): Promise<void> {
-  await registerSnapshotView(conn, t.snapshot, view, { provenance, ...(files ? { files } : {}) });
+  const snap = t.snapshot;
+  const list = files ?? snap.files;
+  const partCols = snap.partitionColumns;
+  const groups = new Map<string, Snapshot['files']>();
+  if (!provenance && partCols.length > 0) {
+    for (const f of list) {
+      const k = JSON.stringify(partCols.map((c) => f.partitionValues[c] ?? null));
+      const g = groups.get(k) ?? [];
+      g.push(f);
+      groups.set(k, g);
+    }
+  }
+  if (provenance || partCols.length === 0 || groups.size === 0 || groups.size > MAX_LITERAL_PARTITIONS) {
+    await registerSnapshotView(conn, snap, view, { provenance, ...(files ? { files } : {}) });
+    t.view = view;
+    return;
+  }
+  const dataFields = snap.schema.fields.filter((f) => !partCols.includes(f.name));
+  const dataOnly: Snapshot = { ...snap, partitionColumns: [], schema: { ...snap.schema, fields: dataFields } };
+  const selects: string[] = [];
+  let i = 0;
+  for (const [k, g] of groups) {
+    const values = JSON.parse(k) as (string | null)[];
+    const part = `${view}__p${i++}`;
+    await registerSnapshotView(conn, dataOnly, part, { files: g });
+    const cols = snap.schema.fields.map((f) => {
+      const pi = partCols.indexOf(f.name);
+      if (pi < 0) return sqlIdent(f.name);
+      const v = values[pi];
+      return `${partitionValueExpr(v === null ? 'NULL::VARCHAR' : sqlString(v), f.type)} AS ${sqlIdent(f.name)}`;
+    });
+    selects.push(`SELECT ${cols.join(', ')} FROM ${sqlIdent(part)}`);
+  }
+  await conn.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdent(view)} AS ${selects.join('\nUNION ALL\n')}`);
   t.view = view;
 }
 
@@ -92,6 +135,8 @@ export interface SourceSide {
   /** Columns as the source names them, before renames (for the schema report). */
   rawColumns: SchemaColumn[];
   snapshot: Snapshot | null;
+  /** The Parquet files read, when the source is Parquet (their footers hold row counts). */
+  parquetFiles: string[] | null;
 }
 
 interface ParsedSourceSpec { path: string; version: number | undefined }
@@ -144,6 +189,7 @@ export async function openSource(
   const description = version === undefined ? spec : `${path}@${version}`;
   const raw = `${view}_raw`;
   let snapshot: Snapshot | null = null;
+  let parquetFiles: string[] | null = null;
   try {
     if (kind === 'delta') {
       const table = await DeltaTable.open(path);
@@ -152,6 +198,7 @@ export async function openSource(
     } else if (kind === 'parquet') {
       const files = statSync(path).isDirectory() ? parquetFilesUnder(path) : [path];
       if (files.length === 0) throw new LakerecError('source_unreadable', `source folder ${spec} holds no .parquet file`, { path: spec });
+      parquetFiles = files;
       // A folder written hive-style (dt=2026-08-10/...) carries a column in its paths.
       const hive = statSync(path).isDirectory() && files.some((f) => /[\\/][^\\/=]+=[^\\/]*[\\/]/.test(f.slice(path.length)));
       await conn.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdent(raw)} AS SELECT * FROM read_parquet([${files.map(sqlString).join(', ')}], union_by_name = true, hive_partitioning = ${hive})`);
@@ -190,7 +237,7 @@ export async function openSource(
   } catch (e) {
     throw unreadable(spec, e);
   }
-  return { kind, description, version: snapshot ? snapshot.version : null, view, columns, rawColumns, snapshot };
+  return { kind, description, version: snapshot ? snapshot.version : null, view, columns, rawColumns, snapshot, parquetFiles };
 }
 
 /** A cast of untyped text (or JSON-guessed type) to the target's type. */

@@ -1,0 +1,304 @@
+// The key diff: the two per-row digest tables joined on the key inside DuckDB, each key classified
+// (missing, extra, duplicate, moved, changed), then the few example rows fetched back by key.
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { CellText, ColumnDiffCount, ReconcileResult, RowDiff } from '../../shared/reconcile';
+import { sqlIdent } from '../engine/duck';
+import { canonicalRow, columnHashSql, compareFamily } from './canonical';
+import type { Contract } from './contract';
+import type { KeyDiffEvidence } from './classify';
+import { dayOf, exec, label, num, partitionIn, rows, text, type PartitionSpec } from './sql';
+
+/** Which optional columns the pass stored (pass.ts): md5's second half, the ordering value. */
+export interface StoredColumns {
+  h2: boolean;
+  o: boolean;
+  /** The type p is stored in (one DuckDB printed), or null when p is text. */
+  pType: string | null;
+}
+
+export interface KeyDiffResult {
+  evidence: KeyDiffEvidence;
+  totals: NonNullable<ReconcileResult['keyDiff']>;
+  columnDiffs: ColumnDiffCount[];
+  rowDiffs: RowDiff[];
+}
+
+/**
+ * The key diff: a FULL OUTER JOIN of the two digest tables on the key, inside DuckDB.
+ * `onlyPartitions` (labels; null for all) limits the join to the partitions whose checksums
+ * disagree, plus every row elsewhere whose key occurs there on either side (a key whose copies
+ * sit in an agreeing and a disagreeing partition is still seen as one key). In a partition whose
+ * checksum and count agree the two sides hold the same rows, so it holds no difference to find.
+ */
+export async function diffKeys(
+  conn: DuckDBConnection, contract: Contract, part: PartitionSpec, digestCols: string[], floatCols: string[],
+  srcType: Map<string, string>, tgtType: Map<string, string>, skipPartitions: string[], limit: number, perColumn: boolean,
+  reads: ReconcileResult['reads'], onlyPartitions: string[] | null = null, stored: StoredColumns = { h2: true, o: true, pType: null },
+  /** A view of the target's rows in these partitions only, without provenance (for targeted re-reads). */
+  targetView: (partitions: string[]) => Promise<string> = async () => 'lk_tgt_all',
+): Promise<KeyDiffResult> {
+  const K = contract.keys.map((_, i) => `k${i}`);
+  const keyCols = contract.keys;
+  const keyNull = K.map((k) => `${k} IS NULL`).join(' OR ');
+  const pIn = (labels: string[]) => partitionIn('p', stored.pType, labels);
+  const skip = skipPartitions.length ? ` AND NOT ${pIn(skipPartitions)}` : '';
+  // Keys are unique on both sides almost always: those rows are joined as they are (one hash
+  // join, no aggregation). Keys that repeat on either side are few; they are aggregated per key
+  // first and then joined. Both land in lk_kd, which keeps only keys that are not equal.
+  const notNull = `NOT (${keyNull})${skip}`;
+  const Kl = K.join(', ');
+  const on = (a: string, b: string) => K.map((k) => `${a}.${k} = ${b}.${k}`).join(' AND ');
+  // A key not unique in the source is a finding of its own, so the source is checked in full.
+  await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_sdup AS SELECT ${Kl} FROM lk_s WHERE ${notNull} GROUP BY ${Kl} HAVING count(*) > 1`);
+  let sIn = 'lk_s';
+  let tIn = 'lk_t';
+  if (onlyPartitions !== null) {
+    // The rows of the disagreeing partitions, and the few elsewhere whose key also occurs there
+    // (found from the key columns alone; normally none).
+    const inD = onlyPartitions.length ? pIn(onlyPartitions) : 'false';
+    await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_dk AS SELECT ${Kl} FROM lk_s WHERE ${notNull} AND ${inD} UNION SELECT ${Kl} FROM lk_t WHERE ${notNull} AND ${inD}`);
+    // Conditions are applied inside a derived table, unqualified: literals are never rewritten.
+    const outside = (tb: string) => `SELECT x.${K.join(', x.')} FROM (SELECT ${Kl} FROM ${tb} WHERE ${notNull} AND NOT (${inD})) x SEMI JOIN lk_dk d ON ${on('d', 'x')}`;
+    await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_xk AS ${outside('lk_s')} UNION ${outside('lk_t')}`);
+    const cross = num((await rows(conn, 'SELECT count(*) AS n FROM lk_xk'))[0].n) > 0;
+    const input = (tb: string) => cross
+      ? `(SELECT * FROM ${tb} WHERE ${inD} UNION ALL SELECT x.* FROM (SELECT * FROM ${tb} WHERE NOT (${inD})) x SEMI JOIN lk_xk d ON ${on('d', 'x')})`
+      : `(SELECT * FROM ${tb} WHERE ${inD})`;
+    sIn = input('lk_s');
+    tIn = input('lk_t');
+  }
+  // Keys repeated in the source anywhere, or in the target within the diff's rows.
+  await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_dupk AS SELECT ${Kl} FROM ${tIn} WHERE ${notNull} GROUP BY ${Kl} HAVING count(*) > 1 UNION SELECT ${Kl} FROM lk_sdup`);
+  const anyDup = num((await rows(conn, 'SELECT count(*) AS n FROM lk_dupk'))[0].n) > 0;
+  const floatDiff = floatCols.map((c, i) => {
+    const rule = contract.floats[c];
+    if (rule === 'exclude') return null;
+    return `(s.f${i} IS DISTINCT FROM t.f${i} AND NOT coalesce(abs(s.f${i} - t.f${i}) <= ${rule.tolerance}, false))`;
+  }).filter((x): x is string => x !== null);
+  // The fast digest's h2 is hash(h1): comparing h1 is the whole comparison.
+  const changedCond = [stored.h2 ? '(s.h1 <> t.h1 OR s.h2 <> t.h2)' : 's.h1 <> t.h1', ...floatDiff].join(' OR ');
+  const sameD = stored.h2 ? '(s.h1 = t.h1 AND s.h2 = t.h2)' : 's.h1 = t.h1';
+  const ord = (a: string) => (stored.o ? `${a}.o` : 'NULL::BIGINT');
+  const kdSelect = (sn: string, tn: string, tsame: string, from: string) => `SELECT * FROM (
+    SELECT ${K.map((k) => `coalesce(s.${k}, t.${k}) AS ${k}`).join(', ')},
+      ${sn} AS sn, ${tn} AS tn, s.p AS sp, t.p AS tp, ${sameD} AS same_d, ${tsame} AS tsame, ${ord('s')} AS so, ${ord('t')} AS tgo,
+      CASE WHEN ${sn} IS NULL THEN 'extra' WHEN ${tn} IS NULL THEN 'missing'
+           WHEN ${tn} > ${sn} THEN 'duplicate'
+           WHEN s.p IS DISTINCT FROM t.p THEN 'moved'
+           WHEN ${changedCond} THEN 'changed' ELSE 'same' END AS kind
+    FROM ${from}
+  ) WHERE kind <> 'same'`;
+  const uniq = (tb: string) => anyDup
+    ? `(SELECT * FROM (SELECT * FROM ${tb} WHERE ${notNull}) x WHERE NOT EXISTS (SELECT 1 FROM lk_dupk d WHERE ${on('d', 'x')}))`
+    : `(SELECT * FROM ${tb} WHERE ${notNull})`;
+  await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_kd AS ${kdSelect(
+    `CASE WHEN s.${K[0]} IS NULL THEN NULL ELSE 1 END`, `CASE WHEN t.${K[0]} IS NULL THEN NULL ELSE 1 END`, 'true',
+    `${uniq(sIn)} s FULL OUTER JOIN ${uniq(tIn)} t ON ${on('s', 't')}`)}`);
+  if (anyDup) {
+    const fAgg = floatCols.map((_, i) => `any_value(f${i}) AS f${i}`);
+    const agg = (tb: string) => `(SELECT ${K.map((k) => `x.${k}`).join(', ')}, count(*) AS n, any_value(p) AS p, min(h1) AS h1, ${stored.h2 ? 'min(h2) AS h2, (min(h1) = max(h1) AND min(h2) = max(h2))' : '(min(h1) = max(h1))'} AS same_copies${stored.o ? ', max(o) AS o' : ''}${fAgg.map((x) => ', ' + x).join('')} FROM ${tb} x SEMI JOIN lk_dupk d ON ${on('d', 'x')} GROUP BY ${K.map((k) => `x.${k}`).join(', ')})`;
+    await exec(conn, `INSERT INTO lk_kd BY NAME ${kdSelect('s.n', 't.n', 't.same_copies', `${agg(sIn)} s FULL OUTER JOIN ${agg(tIn)} t ON ${on('s', 't')}`)}`);
+  }
+
+  // Totals per partition and kind.
+  const byPartition: KeyDiffEvidence['byPartition'] = new Map();
+  const entry = (l: string) => {
+    let e = byPartition.get(l);
+    if (!e) { e = { missing: 0, extra: 0, dupKeys: 0, dupRows: 0, dupDiffKeys: 0, changed: 0, moved: 0, nullKeyRows: 0 }; byPartition.set(l, e); }
+    return e;
+  };
+  const ev: KeyDiffEvidence = {
+    byPartition, missing: 0, extra: 0, dupKeys: 0, dupRows: 0, dupDiffKeys: 0, sourceDupKeys: 0, changed: 0, moved: 0,
+    nullKeyRowsTarget: 0, nullKeyRowsSource: 0, movedAdjacent: 0, movedDirection: { later: 0, earlier: 0 }, movedExprMismatch: null, staleRows: 0,
+    unicodeExamined: 0, unicodeOnly: 0,
+    examples: { missing: [], extra: [], duplicate: [], changed: [], moved: [], null_key: [], stale: [], unicode: [] },
+    exampleKeys: { missing: [], extra: [], duplicate: [], changed: [], moved: [], null_key: [], stale: [], unicode: [] },
+  };
+  const q = `SELECT kind, CAST(coalesce(tp, sp) AS VARCHAR) AS p, count(*) AS keys, sum(coalesce(tn, 0) - coalesce(sn, 0)) AS surplus,
+      count(*) FILTER (WHERE kind = 'duplicate' AND NOT (tsame AND same_d)) AS dupdiff
+    FROM lk_kd GROUP BY ALL`;
+  for (const r of await rows(conn, q)) {
+    const e = entry(label(part.column, text(r.p)));
+    const n = num(r.keys);
+    switch (r.kind) {
+      case 'missing': e.missing += n; ev.missing += n; break;
+      case 'extra': e.extra += n; ev.extra += n; break;
+      case 'duplicate': e.dupKeys += n; e.dupRows += num(r.surplus); e.dupDiffKeys += num(r.dupdiff); ev.dupKeys += n; ev.dupRows += num(r.surplus); ev.dupDiffKeys += num(r.dupdiff); break;
+      case 'moved': e.moved += n; ev.moved += n; break;
+      case 'changed': e.changed += n; ev.changed += n; break;
+    }
+  }
+  ev.sourceDupKeys = num((await rows(conn, 'SELECT count(*) AS n FROM lk_sdup'))[0].n);
+  for (const r of await rows(conn, `SELECT CAST(p AS VARCHAR) AS p, count(*) AS n FROM lk_t WHERE ${keyNull} GROUP BY 1`)) {
+    entry(label(part.column, text(r.p))).nullKeyRows += num(r.n);
+    ev.nullKeyRowsTarget += num(r.n);
+  }
+  ev.nullKeyRowsSource = num((await rows(conn, `SELECT count(*) AS n FROM lk_s WHERE ${keyNull}`))[0].n);
+
+  // Moved keys: how far, in days, when the partition is a date.
+  if (ev.moved > 0) {
+    for (const r of await rows(conn, `SELECT CAST(sp AS VARCHAR) AS sp, CAST(tp AS VARCHAR) AS tp, count(*) AS n FROM lk_kd WHERE kind = 'moved' GROUP BY ALL`)) {
+      const a = dayOf(text(r.sp));
+      const b = dayOf(text(r.tp));
+      if (a !== null && b !== null && Math.abs(b - a) === 1) {
+        ev.movedAdjacent += num(r.n);
+        if (b > a) ev.movedDirection.later += num(r.n); else ev.movedDirection.earlier += num(r.n);
+      }
+    }
+  }
+  // Moved rows: does the target's partition value disagree with the contract's own derivation of
+  // it from the same row? Then the partition was derived differently (a zone, a clock), not moved.
+  if (ev.moved > 0 && contract.partitioning?.expression && part.column) {
+    try {
+      const jk = keyCols.map((kc, i) => `t.${sqlIdent(kc)} = k.${K[i]}`).join(' AND ');
+      const r = (await rows(conn, `SELECT count(*) AS n FROM lk_kd k JOIN lk_tgt_all t ON ${jk}
+        WHERE k.kind = 'moved' AND CAST((${contract.partitioning.expression}) AS VARCHAR) IS DISTINCT FROM CAST(t.${sqlIdent(part.column)} AS VARCHAR)`))[0];
+      ev.movedExprMismatch = num(r.n);
+    } catch {
+      ev.movedExprMismatch = null;
+    }
+  }
+  if (ev.changed > 0 && contract.ordering) {
+    ev.staleRows = num((await rows(conn, `SELECT count(*) AS n FROM lk_kd WHERE kind = 'changed' AND tgo < so`))[0].n);
+  }
+
+  const columnDiffs: ColumnDiffCount[] = [];
+
+  // Examples: a few keys per kind, then their full rows fetched back by key from both sides.
+  const exampleSql = (where: string, n: number) => `SELECT ${K.join(', ')}, kind, CAST(sp AS VARCHAR) AS sp, CAST(tp AS VARCHAR) AS tp FROM lk_kd WHERE ${where} ORDER BY ${K.join(', ')} LIMIT ${n}`;
+  const staleWhere = contract.ordering ? `kind = 'changed' AND tgo < so` : 'false';
+  const unicodeN = limit * 4;
+  const picks: { kind: keyof KeyDiffEvidence['examples']; where: string; n: number }[] = [
+    { kind: 'missing', where: `kind = 'missing'`, n: limit },
+    { kind: 'extra', where: `kind = 'extra'`, n: limit },
+    { kind: 'duplicate', where: `kind = 'duplicate'`, n: limit },
+    { kind: 'moved', where: `kind = 'moved'`, n: limit },
+    { kind: 'stale', where: staleWhere, n: limit },
+    { kind: 'changed', where: `kind = 'changed'${contract.ordering ? ' AND NOT coalesce(tgo < so, false)' : ''}`, n: unicodeN },
+  ];
+  await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_ex (${K.map((k, i) => `${k} ${srcType.get(keyCols[i])}`).join(', ')}, kind VARCHAR, sp VARCHAR, tp VARCHAR)`);
+  for (const pk of picks) await exec(conn, `INSERT INTO lk_ex SELECT *  REPLACE (CASE WHEN ${pk.kind === 'stale' ? 'true' : 'false'} THEN 'stale' ELSE kind END AS kind) FROM (${exampleSql(pk.where, pk.n)})`);
+  const exRows = await rows(conn, `SELECT ${K.map((k) => `CAST(${k} AS VARCHAR) AS ${k}`).join(', ')}, kind, sp, tp FROM lk_ex`);
+  const keyText = (r: Record<string, unknown>) => JSON.stringify(K.map((k) => text(r[k])));
+  const keyLabel = (r: Record<string, unknown>) => keyCols.map((k, i) => `${k}=${text(r[K[i]]) ?? 'null'}`).join(', ');
+
+  // Full rows, fetched back by key (a targeted read, counted apart from the one pass; DuckDB
+  // pushes the join's keys down into the scan). The target's rows come with their data file and
+  // row index (`_lakerec_file`, `_lakerec_row`), first by file and row when a key has copies.
+  const showCols = [...new Set([...digestCols, ...floatCols])].sort();
+  const where = new Map<string, { file: CellText; row: number | null }>();
+  const fetch = async (view: string, types: Map<string, string>, provenance: boolean) => {
+    const m = new Map<string, Record<string, CellText>[]>();
+    if (exRows.length === 0) return m;
+    const cols = showCols.filter((c) => types.has(c));
+    const sel = [...keyCols.map((k, i) => `CAST(v.${sqlIdent(k)} AS VARCHAR) AS ${K[i]}`), ...cols.map((c) => `CAST(v.${sqlIdent(c)} AS VARCHAR) AS ${sqlIdent('c_' + c)}`)];
+    if (provenance) sel.push('v._lakerec_file AS _lk_file', 'v._lakerec_row AS _lk_row');
+    const join = keyCols.map((k, i) => `v.${sqlIdent(k)} = e.${K[i]}`).join(' AND ');
+    const order = provenance ? ' ORDER BY _lk_file, _lk_row' : '';
+    for (const r of await rows(conn, `SELECT ${sel.join(', ')} FROM ${sqlIdent(view)} v SEMI JOIN (SELECT DISTINCT ${K.join(', ')} FROM lk_ex) e ON ${join}${order}`)) {
+      const rec: Record<string, CellText> = {};
+      for (const c of cols) rec[c] = text(r['c_' + c]);
+      const k = keyText(r);
+      const list = m.get(k) ?? [];
+      list.push(rec);
+      m.set(k, list);
+      if (provenance && !where.has(k)) where.set(k, { file: text(r._lk_file), row: r._lk_row === null || r._lk_row === undefined ? null : Number(r._lk_row) });
+      reads.exampleRowsFetched++;
+    }
+    return m;
+  };
+  const sRows = await fetch('lk_src', srcType, false);
+  const tRows = await fetch('lk_tgt_all', tgtType, true);
+
+  const pv = (v: unknown) => (v === null || v === undefined ? null : label(part.column, text(v)));
+  const stringCols = new Set(showCols.filter((c) => compareFamily(tgtType.get(c) ?? srcType.get(c) ?? '', false) === 'string'));
+  for (const r of exRows) {
+    const k = keyText(r);
+    const s = sRows.get(k)?.[0] ?? null;
+    const t = tRows.get(k)?.[0] ?? null;
+    const kind = String(r.kind) as keyof KeyDiffEvidence['examples'];
+    const diffCols = s && t ? showCols.filter((c) => s[c] !== t[c]) : [];
+    const key: Record<string, CellText> = {};
+    keyCols.forEach((kc, i) => { key[kc] = text(r[K[i]]); });
+    const rd: RowDiff = {
+      key,
+      sourcePartition: pv(r.sp),
+      targetPartition: pv(r.tp),
+      kind: kind === 'stale' || kind === 'unicode' ? 'changed' : kind === 'null_key' ? 'null_key' : kind,
+      columns: diffCols,
+      source: s,
+      target: t,
+      targetFile: t ? where.get(k)?.file ?? null : null,
+      targetRow: t ? where.get(k)?.row ?? null : null,
+    };
+    if (kind === 'changed') {
+      const unicodeOnly = diffCols.length > 0 && diffCols.every((c) => stringCols.has(c) && s![c] !== null && t![c] !== null && s![c]!.normalize('NFC') === t![c]!.normalize('NFC'));
+      if (unicodeOnly) {
+        if (ev.examples.unicode.length < limit) { ev.examples.unicode.push(rd); ev.exampleKeys.unicode.push(keyLabel(r)); }
+        continue;
+      }
+      if (ev.examples.changed.length >= limit) continue;
+    }
+    ev.examples[kind].push(rd);
+    ev.exampleKeys[kind].push(keyLabel(r));
+  }
+  // One targeted re-read of the changed (and moved) rows, fetched back by key from both sides
+  // (the target from the files of their partitions only; counted with the example rows):
+  // - rows level: per column, how many of them differ there (the column hashes the fast digest
+  //   is made of);
+  // - every changed row (not just the examples) re-compared with strings NFC-normalised, to tell
+  //   unicode_normalisation from content_divergence.
+  // Rows whose key repeats on a side are taken once per side (per-key minimum).
+  const staleCond = contract.ordering ? ' AND NOT coalesce(k.tgo < k.so, false)' : '';
+  const hasStrings = digestCols.some((c) => compareFamily(tgtType.get(c)!, false) === 'string');
+  const wantColumns = perColumn && digestCols.length > 0 && ev.changed > 0;
+  const wantUnicode = ev.changed > 0 && hasStrings;
+  if (wantColumns || wantUnicode) {
+    const kinds = wantColumns ? `('changed', 'moved')` : `('changed')`;
+    const tps = (await rows(conn, `SELECT DISTINCT CAST(tp AS VARCHAR) AS tp FROM lk_kd WHERE kind IN ${kinds}`)).map((r) => label(part.column, text(r.tp)));
+    const tView = tps.length ? await targetView(tps) : 'lk_tgt_all';
+    const side = (view: string, types: Map<string, string>) => {
+      const sel = keyCols.map((kc, i) => `v.${sqlIdent(kc)} AS ${K[i]}`);
+      if (wantColumns) digestCols.forEach((c, i) => sel.push(`min(${columnHashSql(c, types.get(c)!, contract.naiveIsUtc, false, 'v')}) AS h_${i}`));
+      if (wantUnicode) sel.push(`min(md5(${canonicalRow(digestCols.map((c) => ({ name: c, type: types.get(c)! })), contract.naiveIsUtc, { qualifier: 'v', nfc: true })})) AS nfc`);
+      const on = keyCols.map((kc, i) => `v.${sqlIdent(kc)} = k.${K[i]}`).join(' AND ');
+      return `(SELECT ${sel.join(', ')} FROM ${sqlIdent(view)} v SEMI JOIN (SELECT ${Kl} FROM lk_kd WHERE kind IN ${kinds}) k ON ${on} GROUP BY ALL)`;
+    };
+    const unicodeRow = `k.kind = 'changed' AND NOT k.same_d${staleCond}`;
+    const sel: string[] = [];
+    if (wantColumns) digestCols.forEach((_, i) => sel.push(`count(*) FILTER (WHERE s.h_${i} IS DISTINCT FROM t.h_${i}) AS c${i}`));
+    if (wantUnicode) sel.push(`count(*) FILTER (WHERE ${unicodeRow}) AS un`, `count(*) FILTER (WHERE ${unicodeRow} AND s.nfc = t.nfc) AS uu`);
+    const r = (await rows(conn, `SELECT ${sel.join(', ')} FROM (SELECT * FROM lk_kd WHERE kind IN ${kinds}) k
+      JOIN ${side('lk_src', srcType)} s ON ${on('s', 'k')} JOIN ${side(tView, tgtType)} t ON ${on('t', 'k')}`))[0];
+    if (wantColumns) {
+      digestCols.forEach((c, i) => { if (num(r[`c${i}`]) > 0) columnDiffs.push({ column: c, rows: num(r[`c${i}`]) }); });
+      columnDiffs.sort((a, b) => b.rows - a.rows);
+    }
+    if (wantUnicode) {
+      ev.unicodeExamined = num(r.un);
+      ev.unicodeOnly = num(r.uu);
+      reads.exampleRowsFetched += 2 * num(r.un);
+    }
+  }
+  // Null-key rows have no key to fetch by: show them from their file position.
+  if (ev.nullKeyRowsTarget > 0) {
+    const tNull = keyCols.map((k) => `${sqlIdent(k)} IS NULL`).join(' OR ');
+    for (const r of await rows(conn, `SELECT ${part.targetSql} AS p, _lakerec_file AS file, _lakerec_row AS rowno FROM lk_tgt_all WHERE ${tNull} ORDER BY file, rowno LIMIT ${limit}`)) {
+      const key: Record<string, CellText> = {};
+      keyCols.forEach((kc) => { key[kc] = null; });
+      ev.examples.null_key.push({ key, sourcePartition: null, targetPartition: pv(r.p), kind: 'null_key', columns: [], source: null, target: null, targetFile: text(r.file), targetRow: r.rowno === null ? null : Number(r.rowno) });
+      ev.exampleKeys.null_key.push(`${text(r.file) ?? '?'}#${text(r.rowno) ?? '?'}`);
+    }
+  }
+  // Rows level shows every example kind.
+  const rowDiffs = [...ev.examples.duplicate, ...ev.examples.missing, ...ev.examples.extra, ...ev.examples.moved, ...ev.examples.stale, ...ev.examples.unicode, ...ev.examples.changed, ...ev.examples.null_key];
+  return {
+    evidence: ev,
+    totals: {
+      missing: ev.missing, extra: ev.extra, duplicatedInTarget: ev.dupKeys, duplicatedInSource: ev.sourceDupKeys,
+      changed: ev.changed, moved: ev.moved, nullKeysTarget: ev.nullKeyRowsTarget, nullKeysSource: ev.nullKeyRowsSource,
+    },
+    columnDiffs,
+    rowDiffs,
+  };
+}
