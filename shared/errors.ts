@@ -46,6 +46,8 @@ export type ErrorCode =
   | 'io_error'
   /** A writer lost the race for a version: another commit landed first; nothing was committed. */
   | 'commit_conflict'
+  /** The window lost its engine: web mode's server stopped, or the connection dropped (never a table problem). */
+  | 'disconnected'
   // the engine itself (exit 3: we could not produce an answer)
   | 'internal';
 

@@ -3,7 +3,7 @@
 // with each step pushed as it runs, and the local run history every run is recorded in.
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import type {
   ApiHandlers, ContractCheck, ContractText, JobProgress, ReconcileRequest,
 } from '../../shared/api';
@@ -20,6 +20,7 @@ import { ContractInvalid, contractSummary, parseContract, readContractFile } fro
 import { AcceptedContracts, sha256Of } from './contract-trust';
 import { reconcile } from '../reconcile/reconcile';
 import { defaultDataDir, getRun, listRuns, recordRun, type RunInput } from '../runs/store';
+import { contractFileFor } from '../workbench/contract-file';
 import { assertTableFolder, resolveUserPath, tableName } from './paths';
 import { withProvenance } from '../trust/provenance';
 import { checkLaws } from '../trust/laws';
@@ -91,7 +92,7 @@ export async function recordedBisect(runsDir: string, root: string, spec: Predic
     await recordRunQuietly(runsDir, {
       kind: 'bisect', startedAt, title: r.firstBad !== null ? `${title} → first bad v${r.firstBad}` : title,
       status: r.outcome === 'clean' ? 'pass' : r.outcome === 'bad' ? 'found' : r.outcome,
-      summary: { root, predicate: spec, outcome: r.outcome, firstBad: r.firstBad, lastGood: r.lastGood, culprit: r.culprit, examined: r.examined },
+      summary: { root, predicate: spec, outcome: r.outcome, firstBad: r.firstBad, lastGood: r.lastGood, culprit: r.culprit, examined: r.examined, result: r },
     }, log);
     return r;
   } catch (e) {
@@ -125,18 +126,6 @@ export function checkContract(text: string): ContractCheck {
     const message = err.message.replace(/^contract:\d+:\s*/, '');
     return { ok: false, problems: [{ line, message }], summary: null };
   }
-}
-
-/** The first contract.yaml beside the table or beside its lake folder (`lake/table` + `lake/contract.yaml`). */
-function contractFileFor(root: string): string | null {
-  for (const p of [join(root, 'contract.yaml'), join(root, 'contract.yml'), join(dirname(root), 'contract.yaml'), join(dirname(root), 'contract.yml')]) {
-    try {
-      if (statSync(p).isFile()) return p;
-    } catch {
-      // not there
-    }
-  }
-  return null;
 }
 
 /** A starting contract written from the table's schema; the keys are a guess the user reviews. */
@@ -259,6 +248,8 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
             findings: masked.findings.map((f) => ({ mode: f.mode, blocking: f.blocking, summary: f.summary })),
             sourceRows: result.source.rows, targetRows: result.target.rows, targetVersion: result.target.version,
             reads: result.reads,
+            // The whole result (masked), so the Runs screen can reopen it as the run showed it.
+            result: masked,
           },
         });
         return { runId, resultId, result: masked };

@@ -15,6 +15,7 @@ import { assertTableFolder, resolveUserPath, tableName } from './paths';
 import { RecentTables } from './recent';
 import { createScreenHandlers, recordedBisect } from './screens';
 import { createTrustHandlers, TrustResults } from './trust';
+import { createWorkbenchHandlers } from './workbench';
 
 
 export interface ServiceOptions {
@@ -164,6 +165,7 @@ export function createService(opts: ServiceOptions): ApiHandlers {
   return {
     ...screens,
     ...createTrustHandlers({ runsDir, cwd, results: trustResults, ...(opts.log ? { log: opts.log } : {}) }),
+    ...createWorkbenchHandlers({ cwd }),
 
     async appInfo() {
       return {

@@ -100,22 +100,23 @@ describe('web server', () => {
     expect(calls).toBe(before);
   });
 
-  it('answers a good call and carries typed errors with a matching HTTP status', async () => {
+  it('answers a good call; typed errors travel as data with 200 (no red console error), transport refusals keep 4xx', async () => {
     const ok = await post('openTable', { path: table }, { origin: server.origin });
     expect(ok.status).toBe(200);
     const okBody = (await ok.json()) as ApiResult<{ table: { version: number } }>;
     expect(okBody.ok && okBody.value.table.version).toBe(3);
 
     const notTable = await post('openTable', { path: dir });
-    expect(notTable.status).toBe(422);
+    expect(notTable.status).toBe(200);
+    expect(notTable.headers.get('x-lakerec-error')).toBe('not_a_delta_table');
     expect(await notTable.json()).toMatchObject({ ok: false, error: { code: 'not_a_delta_table' } });
 
     const badReq = await post('openTable', { path: 42 });
-    expect(badReq.status).toBe(400);
+    expect(badReq.status).toBe(200);
     expect(await badReq.json()).toMatchObject({ ok: false, error: { code: 'usage' } });
 
     const unknown = await post('dropTable', {});
-    expect(unknown.status).toBe(400);
+    expect(unknown.status).toBe(200);
     expect(((await unknown.json()) as { error: { message: string } }).error.message).toContain('Unknown API method');
 
     const badJson = await fetch(`${server.origin}/api/openTable`, {
@@ -172,7 +173,8 @@ describe('web server', () => {
     const cancel = await post('cancel', { jobId });
     expect(await cancel.json()).toEqual({ ok: true, value: { cancelled: true } });
     const res = await pending;
-    expect(res.status).toBe(409);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-lakerec-error')).toBe('cancelled');
     expect(await res.json()).toMatchObject({ ok: false, error: { code: 'cancelled' } });
     ac.abort();
   });

@@ -245,7 +245,10 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     const result = await opts.dispatcher.call(method, body, { jobId, onProgress: broadcast });
     finished = true;
     if (res.destroyed) return;
-    if (result.ok) sendJson(res, 200, result);
+    // An error the engine answered (a folder that is not a table, a refused filter) is an expected
+    // answer, carried as data with 200: a browser logs every 4xx as a red console error. Transport
+    // refusals (token, origin, body) keep their 4xx; an engine bug stays a 500.
+    if (result.ok || result.error.code !== 'internal') sendJson(res, 200, result, result.ok ? {} : { 'x-lakerec-error': result.error.code });
     else sendJson(res, httpStatusFor(result.error.code), result);
   }
 

@@ -100,6 +100,13 @@ async function main(): Promise<void> {
     results.history = f;
   }
 
+  if (want('grid')) {
+    const { benchGrid, formatGridFigures } = await import('../bench/grid');
+    const f = await benchGrid({ rows: args.quick ? 1_000_000 : 10_000_000, runs: args.runs });
+    say(formatGridFigures(f));
+    results.grid = f;
+  }
+
   if (want('demo')) {
     const demo = join(repoRoot(), 'dist', 'main', 'demo.js');
     // The demo's own CPU time (user + system, DuckDB's threads included), written by a preload at

@@ -304,7 +304,12 @@ function trustSections(r: ReconcileResult, t: IncidentTrust | null): HtmlSection
 
 const EXTRA_CSS = `<style>.kv th{width:170px;background:#f6f8fa}.okc{color:#1a7f37}.badc{color:#cf222e}.note{color:#57606a}`
   + `pre{background:#f6f8fa;border:1px solid #d0d7de;padding:.6rem;overflow-x:auto;font-size:12px}`
-  + `svg .bar{fill:#0969da}svg .bar.culprit{fill:#cf222e}svg .bar.warn{fill:#bf8700}svg .axis{stroke:#8c959f}svg .num.bad{fill:#cf222e;font-weight:600}</style>`;
+  + `svg .bar{fill:#0969da}svg .bar.culprit{fill:#cf222e}svg .bar.warn{fill:#bf8700}svg .axis{stroke:#8c959f}svg .num.bad{fill:#cf222e;font-weight:600}`
+  // Printed (and PDF): nothing scrolls on paper, so wide tables wrap into the page width and
+  // every column appears; landscape pages, long values broken anywhere.
+  + `@media print{@page{size:A4 landscape;margin:10mm}body{max-width:none;margin:0;padding:0;font-size:10px}nav{display:none}`
+  + `.scroll{overflow:visible}table{width:100%;table-layout:fixed}td,th{font-size:8.5px;padding:2px 3px;overflow-wrap:anywhere;word-break:break-word}`
+  + `pre{white-space:pre-wrap;overflow:visible}.finding{break-inside:avoid}h2{break-after:avoid}}</style>`;
 
 /** The sections in report order. */
 export function incidentSections(i: IncidentInput): HtmlSection[] {

@@ -16,7 +16,10 @@ export function renderTerminal(r: ReconcileResult): string {
   const disagreeing = r.partitions.filter((p) => p.state !== 'match' && p.state !== 'counts_match' && p.state !== 'late').length;
   const lines = [
     `verdict: ${r.verdict.padEnd(10)} (level ${r.level})`,
-    `rows:    source ${fmt(r.source.rows)}  target ${fmt(r.target.rows)}  partitions ${r.partitions.length} (${disagreeing} disagreeing)`,
+    // The schema level compares columns and types only: it reads no rows, so it shows no counts.
+    r.level === 'schema'
+      ? 'rows:    not read (the schema level compares columns and types only)'
+      : `rows:    source ${fmt(r.source.rows)}  target ${fmt(r.target.rows)}  partitions ${r.partitions.length} (${disagreeing} disagreeing)`,
   ];
   if (r.source.checksum || r.target.checksum) lines.push(`hash:    source ${short(r.source.checksum)}  target ${short(r.target.checksum)}`);
   for (const f of r.findings) {
@@ -83,7 +86,7 @@ export function reconcileMarkdownSections(r: ReconcileResult): MarkdownSection[]
     `| | source | target |`,
     `|---|---|---|`,
     `| what | ${mdEscape(r.source.description)} (${r.source.kind}) | ${mdEscape(r.target.description)} @ v${r.target.version} |`,
-    `| rows | ${fmt(r.source.rows)} | ${fmt(r.target.rows)} |`,
+    r.level === 'schema' ? '| rows | not read (schema level) | not read (schema level) |' : `| rows | ${fmt(r.source.rows)} | ${fmt(r.target.rows)} |`,
     `| checksum (sum mod 2^128) | \`${r.source.checksum ?? '-'}\` | \`${r.target.checksum ?? '-'}\` |`,
     `| rows read | ${fmt(r.reads.sourceRowsRead)} (in full: no log) | ${fmt(r.reads.targetRowsRead)} (avoided ${fmt(r.reads.targetRowsAvoided)}) |`,
   ];
@@ -214,7 +217,7 @@ export function reconcileHtmlSections(r: ReconcileResult): HtmlSection[] {
   const summary = `<p class="verdict ${verdictClass}">${r.verdict === 'matches' ? 'Matches' : 'Diverges'} <small>level ${esc(r.level)} &middot; exit ${r.exitCode}</small></p>`
     + `<table><tr><th></th><th>source</th><th>target</th></tr>`
     + `<tr><th>what</th><td>${esc(r.source.description)} (${r.source.kind})</td><td>${esc(r.target.description)} @ v${r.target.version}</td></tr>`
-    + `<tr><th>rows</th><td>${fmt(r.source.rows)}</td><td>${fmt(r.target.rows)}</td></tr>`
+    + (r.level === 'schema' ? '<tr><th>rows</th><td colspan="2">not read: the schema level compares columns and types only</td></tr>' : `<tr><th>rows</th><td>${fmt(r.source.rows)}</td><td>${fmt(r.target.rows)}</td></tr>`)
     + `<tr><th>checksum</th><td><code>${r.source.checksum ?? '-'}</code></td><td><code>${r.target.checksum ?? '-'}</code></td></tr>`
     + `<tr><th>rows read</th><td>${fmt(r.reads.sourceRowsRead)} (in full: a source has no log)</td><td>${fmt(r.reads.targetRowsRead)} (${fmt(r.reads.targetRowsAvoided)} avoided by the baseline)</td></tr></table>`;
   const findings = (r.findings.length || r.unnamed.length)

@@ -160,7 +160,7 @@ export function createHttpClient(base: string, token: string | null): ApiClient 
             cache: 'no-store',
           });
         } catch {
-          throw new ApiCallError({ code: 'io_error', message: 'The workbench server is not answering (was `npm start` stopped?).' });
+          throw new ApiCallError({ code: 'disconnected', message: 'The workbench server is not answering: it was stopped, or the connection dropped. Nothing was read or changed.' });
         }
         return unwrap<ApiResponse<M>>(await readResult(res));
       } finally {
@@ -184,7 +184,7 @@ export function createHttpClient(base: string, token: string | null): ApiClient 
         });
       } catch {
         if (opts?.signal?.aborted) throw new ApiCallError({ code: 'cancelled', message: 'The upload was cancelled.' });
-        throw new ApiCallError({ code: 'io_error', message: 'The workbench server is not answering (was `npm start` stopped?).' });
+        throw new ApiCallError({ code: 'disconnected', message: 'The workbench server is not answering: it was stopped, or the connection dropped. The file was not sent.' });
       }
       return unwrap<{ path: string }>(await readResult(res));
     },

@@ -1,8 +1,12 @@
 // The window: title bar, sidebar (open, recent, samples), main panel; the whole window takes
 // folder drops.
-import { useEffect, useRef, useState, type DragEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent, type ReactNode } from 'react';
 import type { TransportMode } from '../../shared/api';
 import { BisectView } from '../bisect/BisectView';
+import { CompareView } from '../compare/CompareView';
+import { DataView } from '../data/DataView';
+import { PartitionsView } from '../partitions/PartitionsView';
+import { SchemaView } from '../schema/SchemaView';
 import { HistoryView } from '../history/HistoryView';
 import { TimelineView } from '../timeline/TimelineView';
 import { pathFromDrop } from '../open/drop';
@@ -19,12 +23,22 @@ import { useNav, type ScreenId } from './nav';
 function EmptyState() {
   const samples = useWorkbench((s) => s.info?.sampleTables ?? NO_SAMPLES);
   const openTable = useWorkbench((s) => s.openTable);
+  // A browser never says where a dropped folder is (Electron does, through webUtils).
+  const dropGivesPath = useWorkbench((s) => s.info?.canResolveDroppedFiles ?? false);
   return (
     <div className="empty" data-testid="empty-state">
       <div className="drop-target">
         <div className="drop-glyph" aria-hidden="true">⇩</div>
         <h1>Open a Delta table</h1>
-        <p>Drop a table folder here, type its path on the left, or pick a recent table.</p>
+        {dropGivesPath
+          ? <p>Drop a table folder here, type its path on the left, or pick a recent table.</p>
+          : (
+            <p data-testid="drop-needs-path">
+              In a browser, a dropped folder does not tell its path: drag it from a file manager that shares paths, or{' '}
+              <button type="button" className="btn btn-small" data-testid="focus-path" onClick={() => document.querySelector<HTMLInputElement>('[data-testid=path-input]')?.focus()}>type or paste its path</button>
+              {' '}on the left, or pick a recent table.
+            </p>
+          )}
         <p className="muted">lakerec reads the table&apos;s <code>_delta_log</code> and never writes into it.</p>
         {samples.length > 0 && (
           <button type="button" className="btn btn-primary" onClick={() => void openTable(samples[0].path)}>
@@ -47,6 +61,10 @@ interface Screen {
 /** The tabs of the main panel, in order. A screen is one entry here and a folder of its own. */
 const SCREENS: Screen[] = [
   { id: 'timeline', label: 'Timeline', needsTable: true, render: () => <TimelineView /> },
+  { id: 'data', label: 'Data', needsTable: true, render: () => <DataView /> },
+  { id: 'schema', label: 'Schema', needsTable: true, render: () => <SchemaView /> },
+  { id: 'compare', label: 'Compare', needsTable: true, render: () => <CompareView /> },
+  { id: 'partitions', label: 'Partitions', needsTable: true, render: () => <PartitionsView /> },
   { id: 'history', label: 'History', needsTable: true, render: () => <HistoryView /> },
   { id: 'bisect', label: 'Bisect', needsTable: true, render: () => <BisectView /> },
   { id: 'reconcile', label: 'Reconcile', needsTable: true, render: () => <ReconcileView /> },
@@ -60,15 +78,29 @@ function Workspace() {
   const setScreen = useNav((s) => s.setScreen);
   const table = useWorkbench((s) => s.table);
   const active = SCREENS.find((s) => s.id === screen) ?? SCREENS[0];
+  const tabs = useRef<HTMLDivElement>(null);
+  // WAI-ARIA tabs: one tab stop; arrow keys, Home and End move between tabs and show them.
+  const onKey = (e: KeyboardEvent) => {
+    const i = SCREENS.findIndex((s) => s.id === active.id);
+    const to = e.key === 'ArrowRight' ? (i + 1) % SCREENS.length : e.key === 'ArrowLeft' ? (i - 1 + SCREENS.length) % SCREENS.length
+      : e.key === 'Home' ? 0 : e.key === 'End' ? SCREENS.length - 1 : -1;
+    if (to < 0) return;
+    e.preventDefault();
+    setScreen(SCREENS[to].id);
+    tabs.current?.querySelector<HTMLButtonElement>(`#tab-${SCREENS[to].id}`)?.focus();
+  };
   return (
     <>
-      <nav className="tabs" role="tablist" aria-label="Screens">
+      <div className="tabs" role="tablist" aria-label="Screens" ref={tabs} onKeyDown={onKey}>
         {SCREENS.map((s) => (
           <button
             key={s.id}
             type="button"
             role="tab"
+            id={`tab-${s.id}`}
             aria-selected={s.id === active.id}
+            aria-controls="screen-panel"
+            tabIndex={s.id === active.id ? 0 : -1}
             className={`tab${s.id === active.id ? ' active' : ''}`}
             data-testid={`tab-${s.id}`}
             onClick={() => setScreen(s.id)}
@@ -76,8 +108,8 @@ function Workspace() {
             {s.label}
           </button>
         ))}
-      </nav>
-      <div className="screen" data-testid={`screen-${active.id}`}>
+      </div>
+      <div className="screen" role="tabpanel" id="screen-panel" aria-labelledby={`tab-${active.id}`} data-testid={`screen-${active.id}`}>
         {active.needsTable && !table ? <EmptyState /> : active.render()}
       </div>
     </>
@@ -150,6 +182,7 @@ export function App() {
 
   return (
     <div className="app" data-testid="app" onDragEnter={onDragEnter} onDragLeave={onDragLeave} onDragOver={onDragOver} onDrop={onDrop}>
+      <a className="skip-link" href="#main-panel" onClick={(e) => { e.preventDefault(); document.getElementById('main-panel')?.focus(); }}>Skip to the main panel</a>
       <TitleBar />
       <div className="body">
         <aside className="sidebar">
@@ -163,7 +196,7 @@ export function App() {
           <RecentList />
           <SampleList />
         </aside>
-        <main className="main">
+        <main className="main" id="main-panel" tabIndex={-1} aria-label="Main panel">
           {bootError ? (
             <div className="pad"><ErrorPanel error={bootError} onRetry={() => void boot()} /></div>
           ) : (

@@ -8,6 +8,7 @@ import { ErrorPanel } from '../ui/ErrorPanel';
 import { JobProgress } from '../ui/JobProgress';
 import { PathInput } from '../ui/PathInput';
 import { useClient, useWorkbench } from '../state/context';
+import { useNav } from '../app/nav';
 import { sourceFromDrop } from './drop';
 import { ReconcileResultView } from './ResultView';
 import { reconcileStoreFor, useReconcile } from './store';
@@ -232,6 +233,8 @@ function Progressing() {
   return <JobProgress progress={progress} waiting="Starting…" onCancel={cancel} testId="reconcile-progress" cancelTestId="cancel-reconcile" className="rc-progress" />;
 }
 
+let handledRequest = 0;
+
 export function ReconcileView() {
   const client = useClient();
   const store = reconcileStoreFor(client);
@@ -247,6 +250,15 @@ export function ReconcileView() {
   useEffect(() => {
     if (tablePath) void loadContract(tablePath);
   }, [tablePath, loadContract]);
+
+  // "Reconcile against this version" from the timeline: the target version set here.
+  const request = useNav((s) => s.reconcileRequest);
+  useEffect(() => {
+    if (request && request.seq !== handledRequest) {
+      handledRequest = request.seq;
+      store.getState().setVersion(request.version);
+    }
+  }, [request, store]);
 
   if (!table || !tablePath) return null;
 

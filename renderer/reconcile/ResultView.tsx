@@ -2,6 +2,8 @@
 // evidence, action), the per-partition grid, and example rows side by side.
 import type { Finding, PartitionResult, ReconcileResult, RowDiff } from '../../shared/reconcile';
 import { ExportReport } from './ExportReport';
+import { canBisect, useBisectThis } from '../app/next-step';
+import { CopyButton } from '../ui/CopyButton';
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 const short = (h: string | null) => (h ? h.slice(0, 12) : '—');
@@ -35,7 +37,9 @@ function Verdict({ r }: { r: ReconcileResult }) {
           {blocking.length > 0 && <span className="verdict-modes">{blocking.map((f) => <code key={f.mode}>{f.mode}</code>)}</span>}
         </div>
         <div className="verdict-sub">
-          level <b>{r.level}</b> · exit code {r.exitCode} · source {fmt(r.source.rows)} rows ({r.source.kind}) · target {fmt(r.target.rows)} rows @ v{r.target.version ?? '?'} · {(r.durationMs / 1000).toFixed(2)} s
+          level <b>{r.level}</b> · exit code {r.exitCode} · {r.level === 'schema'
+            ? <span data-testid="schema-no-rows">the schema level compares columns and types and reads no rows ({r.source.kind} source, target @ v{r.target.version ?? '?'})</span>
+            : <>source {fmt(r.source.rows)} {r.source.rows === 1 ? 'row' : 'rows'} ({r.source.kind}) · target {fmt(r.target.rows)} {r.target.rows === 1 ? 'row' : 'rows'} @ v{r.target.version ?? '?'}</>} · {(r.durationMs / 1000).toFixed(2)} s
         </div>
       </div>
       <dl className="reads" data-testid="reads">
@@ -48,14 +52,20 @@ function Verdict({ r }: { r: ReconcileResult }) {
   );
 }
 
-function FindingCard({ f }: { f: Finding }) {
+function FindingCard({ f, keys }: { f: Finding; keys: string[] }) {
   const ev = f.evidence;
+  const bisectThis = useBisectThis();
   return (
     <article className={`finding-card ${f.blocking ? 'blocking' : 'info'}`} data-testid="finding" data-mode={f.mode}>
       <header>
         <code className="finding-mode">{f.mode}</code>
         <span className={`pill ${f.blocking ? 'pill-bad' : 'pill-info'}`}>{f.blocking ? 'blocking' : 'reported'}</span>
         <span className="finding-summary">{f.summary}</span>
+        {canBisect(f.mode) && (
+          <button type="button" className="btn btn-small finding-next" data-testid="bisect-this"
+            title="Find the first version of the table where this went wrong"
+            onClick={() => void bisectThis(f.mode, { partitions: ev.partitions }, keys)}>Bisect this</button>
+        )}
       </header>
       <div className="finding-grid">
         <div><h4>Meaning</h4><p>{f.meaning}</p></div>
@@ -64,7 +74,7 @@ function FindingCard({ f }: { f: Finding }) {
           <ul className="evidence">
             {Object.entries(ev.counts).map(([k, v]) => <li key={k}><span className="mono strong">{fmt(v)}</span> {k}</li>)}
             {ev.partitions.length > 0 && <li>partitions {ev.partitions.map((p) => <code key={p}>{p}</code>)}</li>}
-            {ev.exampleKeys.length > 0 && <li>e.g. {ev.exampleKeys.slice(0, 4).map((k) => <code key={k}>{k}</code>)}</li>}
+            {ev.exampleKeys.length > 0 && <li>e.g. {ev.exampleKeys.slice(0, 4).map((k) => <span key={k}><code>{k}</code><CopyButton text={k} label={`Copy the key ${k}`} /></span>)}</li>}
             {ev.notes.map((n, i) => <li key={i}>{n}</li>)}
           </ul>
         </div>
@@ -99,8 +109,8 @@ function Partitions({ parts }: { parts: PartitionResult[] }) {
                   <div className="mini-bar src" style={{ width: `${(100 * p.sourceRows) / max}%` }} />
                   <div className="mini-bar tgt" style={{ width: `${(100 * p.targetRows) / max}%` }} />
                 </td>
-                <td className={`mono sum-${sumState}`}>{short(p.sourceChecksum)}</td>
-                <td className={`mono sum-${sumState}`}>{short(p.targetChecksum)}{p.inherited ? ' (baseline)' : ''}</td>
+                <td className={`mono sum-${sumState}`}>{short(p.sourceChecksum)}{p.sourceChecksum && <CopyButton text={p.sourceChecksum} label="Copy the source checksum" />}</td>
+                <td className={`mono sum-${sumState}`}>{short(p.targetChecksum)}{p.inherited ? ' (baseline)' : ''}{p.targetChecksum && <CopyButton text={p.targetChecksum} label="Copy the target checksum" />}</td>
                 <td><span className={`state state-${partitionClass(p)}`}>{STATE_WORDS[p.state]}</span></td>
               </tr>
             );
@@ -154,12 +164,14 @@ function RowDiffs({ rows }: { rows: RowDiff[] }) {
   );
 }
 
-export function ReconcileResultView({ result: r }: { result: ReconcileResult }) {
+/** `exportable`: offer the incident report (a result the engine keeps; not for compare or a reopened run). */
+export function ReconcileResultView({ result: r, exportable = true }: { result: ReconcileResult; exportable?: boolean }) {
+  const keys = r.contract.keys.map((k) => r.contract.renames[k] ?? k);
   const examples = r.rowDiffs.length > 0 ? r.rowDiffs : r.findings.flatMap((f) => f.evidence.exampleRows).slice(0, 10);
   return (
     <div className="rc-result" data-testid="reconcile-result">
       <Verdict r={r} />
-      <ExportReport />
+      {exportable && <ExportReport />}
       <div className="section-bar">
         <h2>Findings</h2>
         <span className="count">{r.findings.length + r.unnamed.length}</span>
@@ -168,7 +180,7 @@ export function ReconcileResultView({ result: r }: { result: ReconcileResult }) 
         {r.findings.length === 0 && r.unnamed.length === 0 && (
           <p className="rc-empty inline" data-testid="no-findings">Nothing found: every partition agrees at level {r.level}.</p>
         )}
-        {r.findings.map((f, i) => <FindingCard key={`${f.mode}-${i}`} f={f} />)}
+        {r.findings.map((f, i) => <FindingCard key={`${f.mode}-${i}`} f={f} keys={keys} />)}
         {r.unnamed.length > 0 && (
           <article className="finding-card blocking" data-testid="finding-unnamed">
             <header><code className="finding-mode">diverges</code><span className="finding-summary">Divergence no finding names (the evidence does not say which mode)</span></header>

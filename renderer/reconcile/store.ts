@@ -92,10 +92,18 @@ export function createReconcileStore(client: ApiClient): StoreApi<ReconcileState
   let checkTimer: ReturnType<typeof setTimeout> | null = null;
 
   return createStore<ReconcileState>()((set, get) => {
-    const validate = (text: string) => checkJob.run(() => client.invoke('validateContract', { text }), {
+    // With a source chosen, the contract is checked against both sides' columns and key types
+    // too (every problem with its line); before that, as text.
+    const validate = (text: string) => checkJob.run(() => {
+      const { source, contractFor, version } = get();
+      return source && contractFor
+        ? client.invoke('checkContractColumns', { text, table: contractFor, source: source.path, ...(version !== null ? { version } : {}) })
+        : client.invoke('validateContract', { text });
+    }, {
       done: (check) => set({ check }),
       error: (e) => set({ check: { ok: false, problems: [{ line: null, message: e.message }], summary: null } }),
     });
+    const revalidate = () => { void validate(get().contractText); };
 
     return {
       source: null,
@@ -165,6 +173,7 @@ export function createReconcileStore(client: ApiClient): StoreApi<ReconcileState
 
       setVersion(version) {
         set({ version });
+        if (get().source) revalidate();
       },
 
       setUseBaseline(useBaseline) {
@@ -178,6 +187,7 @@ export function createReconcileStore(client: ApiClient): StoreApi<ReconcileState
           return;
         }
         set({ source: { path: p, label: label ?? baseName(p), via }, sourceError: null });
+        revalidate();
       },
 
       async uploadSource(file) {
@@ -187,7 +197,7 @@ export function createReconcileStore(client: ApiClient): StoreApi<ReconcileState
         }
         set({ sourceBusy: { name: file.name, size: file.size }, sourceError: null });
         await uploadJob.run(({ signal }) => client.uploadFile(file, { signal }), {
-          done: ({ path }) => set({ source: { path, label: file.name, via: 'upload' }, sourceBusy: null }),
+          done: ({ path }) => { set({ source: { path, label: file.name, via: 'upload' }, sourceBusy: null }); revalidate(); },
           error: (sourceError) => set({ sourceBusy: null, sourceError }),
         });
       },
@@ -204,6 +214,7 @@ export function createReconcileStore(client: ApiClient): StoreApi<ReconcileState
       clearSource() {
         uploadJob.drop();
         set({ source: null, sourceBusy: null, sourceError: null });
+        revalidate();
       },
 
       async run(table) {

@@ -1,7 +1,11 @@
 // The run history: every proof, reconcile and bisect run (this window's and the CLI's that share
 // the app-data folder), newest first, from the local DuckDB file the engine keeps.
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
+import type { BisectResult } from '../../shared/bisect';
 import type { RunRecord } from '../../shared/proof';
+import type { ReconcileResult } from '../../shared/reconcile';
+import { ReconcileResultView } from '../reconcile/ResultView';
+import { useNav } from '../app/nav';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { formatUtc } from '../history/format';
 import { useRuns, type RunsFilter } from './store';
@@ -9,6 +13,38 @@ import { useRuns, type RunsFilter } from './store';
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const str = (v: unknown): string => (v === null || v === undefined ? '—' : typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : JSON.stringify(v));
+
+/** A past bisect as it ended: the outcome, the culprit commit, every probe in the order made. */
+function BisectRun({ r }: { r: BisectResult }) {
+  const openVersion = useNav((s) => s.openVersion);
+  return (
+    <div className="run-full" data-testid="run-full-bisect">
+      <p><b>{r.outcome}</b>{r.firstBad !== null ? <> · first bad <button type="button" className="btn btn-small" onClick={() => openVersion(r.firstBad!)}>v{r.firstBad} in the timeline</button></> : null}
+        {r.lastGood !== null ? ` · last good v${r.lastGood}` : ''} · {r.examined} of {r.latestVersion + 1} versions examined ({r.exhaustive ? 'every version walked' : 'binary search'})</p>
+      {r.culprit && <p className="mono small">v{r.culprit.version} {r.culprit.operation ?? ''} {r.culprit.when} · +{str(r.culprit.addedRows)} −{str(r.culprit.removedRows)} rows · {r.culprit.partitions.join(', ')}</p>}
+      <p className="muted small">{r.semantics}</p>
+      <ol className="run-list">{r.probes.map((p) => <li key={p.probeIndex} className="mono small">#{p.probeIndex + 1} v{p.version} <b>{p.state}</b>{p.detail ? ` · ${p.detail}` : ''}</li>)}</ol>
+    </div>
+  );
+}
+
+/** The result the run recorded in full (newer runs), reopened as the screen showed it. */
+function FullResult({ run }: { run: RunRecord }) {
+  const s = isObj(run.summary) ? run.summary : {};
+  const [shown, setShown] = useState(false);
+  const full = isObj(s.result) ? s.result : null;
+  if (!full) return null;
+  return (
+    <div className="run-full-wrap">
+      <button type="button" className="btn btn-small" data-testid="run-open-full" aria-expanded={shown} onClick={() => setShown(!shown)}>
+        {shown ? 'Hide the full result' : 'Open the full result'}
+      </button>
+      {shown && (run.kind === 'reconcile'
+        ? <div data-testid="run-full-reconcile"><ReconcileResultView result={full as unknown as ReconcileResult} exportable={false} /></div>
+        : run.kind === 'bisect' ? <BisectRun r={full as unknown as BisectResult} /> : null)}
+    </div>
+  );
+}
 
 /** What a run's summary says, per kind (the summaries are what the engine recorded; all optional). */
 function RunDetail({ run }: { run: RunRecord }) {
@@ -41,6 +77,7 @@ function RunDetail({ run }: { run: RunRecord }) {
       {checks.length > 0 && (
         <ul className="run-list checks">{checks.map((c, i) => <li key={i}><span className={`pill pill-${c.status === 'pass' ? 'ok' : c.status === 'fail' ? 'bad' : 'warn'}`}>{str(c.status)}</span> <code>{str(c.name)}</code> <span className="muted">{str(c.summary)}</span></li>)}</ul>
       )}
+      <FullResult run={run} />
     </div>
   );
 }
@@ -96,7 +133,8 @@ export function RunsView() {
                 const took = r.finishedAt ? Date.parse(r.finishedAt) - Date.parse(r.startedAt) : null;
                 const expanded = open?.id === r.id ? open.loaded : null;
                 return [
-                  <tr key={r.id} data-testid="run-row" data-kind={r.kind} data-status={r.status} className={`runs-row${expanded ? ' open' : ''}`} onClick={() => void toggle(r.id)} title="Show this run">
+                  <tr key={r.id} data-testid="run-row" data-kind={r.kind} data-status={r.status} className={`runs-row${expanded ? ' open' : ''}`} onClick={() => void toggle(r.id)} title="Show this run"
+                    tabIndex={0} aria-expanded={!!expanded} onKeyDown={(e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); void toggle(r.id); } }}>
                     <td className="mono">{formatUtc(Date.parse(r.startedAt))}</td>
                     <td><span className={`op op-${r.kind === 'proof' ? 'maintenance' : r.kind === 'bisect' ? 'merge' : 'create'}`}>{r.kind}</span></td>
                     <td><span className={`pill pill-${statusClass(r.status)}`}>{r.status}</span></td>

@@ -4,6 +4,9 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
 import type { CommitFile, PartitionChange } from '../../shared/api';
 import type { EvidenceValue, HeuristicHit } from '../../shared/forensics';
 import { ErrorPanel } from '../ui/ErrorPanel';
+import { CopyButton } from '../ui/CopyButton';
+import { useNav } from '../app/nav';
+import { canBisect, useBisectThis } from '../app/next-step';
 import { formatUtc, operationKind } from '../history/format';
 import type { DetailState } from './store';
 import { compact, formatBytes, formatInt } from './timeline';
@@ -23,11 +26,17 @@ function evidence(v: EvidenceValue): string {
 
 export function Finding({ h }: { h: HeuristicHit }) {
   const ev = Object.entries(h.evidence);
+  const bisectThis = useBisectThis();
   return (
     <div className={`finding ${h.severity}`} data-testid="commit-finding" data-name={h.name}>
       <div className="finding-head">
         <span className={`sev sev-${h.severity}`}>{h.severity}</span>
         <code className="finding-name">{h.name}</code>
+        {canBisect(h.name) && (
+          <button type="button" className="btn btn-small finding-next" data-testid="bisect-this"
+            title="Open Bisect with the predicate this finding calls for, its arguments filled in"
+            onClick={() => void bisectThis(h.name, h.evidence)}>Bisect this</button>
+        )}
       </div>
       <p className="finding-msg">{h.message}</p>
       {ev.length > 0 && (
@@ -49,7 +58,7 @@ function PartitionChart({ parts }: { parts: PartitionChange[] }) {
       <ResponsiveContainer width="100%" height={height}>
         <BarChart data={data} layout="vertical" stackOffset="sign" margin={{ top: 4, right: 24, bottom: 4, left: 8 }} barCategoryGap="22%">
           <CartesianGrid horizontal={false} stroke="#eef0f3" />
-          <XAxis type="number" tickFormatter={(n: number) => compact(n)} tick={{ fontSize: 11, fill: '#656d76' }} />
+          <XAxis type="number" tickFormatter={(n: number) => compact(n)} tick={{ fontSize: 11, fill: '#57606a' }} />
           <YAxis type="category" dataKey="name" width={150} tick={{ fontSize: 11, fill: '#1f2328', fontFamily: 'ui-monospace, monospace' }} interval={0} />
           <Tooltip
             isAnimationActive={false}
@@ -90,6 +99,7 @@ function FileTable({ files, total, kind }: { files: CommitFile[]; total: number;
         {f.deletionVector ? `DV −${formatInt(f.dvRows)} ` : ''}{f.dataChange ? '' : 'rearrange '}
         {f.addedBeforeOldestReadable && kind === 'removed' ? <span data-testid="file-before-log">added before the oldest readable version</span> : null}
         {kind === 'rewritten' && f.rewrittenFrom != null ? `written at v${f.rewrittenFrom}` : ''}
+        <CopyButton text={f.path} label={`Copy the path ${f.path}`} />
       </span>
     </div>
   );
@@ -102,6 +112,25 @@ function FileTable({ files, total, kind }: { files: CommitFile[]; total: number;
         files.map(line)
       )}
       {total > files.length && <p className="muted small">Showing the first {files.length} of {total.toLocaleString('en-US')} files.</p>}
+    </div>
+  );
+}
+
+/** The next questions about this version, each on its own screen. */
+function CommitActions({ version, addedFiles }: { version: number; addedFiles: number }) {
+  const nav = useNav();
+  return (
+    <div className="commit-actions" role="group" aria-label="Next steps for this version">
+      <button type="button" className="btn btn-small" data-testid="rows-at" onClick={() => nav.openRows(version)}>Rows at this version</button>
+      {addedFiles > 0 && <button type="button" className="btn btn-small" data-testid="rows-added" onClick={() => nav.openRows(version, version)}>Rows added by this commit</button>}
+      {version > 0 && <button type="button" className="btn btn-small" data-testid="compare-previous" onClick={() => nav.openCompare(version - 1, version)}>Compare with v{version - 1}</button>}
+      {/* Two versions picked in the timeline: mark one, open the other, compare (older as the source). */}
+      {nav.compareMark === null || nav.compareMark === version
+        ? <button type="button" className="btn btn-small" data-testid="compare-mark" aria-pressed={nav.compareMark === version}
+            onClick={() => nav.markCompare(nav.compareMark === version ? null : version)}>{nav.compareMark === version ? `Marked v${version} to compare: pick another version` : 'Mark to compare'}</button>
+        : <button type="button" className="btn btn-small btn-primary" data-testid="compare-marked"
+            onClick={() => nav.openCompare(Math.min(nav.compareMark!, version), Math.max(nav.compareMark!, version))}>Compare v{Math.min(nav.compareMark, version)} → v{Math.max(nav.compareMark, version)}</button>}
+      <button type="button" className="btn btn-small" data-testid="reconcile-against" onClick={() => nav.reconcileAgainst(version)}>Reconcile against this version</button>
     </div>
   );
 }
@@ -129,6 +158,7 @@ export function CommitPanel({ detail, onRetry, onStep }: { detail: DetailState |
     <div className="commit" data-testid="commit-detail" data-version={s.version}>
       <div className="commit-title">
         <h2 data-testid="commit-version">Version {s.version}</h2>
+        <CopyButton text={String(s.version)} label="Copy the version number" />
         <span className={`op op-${operationKind(s.operation)}`}>{s.operation ?? 'no commitInfo'}</span>
         <span className="mono muted" title={s.timestampSource === 'file_mtime' ? 'no commitInfo timestamp: this is the commit file\'s mtime' : undefined}>
           {s.timestamp ? `${formatUtc(s.timestamp)} UTC${s.timestampSource === 'file_mtime' ? ' (file time)' : ''}` : ''}
@@ -138,6 +168,7 @@ export function CommitPanel({ detail, onRetry, onStep }: { detail: DetailState |
         <button type="button" className="btn btn-small" aria-label="Older version" onClick={() => onStep(-1)}>‹</button>
         <button type="button" className="btn btn-small" aria-label="Newer version" onClick={() => onStep(1)}>›</button>
       </div>
+      <CommitActions version={s.version} addedFiles={s.addedFiles} />
       {!s.readable && (
         <div className="banner warn" data-testid="commit-unreadable">This version can no longer be read: {s.unreadableReason ?? 'its commits or files are gone'}.</div>
       )}

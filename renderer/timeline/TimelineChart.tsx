@@ -1,14 +1,16 @@
-// Rows added (up) and removed (down) per version, coloured by operation, with markers for the
+// Rows added (up) and removed (down) per version, coloured by what happened to the rows (added,
+// removed, only rearranged by a compaction), optionally on a signed log scale so small commits
+// show beside large ones; with markers for the
 // heuristics that fired, checkpoints and versions the log can no longer produce. Long logs are
 // drawn as buckets; hovering a bucket lists its versions' exact values.
-import { memo, useMemo } from 'react';
+import { memo, useMemo, useState } from 'react';
 import {
   Bar, BarChart, CartesianGrid, Cell, ReferenceArea, ReferenceDot, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis,
   type TooltipContentProps,
 } from 'recharts';
 import type { HeuristicHit, VersionSummary } from '../../shared/forensics';
 import { operationKind } from '../history/format';
-import { bucketOf, buildBuckets, compact, formatInt, moved, niceAxis, OP_COLOURS, OP_LABELS, type Bucket, type OpKind } from './timeline';
+import { bucketOf, buildBuckets, compact, formatInt, moved, niceAxis, OP_COLOURS, ROW_COLOURS, symlog, unsymlog, type Bucket } from './timeline';
 
 interface Props {
   versions: VersionSummary[];
@@ -77,6 +79,7 @@ const HEIGHT = 190;
 
 interface BodyProps {
   buckets: Bucket[];
+  log: boolean;
   versions: VersionSummary[];
   heuristics: HeuristicHit[];
   onSelect(version: number): void;
@@ -84,14 +87,23 @@ interface BodyProps {
 
 // The recharts tree is costly to rebuild (hundreds of bars): it is drawn once per data set, and
 // the selection is an overlay on top of it, so stepping through versions stays instant.
-const ChartBody = memo(function ChartBody({ buckets, versions, heuristics, onSelect }: BodyProps) {
+const ChartBody = memo(function ChartBody({ buckets, log, versions, heuristics, onSelect }: BodyProps) {
   const bucketed = buckets.length < versions.length;
+  // On the log scale the bars carry sign(n)·log10(1+|n|); the axis labels the rows they stand for.
+  const data = useMemo(() => (log ? buckets.map((b) => ({ ...b, added: symlog(b.added), removed: symlog(b.removed) })) : buckets), [buckets, log]);
   const axis = useMemo(() => {
     let lo = 0;
     let hi = 0;
-    for (const b of buckets) { hi = Math.max(hi, b.added); lo = Math.min(lo, b.removed); }
+    for (const b of data) { hi = Math.max(hi, b.added); lo = Math.min(lo, b.removed); }
+    if (log) {
+      const top = Math.max(1, Math.ceil(hi));
+      const bottom = Math.min(0, Math.floor(lo));
+      const ticks: number[] = [];
+      for (let t = bottom; t <= top; t++) ticks.push(t);
+      return { domain: [bottom, top] as [number, number], ticks };
+    }
     return niceAxis(lo, hi === 0 && lo === 0 ? 1 : hi);
-  }, [buckets]);
+  }, [data, log]);
   const [yMin, yMax] = axis.domain;
   const unreadable = useMemo(() => runs(buckets, (b) => b.unreadable), [buckets]);
 
@@ -105,7 +117,7 @@ const ChartBody = memo(function ChartBody({ buckets, versions, heuristics, onSel
   return (
       <ResponsiveContainer width="100%" height={HEIGHT}>
         <BarChart
-          data={buckets}
+          data={data}
           stackOffset="sign"
           barCategoryGap={bucketed ? 0 : '18%'}
           margin={MARGIN}
@@ -119,7 +131,7 @@ const ChartBody = memo(function ChartBody({ buckets, versions, heuristics, onSel
           <XAxis
             dataKey="key"
             tickFormatter={(k: number) => { const b = buckets[k]; return b ? `v${b.first}` : ''; }}
-            tick={{ fontSize: 11, fill: '#656d76' }}
+            tick={{ fontSize: 11, fill: '#57606a' }}
             tickLine={false}
             axisLine={{ stroke: '#c8ced6' }}
             minTickGap={24}
@@ -128,8 +140,8 @@ const ChartBody = memo(function ChartBody({ buckets, versions, heuristics, onSel
           <YAxis
             domain={[yMin, yMax]}
             ticks={axis.ticks}
-            tickFormatter={(n: number) => compact(Math.round(n))}
-            tick={{ fontSize: 11, fill: '#656d76' }}
+            tickFormatter={(n: number) => compact(Math.round(log ? unsymlog(n) : n))}
+            tick={{ fontSize: 11, fill: '#57606a' }}
             tickLine={false}
             axisLine={false}
             width={Y_WIDTH}
@@ -148,10 +160,10 @@ const ChartBody = memo(function ChartBody({ buckets, versions, heuristics, onSel
           ))}
           <Tooltip content={renderTip} cursor={{ fill: 'rgba(9,105,218,0.06)' }} isAnimationActive={false} />
           <Bar dataKey="added" stackId="rows" isAnimationActive={false} minPointSize={0}>
-            {buckets.map((b) => <Cell key={b.key} fill={OP_COLOURS[b.kind]} />)}
+            {buckets.map((b) => <Cell key={b.key} fill={b.rearrange ? ROW_COLOURS.rearranged : ROW_COLOURS.added} />)}
           </Bar>
           <Bar dataKey="removed" stackId="rows" isAnimationActive={false}>
-            {buckets.map((b) => <Cell key={b.key} fill={OP_COLOURS[b.kind]} fillOpacity={0.55} />)}
+            {buckets.map((b) => <Cell key={b.key} fill={b.rearrange ? ROW_COLOURS.rearranged : ROW_COLOURS.removed} fillOpacity={b.rearrange ? 0.6 : 0.85} />)}
           </Bar>
         </BarChart>
       </ResponsiveContainer>
@@ -162,7 +174,8 @@ function TimelineChartImpl({ versions, heuristics, selected, onSelect }: Props) 
   const buckets = useMemo(() => buildBuckets(versions, heuristics), [versions, heuristics]);
   const bucketed = buckets.length < versions.length;
   const unreadable = useMemo(() => buckets.some((b) => b.unreadable), [buckets]);
-  const kinds = useMemo(() => [...new Set(buckets.map((b) => b.kind))] as OpKind[], [buckets]);
+  const rearranged = useMemo(() => buckets.some((b) => b.rearrange), [buckets]);
+  const [log, setLog] = useState(false);
   const sel = selected === null ? null : bucketOf(buckets, selected);
   const n = Math.max(1, buckets.length);
   const plotLeft = MARGIN.left + Y_WIDTH;
@@ -170,17 +183,18 @@ function TimelineChartImpl({ versions, heuristics, selected, onSelect }: Props) 
   return (
     <div className="timeline" data-testid="timeline-chart" data-buckets={buckets.length} data-bucketed={bucketed}>
       <div className="timeline-legend">
-        {kinds.map((k) => (
-          <span key={k} className="legend-item"><span className="op-dot" style={{ background: OP_COLOURS[k] }} />{OP_LABELS[k]}</span>
-        ))}
+        <span className="legend-item"><span className="op-dot" style={{ background: ROW_COLOURS.added }} />rows added</span>
+        <span className="legend-item"><span className="op-dot" style={{ background: ROW_COLOURS.removed }} />rows removed</span>
+        {rearranged && <span className="legend-item"><span className="op-dot" style={{ background: ROW_COLOURS.rearranged }} />rows rewritten, unchanged (compaction)</span>}
         <span className="legend-item"><span className="legend-line warn" />finding (warn)</span>
         <span className="legend-item"><span className="legend-line info" />finding (info)</span>
         <span className="legend-item"><span className="legend-diamond" />checkpoint</span>
         {unreadable && <span className="legend-item"><span className="legend-hatch" />unreadable</span>}
+        <label className="legend-item legend-log"><input type="checkbox" checked={log} onChange={(e) => setLog(e.target.checked)} data-testid="timeline-log" /> log scale</label>
         {bucketed && <span className="legend-note">{versions.length.toLocaleString('en-US')} versions in {buckets.length} bars of up to {buckets[0].to - buckets[0].from}: hover for exact values</span>}
       </div>
       <div className="timeline-plot">
-        <ChartBody buckets={buckets} versions={versions} heuristics={heuristics} onSelect={onSelect} />
+        <ChartBody buckets={buckets} log={log} versions={versions} heuristics={heuristics} onSelect={onSelect} />
         {sel && (
           <div
             className="timeline-sel"

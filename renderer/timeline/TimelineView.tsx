@@ -4,6 +4,7 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { matchesFilter, type VersionFilter, type VersionSummary } from '../../shared/forensics';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { JobProgress } from '../ui/JobProgress';
+import { CopyButton } from '../ui/CopyButton';
 import { useNav } from '../app/nav';
 import { formatUtc, operationKind } from '../history/format';
 import { HistoryView } from '../history/HistoryView';
@@ -34,7 +35,7 @@ function Header() {
         <span className="table-icon" aria-hidden="true">▦</span>
         <div>
           <h1 data-testid="table-name">{o?.name ?? opened?.name ?? ''}</h1>
-          <div className="table-path mono" title={o?.path ?? opened?.path ?? path ?? ''}>{o?.path ?? opened?.path ?? path}</div>
+          <div className="table-path mono" title={o?.path ?? opened?.path ?? path ?? ''}>{o?.path ?? opened?.path ?? path}<CopyButton text={o?.path ?? opened?.path ?? path ?? ''} label="Copy the table path" /></div>
         </div>
       </div>
       {o?.logChanged && <div className="banner info" data-testid="log-changed">New commits arrived since this table was last shown: the log was re-read for them.</div>}
@@ -137,6 +138,18 @@ function Versions({ onPick }: { onPick(v: number): void }) {
       <FilterBar filter={filter} onChange={setFilter} />
       <div className="vrow vhead"><span className="num">Ver</span><span>Committed (UTC)</span><span>Operation</span><span className="num">+rows</span><span className="num">−rows</span><span>Who</span><span /></div>
       {newestFirst.length === 0 && <p className="muted small filter-empty" data-testid="filter-empty">No version matches the filter.</p>}
+      {/* One tab stop for the list: Up/Down (newest first) move the selection, as Left/Right do elsewhere. */}
+      <div role="listbox" tabIndex={0} aria-label="Versions, newest first" className="vlist-focus" data-testid="versions-listbox"
+        aria-activedescendant={selected !== null ? `vrow-${selected}` : undefined}
+        onKeyDown={(e) => {
+          // The list is newest first (and maybe filtered): Down is the next older row shown.
+          const d = e.key === 'ArrowDown' || e.key === 'ArrowLeft' ? 1 : e.key === 'ArrowUp' || e.key === 'ArrowRight' ? -1 : 0;
+          if (d === 0 || newestFirst.length === 0) return;
+          e.preventDefault();
+          const i = selected === null ? -1 : newestFirst.findIndex((v) => v.version === selected);
+          const next = newestFirst[i < 0 ? 0 : Math.min(newestFirst.length - 1, Math.max(0, i + d))];
+          if (next && next.version !== selected) onPick(next.version);
+        }}>
       <WindowedList
         items={newestFirst}
         rowHeight={ROW}
@@ -144,7 +157,7 @@ function Versions({ onPick }: { onPick(v: number): void }) {
         testId="timeline-versions"
         className="vlist"
         row={(v) => (
-          <div key={v.version} className={`vrow${v.version === selected ? ' selected' : ''}${v.readable ? '' : ' unreadable'}`} data-testid="timeline-row" data-version={v.version}
+          <div key={v.version} id={`vrow-${v.version}`} role="option" aria-selected={v.version === selected} className={`vrow${v.version === selected ? ' selected' : ''}${v.readable ? '' : ' unreadable'}`} data-testid="timeline-row" data-version={v.version}
             onClick={() => onPick(v.version)} style={{ height: ROW }}>
             <span className="num mono strong">{v.version}</span>
             <span className="mono muted" title={v.timestampSource === 'file_mtime' ? 'the commit file\'s mtime (no commitInfo timestamp)' : undefined}>{v.timestamp ? formatUtc(v.timestamp) + (v.timestampSource === 'file_mtime' ? '*' : '') : '—'}</span>
@@ -156,6 +169,7 @@ function Versions({ onPick }: { onPick(v: number): void }) {
           </div>
         )}
       />
+      </div>
     </section>
   );
 }
@@ -172,6 +186,8 @@ function Loaded() {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement | null;
       if (t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable)) return;
+      // The tab strip and the versions list handle their own arrow keys.
+      if (t && typeof t.closest === 'function' && t.closest('[role=tablist], [role=listbox]')) return;
       if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
         e.preventDefault();
         step(e.key === 'ArrowLeft' ? -1 : 1);

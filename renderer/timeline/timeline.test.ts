@@ -64,3 +64,15 @@ describe('bisect form', () => {
     expect(requestOf('/t', { ...base, predicate: 'matches-source', source: 's.parquet' })).toEqual({ path: '/t', predicate: 'matches-source', source: 's.parquet' });
   });
 });
+
+describe('bars coloured by what happened to the rows', () => {
+  it('marks a bucket that only rearranged rows (compaction), and a signed log scale that inverts', async () => {
+    const { buildBuckets, symlog, unsymlog } = await import('./timeline');
+    const v = (n: number, operation: string, addedRows: number, removedRows: number, rearrangeOnly: boolean): VersionSummary => ({ ...version(n, addedRows, removedRows, operation), readable: true, rearrangeOnly });
+    const b = buildBuckets([v(0, 'WRITE', 10, 0, false), v(1, 'OPTIMIZE', 10, 10, true), v(2, 'WRITE', 0, 10, false)], []);
+    expect(b.map((x) => x.rearrange)).toEqual([false, true, false]);
+    expect(b[2].removed).toBe(-10); // an overwrite's removed rows are removed rows, whatever the operation
+    for (const n of [0, 1, 9, 1000, -5, -123456]) expect(unsymlog(symlog(n))).toBeCloseTo(n, 6);
+    expect(symlog(-999)).toBeCloseTo(-3, 6);
+  });
+});

@@ -50,6 +50,20 @@ export interface Bucket {
   info: boolean;
   checkpoint: boolean;
   unreadable: boolean;
+  /** Every version in the bucket that moved rows only rearranged them (OPTIMIZE, dataChange false): no row changed. */
+  rearrange: boolean;
+}
+
+/** Bars are coloured by what happened to the rows, whatever the operation was called. */
+export const ROW_COLOURS = { added: '#2da44e', removed: '#cf222e', rearranged: '#8250df' } as const;
+
+/** Signed log scale for rows (added above, removed below): sign(n) * log10(1 + |n|). */
+export function symlog(n: number): number {
+  return Math.sign(n) * Math.log10(1 + Math.abs(n));
+}
+
+export function unsymlog(y: number): number {
+  return Math.sign(y) * (10 ** Math.abs(y) - 1);
 }
 
 export function moved(v: VersionSummary): number {
@@ -75,6 +89,7 @@ export function buildBuckets(versions: VersionSummary[], heuristics: HeuristicHi
     let unreadable = false;
     let peak = versions[from].version;
     let peakMoved = -1;
+    let rearrange = true;
     const byKind = new Map<OpKind, number>();
     for (let i = from; i < to; i++) {
       const v = versions[i];
@@ -86,6 +101,7 @@ export function buildBuckets(versions: VersionSummary[], heuristics: HeuristicHi
       if (v.hasCheckpoint) checkpoint = true;
       if (!v.readable) unreadable = true;
       const m = moved(v);
+      if (m > 0 && !v.rearrangeOnly) rearrange = false;
       // A warning outranks a larger ordinary change: a click on the bucket opens the suspect.
       const rank = m + (warnAt.has(v.version) ? Number.MAX_SAFE_INTEGER / 2 : 0);
       if (rank > peakMoved) {
@@ -98,7 +114,7 @@ export function buildBuckets(versions: VersionSummary[], heuristics: HeuristicHi
     let kind: OpKind = 'other';
     let best = -1;
     for (const [k, m] of byKind) if (m > best) { best = m; kind = k; }
-    out.push({ key, first: versions[from].version, last: versions[to - 1].version, from, to, added, removed: -removed, unknownRows, kind, peak, warn, info, checkpoint, unreadable });
+    out.push({ key, first: versions[from].version, last: versions[to - 1].version, from, to, added, removed: -removed, unknownRows, kind, peak, warn, info, checkpoint, unreadable, rearrange: rearrange && added + removed > 0 });
   }
   return out;
 }

@@ -15,7 +15,7 @@ export function ErrorPanel({ error, onRetry, onDismiss }: { error: LakerecErrorD
         </div>
         {(onRetry || onDismiss) && (
           <div className="error-actions">
-            {onRetry && <button type="button" className="btn" onClick={onRetry}>Try again</button>}
+            {onRetry && <button type="button" className="btn" data-testid="error-retry" onClick={onRetry}>{error.code === 'disconnected' ? 'Reconnect' : 'Try again'}</button>}
             {onDismiss && <button type="button" className="btn btn-quiet" onClick={onDismiss}>Close</button>}
           </div>
         )}

@@ -22,6 +22,7 @@ const TITLES: Partial<Record<ErrorCode, string>> = {
   contract_invalid: 'The contract is not valid',
   contract_mismatch: 'The contract does not fit the data',
   cancelled: 'Cancelled',
+  disconnected: 'Server stopped: lost the connection to the workbench',
   usage: 'Cannot do that',
   internal: 'Something failed inside the workbench',
 };
@@ -41,6 +42,7 @@ const HINTS: Partial<Record<ErrorCode, string>> = {
   contract_invalid: 'Fix the contract at the line named above; the editor shows the same problem on its line.',
   contract_mismatch: 'The contract names columns or types the source and the table do not have: map them (renames, ignore) or fix the keys.',
   cancelled: 'Nothing was changed. Start it again when you are ready.',
+  disconnected: 'Start the workbench again (npm start, or lakerec-workbench) if it was stopped, then reconnect: the window keeps what it shows.',
 };
 
 export function errorTitle(code: ErrorCode): string {

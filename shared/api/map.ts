@@ -9,6 +9,7 @@ import type {
   AppInfo, RecentTable, TableSummary, VersionRow, TableOverview, CommitDetail, BisectRequest, JobProgress, ContractCheck, ContractText, ReconcileRequest, ReconcileRun, ExportedReport, EngineChoice, ProofRequest, TrustRequest, MutationRequest,
 } from './shapes';
 import type { KeysResult, LawsResult, MutationResult } from '../trust';
+import type { DiffRequest, DiffResult, PartitionHealth, PartitionHealthRequest, RowsPage, RowsRequest, SchemaAt, SchemaHistory } from '../workbench';
 
 export type Empty = Record<string, never>;
 
@@ -57,6 +58,18 @@ export interface ApiMap {
   listRuns: { request: { kind?: RunKind }; response: { runs: RunRecord[] } };
   /** One run of the history with its result summary (masked as every report is). */
   getRun: { request: { id: string }; response: { run: RunRecord } };
+  /** One page of a version's rows (the Data tab): sorted, filtered (column = value, a checked WHERE), confidential columns masked (a job). */
+  rows: { request: RowsRequest; response: RowsPage };
+  /** The columns of a version: types, nullability, field metadata, column-mapping ids and physical names. */
+  schemaAt: { request: { path: string; version?: number }; response: SchemaAt };
+  /** Every version that changed the schema: columns added, dropped, retyped, renamed (a job). */
+  schemaHistory: { request: { path: string }; response: SchemaHistory };
+  /** Two versions compared by the reconcile engine at rows level, and the commits between (a job). */
+  compareVersions: { request: DiffRequest; response: DiffResult };
+  /** The contract checked against both sides' columns and key types: every problem with its line (a job). */
+  checkContractColumns: { request: { text: string; table: string; source: string; version?: number }; response: ContractCheck };
+  /** Per partition rows, files, bytes and small files at every version, from the log (a job). */
+  partitionHealth: { request: PartitionHealthRequest; response: PartitionHealth };
 }
 
 export type ApiMethod = keyof ApiMap;

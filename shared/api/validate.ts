@@ -6,6 +6,7 @@ import type { RunKind } from '../proof';
 import { LEVELS, type Level } from '../reconcile';
 import { PREDICATE_NAMES, type PredicateName } from '../bisect';
 import type { BisectRequest, ReconcileRequest, ProofRequest, TrustRequest, MutationRequest } from './shapes';
+import { MAX_PAGE_ROWS, type DiffRequest, type RowsRequest } from '../workbench';
 import type { ApiMethod, ApiRequest, Empty } from './map';
 import { isJobId } from './wire';
 
@@ -114,6 +115,57 @@ function contractYaml(method: string, v: unknown): string {
   return v;
 }
 
+function columnName(method: string, field: string, v: unknown): string {
+  if (typeof v !== 'string' || v === '' || v.length > 256 || v.includes('\0')) throw bad(method, `"${field}" must be a column name`);
+  return v;
+}
+
+function rowsRequest(v: unknown): RowsRequest {
+  const m = 'rows';
+  const o = objectWith(m, v, ['path', 'version', 'addedIn', 'offset', 'limit', 'sort', 'equals', 'where']);
+  const out: RowsRequest = { path: pathString(m, 'path', o.path) };
+  const version = optionalInt(m, 'version', o.version, 0, Number.MAX_SAFE_INTEGER);
+  const addedIn = optionalInt(m, 'addedIn', o.addedIn, 0, Number.MAX_SAFE_INTEGER);
+  const offset = optionalInt(m, 'offset', o.offset, 0, Number.MAX_SAFE_INTEGER);
+  const limit = optionalInt(m, 'limit', o.limit, 1, MAX_PAGE_ROWS);
+  if (version !== undefined) out.version = version;
+  if (addedIn !== undefined) out.addedIn = addedIn;
+  if (offset !== undefined) out.offset = offset;
+  if (limit !== undefined) out.limit = limit;
+  if (o.sort !== undefined && o.sort !== null) {
+    const so = objectWith(m, o.sort, ['column', 'direction']);
+    if (so.direction !== 'asc' && so.direction !== 'desc') throw bad(m, '"sort.direction" must be asc or desc');
+    out.sort = { column: columnName(m, 'sort.column', so.column), direction: so.direction };
+  }
+  if (o.equals !== undefined) {
+    if (!Array.isArray(o.equals) || o.equals.length > 16) throw bad(m, '"equals" must be a list of at most 16 { column, value }');
+    out.equals = o.equals.map((e) => {
+      const eo = objectWith(m, e, ['column', 'value']);
+      if (eo.value !== null && (typeof eo.value !== 'string' || eo.value.length > 4096)) throw bad(m, '"equals[].value" must be text or null');
+      return { column: columnName(m, 'equals[].column', eo.column), value: eo.value as string | null };
+    });
+  }
+  if (o.where !== undefined) {
+    if (typeof o.where !== 'string' || o.where.length > 4000) throw bad(m, '"where" must be text of at most 4000 characters');
+    out.where = o.where;
+  }
+  return out;
+}
+
+function diffRequest(v: unknown): DiffRequest {
+  const m = 'compareVersions';
+  const o = objectWith(m, v, ['path', 'from', 'to', 'keys']);
+  const from = optionalInt(m, 'from', o.from, 0, Number.MAX_SAFE_INTEGER);
+  const to = optionalInt(m, 'to', o.to, 0, Number.MAX_SAFE_INTEGER);
+  if (from === undefined || to === undefined) throw bad(m, '"from" and "to" are required versions');
+  const out: DiffRequest = { path: pathString(m, 'path', o.path), from, to };
+  if (o.keys !== undefined) {
+    if (!Array.isArray(o.keys) || o.keys.length > 32) throw bad(m, '"keys" must be a list of at most 32 column names');
+    out.keys = o.keys.map((k) => columnName(m, 'keys', k).trim()).filter((k) => k !== '');
+  }
+  return out;
+}
+
 const RUN_KINDS: readonly RunKind[] = ['proof', 'reconcile', 'bisect', 'mutate'];
 
 function trustRequest(m: string, v: unknown, extra: readonly string[] = []): TrustRequest & Record<string, unknown> {
@@ -175,6 +227,34 @@ function proofRequest(v: unknown): ProofRequest {
 }
 
 export const apiSpec: { [M in ApiMethod]: MethodSpec<M> } = {
+  rows: { validate: rowsRequest, job: true },
+  schemaAt: {
+    validate: (v) => {
+      const o = objectWith('schemaAt', v, ['path', 'version']);
+      const version = optionalInt('schemaAt', 'version', o.version, 0, Number.MAX_SAFE_INTEGER);
+      return { path: pathString('schemaAt', 'path', o.path), ...(version !== undefined ? { version } : {}) };
+    },
+    job: false,
+  },
+  schemaHistory: { validate: pathRequest('schemaHistory'), job: true },
+  compareVersions: { validate: diffRequest, job: true },
+  checkContractColumns: {
+    validate: (v) => {
+      const m = 'checkContractColumns';
+      const o = objectWith(m, v, ['text', 'table', 'source', 'version']);
+      const version = optionalInt(m, 'version', o.version, 0, Number.MAX_SAFE_INTEGER);
+      return { text: contractYaml(m, o.text), table: pathString(m, 'table', o.table), source: pathString(m, 'source', o.source), ...(version !== undefined ? { version } : {}) };
+    },
+    job: true,
+  },
+  partitionHealth: {
+    validate: (v) => {
+      const o = objectWith('partitionHealth', v, ['path', 'smallFileBytes']);
+      const small = optionalInt('partitionHealth', 'smallFileBytes', o.smallFileBytes, 1, 2 ** 50);
+      return { path: pathString('partitionHealth', 'path', o.path), ...(small !== undefined ? { smallFileBytes: small } : {}) };
+    },
+    job: true,
+  },
   appInfo: { validate: empty('appInfo'), job: false },
   openTable: { validate: pathRequest('openTable'), job: true },
   listVersions: { validate: pathRequest('listVersions'), job: true },
