@@ -77,7 +77,8 @@ describe.skipIf(missing !== null)('incident report export (web mode, Chromium)',
     expect(html).toMatch(/Evidence<\/b> \(level rows\): duplicate rows 900/);
     expect(html).toContain('dt=2026-08-12');
     expect(html).toMatch(/Predicate <code>unique-keys, keys order_id<\/code>/);
-    expect(html).toMatch(/First bad version <b>v7<\/b> \(last good v6\)/);
+    // The bisect's one headline (bisectHeadline), the same line the CLI prints first and the banner shows.
+    expect(html).toMatch(/<b>broke at v7 \(WRITE\); last good v6; the latest version \(v7\) fails<\/b>/);
     expect(html).toMatch(/Culprit commit<\/th><td>v7 WRITE at 2026-/);
     expect(html).toContain('keys: [order_id]');
     expect(html).toMatch(/lakerec 0\.1\.0 \(DuckDB v?\d/);

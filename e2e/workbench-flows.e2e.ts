@@ -85,6 +85,8 @@ describe.skipIf(missing !== null)('workbench flows in Chromium', () => {
     await page.screenshot({ path: join(SHOTS, 'reconcile-contract-columns.png') });
     await page.fill('[data-testid=contract-editor]', good);
     await page.locator('[data-testid=contract-ok]').waitFor();
+    // The contract came with the table: it runs only once the user has accepted it.
+    await page.click('[data-testid=contract-accept]');
     await page.click('[data-testid=run-reconcile]');
     await page.locator('[data-testid=verdict]').waitFor({ timeout: 60_000 });
     await page.locator('[data-testid=tab-runs]').click();
