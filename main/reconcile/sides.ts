@@ -169,7 +169,8 @@ function detectKind(path: string): SourceKind {
   return 'parquet';
 }
 
-function parquetFilesUnder(dir: string): string[] {
+/** The .parquet files of a folder, recursively (hidden and `_` entries skipped, symlinks not followed). */
+export function parquetFilesUnder(dir: string): string[] {
   const out: string[] = [];
   const walk = (d: string) => {
     for (const e of readdirSync(d, { withFileTypes: true })) {

@@ -4,7 +4,7 @@
 // inferred cheaply: the log's null counts and approximate distinct counts first, the exact check on
 // the few candidates. A relationship is confirmed when every non-null value of the referring column
 // is found in the referenced key and that key is confirmed.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { LakerecError } from '../../shared/errors';
@@ -15,7 +15,7 @@ import { openDuck, sqlIdent, sqlString } from '../engine/duck';
 import { registerSnapshotView } from '../delta/scan';
 import { DeltaTable } from '../delta/table';
 import { contractError, loadContract, type Contract } from '../reconcile/contract';
-import { openSource, openTarget, registerTargetView, type TargetSide } from '../reconcile/sides';
+import { openSource, openTarget, parquetFilesUnder, registerTargetView, type TargetSide } from '../reconcile/sides';
 import { provenanceIndex, type ProvenanceIndex } from './provenance';
 
 export interface KeysOptions {
@@ -137,18 +137,7 @@ export async function inferCandidates(conn: DuckDBConnection, view: string, t: T
 }
 
 function parquetFiles(path: string): string[] {
-  if (!statSync(path).isDirectory()) return [path];
-  const out: string[] = [];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      if (e.name.startsWith('.') || e.name.startsWith('_')) continue;
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.isFile() && e.name.endsWith('.parquet')) out.push(p);
-    }
-  };
-  walk(path);
-  return out.sort();
+  return statSync(path).isDirectory() ? parquetFilesUnder(path) : [path];
 }
 
 /** Registers the referenced relation of a relationship (a Delta table or Parquet file/folder) as `view`. */
