@@ -2,6 +2,7 @@
 // pages under them are asked for as they scroll into view. Very tall grids (millions of rows) map
 // the scrollbar onto the rows proportionally, since a browser caps an element's height.
 import { useEffect, useRef, useState } from 'react';
+import { useElementHeight } from '../ui/useElementHeight';
 import type { GridColumn, SortDirection } from '../../shared/workbench';
 
 export const ROW_HEIGHT = 28;
@@ -23,15 +24,7 @@ interface Props {
 export function DataGrid({ columns, rowCount, rowAt, need, sort, onSort, indexes }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const [top, setTop] = useState(0);
-  const [height, setHeight] = useState(420);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const ro = new ResizeObserver(() => setHeight(el.clientHeight));
-    ro.observe(el);
-    setHeight(el.clientHeight);
-    return () => ro.disconnect();
-  }, []);
+  const height = useElementHeight(ref, 420);
   useEffect(() => {
     if (ref.current) ref.current.scrollTop = 0;
     setTop(0);

@@ -1,6 +1,7 @@
 // A simple windowed list: only the rows in view (plus a margin) are in the DOM, so a
 // 10,000-version log scrolls like a 10-version one. Fixed row height.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useElementHeight } from '../ui/useElementHeight';
 
 interface Props<T> {
   items: T[];
@@ -17,16 +18,7 @@ interface Props<T> {
 export function WindowedList<T>({ items, rowHeight, row, scrollTo, className, testId, overscan = 8 }: Props<T>) {
   const ref = useRef<HTMLDivElement>(null);
   const [top, setTop] = useState(0);
-  const [height, setHeight] = useState(400);
-
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const ro = new ResizeObserver(() => setHeight(el.clientHeight));
-    ro.observe(el);
-    setHeight(el.clientHeight);
-    return () => ro.disconnect();
-  }, []);
+  const height = useElementHeight(ref, 400);
 
   useEffect(() => {
     const el = ref.current;
