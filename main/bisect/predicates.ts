@@ -2,7 +2,7 @@
 // Each is bound once to a replayed history; evaluating a version reads only the files that
 // version needs and no earlier probe has read (a file's rows never change, so per-file results
 // are cached by file entry: path + deletion vector).
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { DeltaTable } from '../delta/table';
 import type { Metadata, StructField, StructType } from '../../shared/delta';
@@ -102,7 +102,7 @@ export async function bindPredicate(spec: PredicateSpec, h: History, opts: BindO
       }
     }
   }
-  const reader = new DataReader(h, md, opts);
+  const reader = new DataReader(h, md, opts, spec.predicate === 'matches-source' ? spec.source ?? null : null);
   switch (spec.predicate) {
     case 'unique-keys': return uniqueKeys({ ...spec, keys: needKeys() }, h, reader);
     case 'no-null-keys': return noNullKeys({ ...spec, keys: needKeys() }, h, reader);
@@ -140,7 +140,7 @@ class DataReader {
   fromCache = 0;
   private view = 0;
   readonly schema: StructType;
-  constructor(private readonly h: History, readonly md: Metadata, private readonly opts: BindOptions) {
+  constructor(private readonly h: History, readonly md: Metadata, private readonly opts: BindOptions, private readonly source: string | null = null) {
     this.schema = schemaOf(md);
   }
 
@@ -150,7 +150,7 @@ class DataReader {
 
   async conn(): Promise<Duck['conn']> {
     // Bounded: the caches spill past 512 MiB instead of growing with the table (40M rows < 1 GB RSS).
-    if (!this.duck) this.duck = await openDuck({ threads: 2, memoryLimit: boundedMemoryLimit(512) });
+    if (!this.duck) this.duck = await openBisectDuck(this.h, this.source);
     return this.duck.conn;
   }
 
@@ -436,4 +436,27 @@ async function matchesSource(spec: PredicateSpec, part: { column: string; value:
       detail: off === 0 ? `${targetRows} row(s) in ${part.column}=${part.value}, equal to the source` : `${part.column}=${part.value}: ${targetRows} row(s) vs source ${srcRows}; ${extraRows} not in the source, ${missingRows} of the source's missing`,
     };
   }, isPartCol ? partitionAppearsAt(h, part) : null);
+}
+
+/**
+ * The DuckDB a bisect reads data through, limited to the table's files (and the source's) before
+ * any query runs: no SQL of a bisect, whatever the log or the source holds, can open another file.
+ */
+export async function openBisectDuck(h: Pick<History, 'root' | 'files'>, source: string | null): Promise<Duck> {
+  const duck = await openDuck({ threads: 2, memoryLimit: boundedMemoryLimit(512) });
+  const outside = h.files.map((f) => f.absolutePath).filter((p): p is string => p !== null && !isUnder(p, h.root));
+  const src = source !== null && existsSync(source) ? source : null;
+  const srcIsDir = src !== null && statSync(src).isDirectory();
+  try {
+    await duck.restrict({ dirs: [h.root, ...(srcIsDir ? [src] : [])], files: [...outside, ...(src !== null && !srcIsDir ? [src] : [])] });
+  } catch (e) {
+    duck.close();
+    throw e;
+  }
+  return duck;
+}
+
+function isUnder(path: string, root: string): boolean {
+  const r = root.endsWith('/') ? root : root + '/';
+  return path.startsWith(r);
 }
