@@ -4,7 +4,7 @@
 //
 //   npm run bench                 full sizes (10M rows, 10,000 versions)
 //   npm run bench -- --quick      the reconcile bench on 1M rows instead of 10M (ratios stay comparable)
-//   npm run bench -- --only log-replay,bisect --merge   (re-measure some, keep the rest; also: history, reconcile, demo)
+//   npm run bench -- --only log-replay,bisect --merge   (re-measure some, keep the rest; also: history, timeline-ui, reconcile, demo)
 //
 // The modules are imported dynamically so each stays its own chunk (each can also run alone).
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -98,6 +98,15 @@ async function main(): Promise<void> {
     const f = await benchHistory({ versions: 10_000, liveFiles: 5_000, runs: args.runs });
     say(formatHistoryBenchFigures(f));
     results.history = f;
+  }
+
+  if (want('timeline-ui')) {
+    // Issue #12 in the browser: web mode + Chromium on the same 10,000-version log as `history`
+    // (open to the timeline painted, the History tab switch, an arrow-key step).
+    const { benchTimelineUi, formatTimelineUiFigures } = await import('../bench/timeline-ui');
+    const f = await benchTimelineUi({ versions: 10_000, liveFiles: 5_000, runs: args.runs });
+    say(formatTimelineUiFigures(f));
+    results.timelineUi = f;
   }
 
   if (want('grid')) {

@@ -1,0 +1,157 @@
+// Benchmark (figures, not a test): the investigation as the user sees it, in Chromium over web
+// mode, on the same 10,000-version / 5,000-live-file log as main/bench/history.ts (issue #12,
+// "Speed"). Each figure printed beside a same-run baseline:
+//  - open: from the open request (the Open click) to the timeline painted (the chart's bars and
+//    the versions list in the DOM, then a frame), beside the engine's own log read of the same log
+//    in this process; the figure the goal is about is open minus the log read (goal < 1 s);
+//  - a tab switch to the 10,000-row History tab and back (goal < 100 ms), beside switching
+//    between two trivial tabs (Proof and Runs) the same way;
+//  - stepping a version with the arrow key until the commit panel shows it (goal < 50 ms), beside
+//    the detection floor (two animation frames with nothing to do).
+// "Painted": the elements are in the DOM, then two requestAnimationFrame callbacks (the frame that
+// draws them has run). Times are taken in the page (performance.now), median of the repetitions.
+// Each repetition opens its own copy of the log, so no open reuses a cached read.
+import { cpSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { Browser, Page } from 'playwright-core';
+import { chromiumMissing, launchChromium, startWebMode, stopChromiumSession, type WebMode } from '../../e2e/helpers';
+import { DeltaTable } from '../delta/table';
+import { repoRoot } from '../engine/repo';
+import { writeLog } from './history';
+
+export interface TimelineUiFigures {
+  versions: number;
+  liveFiles: number;
+  runs: number;
+  /** The Open click to the timeline painted (ms, median). */
+  openToPaintedMs: number;
+  /** Baseline: the engine's log read of the same log (DeltaTable.open + every change set), this run (ms, median). */
+  logReadMs: number;
+  /** openToPaintedMs - logReadMs: the time to paint after the log is read (goal < 1000). */
+  paintedAfterReadMs: number;
+  /** Timeline -> History (10,000 rows) painted, and back to the timeline painted (ms, median of each). */
+  tabToHistoryMs: number;
+  tabBackMs: number;
+  /** Baseline: Proof -> Runs and back, painted the same way (ms, median of both directions). */
+  tabTrivialMs: number;
+  /** The arrow key to the commit panel showing the previous version, painted (ms, median; goal < 50). */
+  stepMedianMs: number;
+  stepMaxMs: number;
+  /** Baseline: two animation frames with nothing to do (the floor of this detection, ms, median). */
+  frameFloorMs: number;
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const r1 = (x: number): number => Math.round(x * 10) / 10;
+
+// In-page helpers, installed once: `__painted(sel...)` resolves when every selector matches and
+// two frames have run after that; `__time(action, sel...)` times an action until painted.
+const PAGE_HELPERS = `
+  window.__painted = (sels) => new Promise((resolve) => {
+    const ready = () => sels.every((s) => document.querySelector(s));
+    const tick = () => { if (ready()) requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now()))); else requestAnimationFrame(tick); };
+    tick();
+  });
+  window.__time = async (act, sels) => { const t = performance.now(); act(); return (await window.__painted(sels)) - t; };
+`;
+
+type TimeFn = (page: Page, act: string, sels: string[]) => Promise<number>;
+const timeIn: TimeFn = (page, act, sels) => page.evaluate(`window.__time(() => { ${act} }, ${JSON.stringify(sels)})`) as Promise<number>;
+const click = (testId: string): string => `document.querySelector('[data-testid=${testId}]').click();`;
+
+const TIMELINE_PAINTED = ['[data-testid=timeline-chart] .recharts-bar-rectangle', '[data-testid=timeline-row]', '[data-testid=commit-detail]'];
+
+export async function benchTimelineUi(opts: { versions?: number; liveFiles?: number; runs?: number; steps?: number } = {}): Promise<TimelineUiFigures | { skipped: string }> {
+  const missing = chromiumMissing();
+  if (missing) return { skipped: missing };
+  const versions = opts.versions ?? 10_000;
+  const live = opts.liveFiles ?? 5_000;
+  const runs = opts.runs ?? 3;
+  const steps = opts.steps ?? 10;
+  const base = mkdtempSync(join(tmpdir(), 'lakerec-bench-timeline-ui-'));
+  let server: WebMode | undefined;
+  let browser: Browser | undefined;
+  try {
+    const first = join(base, 'log-0');
+    writeLog(first, versions, live);
+    const copies = [first];
+    for (let r = 1; r < runs; r++) { copies.push(join(base, `log-${r}`)); cpSync(first, copies[r], { recursive: true }); }
+    // The baseline: the engine's own log read, on a copy of its own (no shared caches), this run.
+    const reads: number[] = [];
+    for (let r = 0; r < runs; r++) {
+      const own = join(base, `read-${r}`);
+      cpSync(first, own, { recursive: true });
+      const t = performance.now();
+      const table = await DeltaTable.open(own);
+      await table.changes();
+      reads.push(performance.now() - t);
+    }
+    server = await startWebMode([], join(base, 'user-data'), join(repoRoot(), 'dist', 'main', 'web.js'));
+    browser = await launchChromium();
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(server.pageUrl);
+    await page.locator('[data-testid=path-input]').waitFor();
+    await page.evaluate(PAGE_HELPERS);
+
+    const opens: number[] = [];
+    for (const path of copies) {
+      await page.fill('[data-testid=path-input]', path);
+      opens.push(await timeIn(page, click('open-button'), TIMELINE_PAINTED));
+      const shown = await page.getAttribute('[data-testid=timeline-versions]', 'data-rows');
+      if (shown !== String(versions)) throw new Error(`bench timeline-ui: the versions list has ${shown} rows, expected ${versions}`);
+    }
+
+    const toHistory: number[] = [];
+    const back: number[] = [];
+    const trivial: number[] = [];
+    for (let r = 0; r < Math.max(3, runs); r++) {
+      toHistory.push(await timeIn(page, click('tab-history'), ['[data-testid=screen-history] [data-testid=version-row]']));
+      back.push(await timeIn(page, click('tab-timeline'), TIMELINE_PAINTED.map((s) => `[data-testid=screen-timeline] ${s}`)));
+    }
+    await timeIn(page, click('tab-proof'), ['[data-testid=screen-proof]']);
+    for (let r = 0; r < Math.max(3, runs); r++) {
+      trivial.push(await timeIn(page, click('tab-runs'), ['[data-testid=screen-runs]']));
+      trivial.push(await timeIn(page, click('tab-proof'), ['[data-testid=screen-proof]']));
+    }
+    await timeIn(page, click('tab-timeline'), TIMELINE_PAINTED);
+
+    const step: number[] = [];
+    const floor: number[] = [];
+    for (let i = 0; i < steps; i++) {
+      const before = Number(await page.getAttribute('[data-testid=commit-detail]', 'data-version'));
+      if (!(before > 0)) throw new Error(`bench timeline-ui: the commit panel shows version ${before}, cannot step back`);
+      step.push(await timeIn(page, "window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowLeft' }));", [`[data-testid=commit-detail][data-version="${before - 1}"]`]));
+      floor.push(await timeIn(page, '', ['body']));
+    }
+    if (errors.length) throw new Error(`bench timeline-ui: the page threw: ${errors[0]}`);
+
+    const logReadMs = median(reads);
+    const openToPaintedMs = median(opens);
+    return {
+      versions, liveFiles: live, runs,
+      openToPaintedMs: r1(openToPaintedMs), logReadMs: r1(logReadMs), paintedAfterReadMs: r1(openToPaintedMs - logReadMs),
+      tabToHistoryMs: r1(median(toHistory)), tabBackMs: r1(median(back)), tabTrivialMs: r1(median(trivial)),
+      stepMedianMs: r1(median(step)), stepMaxMs: r1(Math.max(...step)), frameFloorMs: r1(median(floor)),
+    };
+  } finally {
+    await stopChromiumSession(browser, server, base);
+  }
+}
+
+export function formatTimelineUiFigures(f: TimelineUiFigures | { skipped: string }): string {
+  if ('skipped' in f) return `timeline-ui: SKIPPED: ${f.skipped}`;
+  return [
+    `timeline-ui (Chromium, web mode; ${f.versions.toLocaleString('en-US')} versions, ${f.liveFiles.toLocaleString('en-US')} live files; median of ${f.runs} opens):`,
+    `  open to painted     ${f.openToPaintedMs} ms   the engine's log read in this run ${f.logReadMs} ms   painted ${f.paintedAfterReadMs} ms after the read (goal < 1000 ms)`,
+    `  tab switch          to History (10,000 rows) ${f.tabToHistoryMs} ms, back to the timeline ${f.tabBackMs} ms (goal < 100 ms; two trivial tabs: ${f.tabTrivialMs} ms)`,
+    `  step a version      ${f.stepMedianMs} ms median, ${f.stepMaxMs} ms max, arrow key to the commit panel painted (goal < 50 ms; two empty frames: ${f.frameFloorMs} ms)`,
+  ].join('\n');
+}
