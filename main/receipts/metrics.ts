@@ -76,6 +76,15 @@ function benchMetrics(bench: Json, ns: string, put: (name: string, v: unknown) =
   put(`${ns}.history.log_read_ratio`, get(bench, 'history', 'logReadRatio'));
   put(`${ns}.history.timeline_ms`, get(bench, 'history', 'timelineMs'));
   put(`${ns}.history.step_median_ms`, get(bench, 'history', 'stepMedianMs'));
+  // timeline-ui: the same log in Chromium (absent, or { skipped }, where Chromium is missing).
+  put(`${ns}.timeline_ui.painted_after_read_ms`, get(bench, 'timelineUi', 'paintedAfterReadMs'));
+  put(`${ns}.timeline_ui.open_to_painted_ms`, get(bench, 'timelineUi', 'openToPaintedMs'));
+  put(`${ns}.timeline_ui.log_read_ms`, get(bench, 'timelineUi', 'logReadMs'));
+  put(`${ns}.timeline_ui.tab_to_history_ms`, get(bench, 'timelineUi', 'tabToHistoryMs'));
+  put(`${ns}.timeline_ui.tab_back_ms`, get(bench, 'timelineUi', 'tabBackMs'));
+  put(`${ns}.timeline_ui.tab_trivial_ms`, get(bench, 'timelineUi', 'tabTrivialMs'));
+  put(`${ns}.timeline_ui.step_median_ms`, get(bench, 'timelineUi', 'stepMedianMs'));
+  put(`${ns}.timeline_ui.frame_floor_ms`, get(bench, 'timelineUi', 'frameFloorMs'));
   put(`${ns}.demo.cpu_seconds`, get(bench, 'demo', 'cpuSeconds'));
   const runs = (get(bench, 'bisect', 'runs') as Json[] | undefined) ?? [];
   const nn = runs.find((r) => typeof r.predicate === 'string' && r.predicate.startsWith('no-null-keys'));
