@@ -165,7 +165,7 @@ export function createService(opts: ServiceOptions): ApiHandlers {
   return {
     ...screens,
     ...createTrustHandlers({ runsDir, cwd, results: trustResults, ...(opts.log ? { log: opts.log } : {}) }),
-    ...createWorkbenchHandlers({ cwd }),
+    ...createWorkbenchHandlers({ cwd, tables: investigation }),
 
     async appInfo() {
       return {

@@ -14,6 +14,7 @@ import { diffVersions } from '../workbench/diff';
 import { partitionHealth } from '../workbench/partitions';
 import { RowsService } from '../workbench/rows';
 import { schemaAt, schemaHistory } from '../workbench/schema-history';
+import type { InvestigationCache } from './investigate';
 
 /** A comparison as it leaves the engine: confidential values masked, as in every report. */
 export async function maskDiff(d: DiffResult): Promise<DiffResult> {
@@ -49,7 +50,9 @@ export async function checkContractColumns(text: string, table: string, sourceSp
   }
 }
 
-export function createWorkbenchHandlers(o: { cwd: string }): Pick<ApiHandlers, WorkbenchMethods> {
+/** `tables`: the service's open tables, so schema history and partition health reuse the history the
+ *  investigation screens built (the log read once per open table). */
+export function createWorkbenchHandlers(o: { cwd: string; tables?: InvestigationCache }): Pick<ApiHandlers, WorkbenchMethods> {
   const rows = new RowsService();
   const root = async (p: string): Promise<string> => {
     const r = resolveUserPath(p, o.cwd);
@@ -64,7 +67,8 @@ export function createWorkbenchHandlers(o: { cwd: string }): Pick<ApiHandlers, W
       return schemaAt(await root(path), version, ctx);
     },
     async schemaHistory({ path }, ctx) {
-      return schemaHistory(await root(path), ctx);
+      const r = await root(path);
+      return schemaHistory(r, ctx, await o.tables?.table(r, ctx));
     },
     async compareVersions(req, ctx) {
       return maskDiff(await diffVersions(await root(req.path), { from: req.from, to: req.to, ...(req.keys?.length ? { keys: req.keys } : {}), ctx }));
@@ -75,7 +79,8 @@ export function createWorkbenchHandlers(o: { cwd: string }): Pick<ApiHandlers, W
       return checkContractColumns(text, await root(table), src, o.cwd, version);
     },
     async partitionHealth({ path, smallFileBytes }, ctx) {
-      return partitionHealth(await root(path), smallFileBytes !== undefined ? { smallFileBytes } : {}, ctx);
+      const r = await root(path);
+      return partitionHealth(r, smallFileBytes !== undefined ? { smallFileBytes } : {}, ctx, await o.tables?.table(r, ctx));
     },
   };
 }

@@ -12,7 +12,6 @@ import {
 import { DeltaTable } from '../delta/table';
 import { columnMappingMode, parseSchemaString } from '../delta/schema';
 import type { Metadata } from '../../shared/delta';
-import { readLogHistory } from './log';
 
 const ID_KEY = 'delta.columnMapping.id';
 const PHYS_KEY = 'delta.columnMapping.physicalName';
@@ -73,21 +72,25 @@ function fieldsOf(schema: StructType, partitionColumns: string[]): SchemaField[]
   return schema.fields.map((f) => field(f, parts));
 }
 
-/** Every version whose metaData changed the schema, with what was added, dropped, retyped or renamed. */
-export async function schemaHistory(root: string, ctx?: JobContext): Promise<SchemaHistory> {
-  const h = await readLogHistory(root, ctx);
+/** Every version whose metaData changed the schema, with what was added, dropped, retyped or renamed.
+ *  Read from the reader's one history (the metadata in force at each version, a checkpoint's where
+ *  the log starts at one); pass the open table (the service's) so its cached history is reused. */
+export async function schemaHistory(root: string, ctx?: JobContext, table?: DeltaTable): Promise<SchemaHistory> {
+  const h = await (table ?? (await DeltaTable.open(root))).history(ctx);
   const versions: SchemaVersion[] = [];
   let prev: SchemaField[] | null = null;
+  let prevMeta: Metadata | null = null;
   let anyMapping = false;
-  for (const c of h.changes) {
-    let meta: Metadata | null = c.metaData;
-    if (!c.hasCommitFile && prev === null) meta = (await h.checkpointState(c.version)).metadata;
-    if (!meta) continue;
+  for (const st of h.states) {
+    const meta = st.metadata;
+    // Only a version whose metadata action (or the checkpoint the log starts at) set it is compared.
+    if (!meta || meta === prevMeta) continue;
+    prevMeta = meta;
     let schema: StructType;
     try {
       schema = parseSchemaString(meta);
     } catch (e) {
-      throw new LakerecError('log_corrupt', `The schema written at version ${c.version} cannot be read: ${(e as Error).message}`, { version: c.version });
+      throw new LakerecError('log_corrupt', `The schema written at version ${st.version} cannot be read: ${(e as Error).message}`, { version: st.version });
     }
     const byId = columnMappingMode(meta) !== 'none';
     anyMapping ||= byId;
@@ -97,9 +100,10 @@ export async function schemaHistory(root: string, ctx?: JobContext): Promise<Sch
       : schemaChanges(prev, fields, byId);
     prev = fields;
     if (changes.length === 0) continue;
+    const op = st.change?.commitInfo?.operation;
     versions.push({
-      version: c.version, timestamp: c.timestamp,
-      operation: typeof c.commitInfo?.operation === 'string' ? c.commitInfo.operation : null,
+      version: st.version, timestamp: st.change?.timestamp ?? 0,
+      operation: typeof op === 'string' ? op : null,
       changes, fieldCount: fields.length,
     });
   }
