@@ -4,7 +4,7 @@ import { bisectHeadline, type BisectPlan, type BisectResult, type CulpritCommit,
 import type { JobContext } from '../../shared/jobs';
 import { partitionLabel, stateOf, whoOf, type History } from '../delta/history';
 import { DeltaTable } from '../delta/table';
-import { bindPredicate } from './predicates';
+import { bindPredicate } from './predicates/index';
 import { EXHAUSTIVE_LIMIT, searchVersions } from './search';
 
 export interface BisectContext extends JobContext {

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDuck, sqlString } from '../engine/duck';
-import { openBisectDuck } from './predicates';
+import { openBisectDuck } from './predicates/index';
 import { bisect } from './bisect';
 
 let dir: string;

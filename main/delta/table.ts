@@ -1,6 +1,9 @@
 // DeltaTable: a Delta table's log, read per PROTOCOL.md. Open a folder, list its versions, build a
 // snapshot at any version or timestamp, and produce every version's change set in one pass.
 // Every byte is read through the Storage seam (./storage): a local folder by default.
+// One file, over 400 lines, because it is one idea: a single object's caches (commits, checkpoints,
+// snapshots, the replay state) that listing, snapshots, timestamps and changes() all share and
+// invalidate together on refresh(); parsing and replay already live in commits.ts and replay.ts.
 import { LakerecError } from '../../shared/errors';
 import type { CommitInfo, Metadata } from '../../shared/delta';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';

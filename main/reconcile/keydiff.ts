@@ -1,11 +1,16 @@
 // The key diff: the two per-row digest tables joined on the key inside DuckDB, each key classified
 // (missing, extra, duplicate, moved, changed), then the few example rows fetched back by key.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { CellText, ColumnDiffCount, ReconcileResult, RowDiff } from '../../shared/reconcile';
+import { report, type JobContext } from '../../shared/jobs';
+import { levelIndex, type CellText, type ColumnDiffCount, type Level, type ReconcileResult, type RowDiff } from '../../shared/reconcile';
 import { sqlIdent } from '../engine/duck';
 import { canonicalRow, columnHashSql, compareFamily } from './canonical';
 import type { Contract } from './contract';
 import type { KeyDiffEvidence } from './classify';
+import type { SchemaLevel } from './log-levels';
+import { storedColumns, type ChecksumLevel, type PassPlan } from './pass';
+import type { Tally } from './result';
+import { registerTargetView, type TargetSide } from './sides';
 import { dayOf, exec, label, num, partitionIn, rows, text, type PartitionSpec } from './sql';
 
 /** Which optional columns the pass stored (pass.ts): md5's second half, the ordering value. */
@@ -301,4 +306,31 @@ export async function diffKeys(
     columnDiffs,
     rowDiffs,
   };
+}
+
+/**
+ * The keys level (and rows, its examples): the key diff over the partitions that disagree; an
+ * inherited partition that agrees is skipped (ADR 0005).
+ */
+export async function keysLevel(
+  conn: DuckDBConnection, ctx: JobContext | undefined, tally: Tally,
+  run: { level: Level; contract: Contract; target: TargetSide; schema: SchemaLevel; plan: PassPlan; checksum: ChecksumLevel; exampleLimit: number },
+): Promise<KeyDiffResult> {
+  const { contract, target, plan, exampleLimit } = run;
+  const { part, srcType, tgtType } = run.schema;
+  const { inherited, floatDisagrees } = run.checksum;
+  const { partitions, reads } = tally;
+  const at = levelIndex(run.level);
+  report(ctx, { phase: 'diffing keys', done: 0, total: null });
+  const skip = [...inherited.keys()].filter((l) => partitions.get(l)!.sourceChecksum === partitions.get(l)!.targetChecksum && !floatDisagrees(l));
+  await registerTargetView(conn, target, 'lk_tgt_all');
+  // Only partitions that disagree can hold a difference (ADR 0005).
+  const disagree = [...partitions.values()].filter((p) => p.sourceRows !== p.targetRows || p.sourceChecksum !== p.targetChecksum || floatDisagrees(p.partition)).map((p) => p.partition);
+  const only = part.column === null || disagree.length === partitions.size ? null : disagree;
+  return diffKeys(conn, contract, part, plan.digestCols, plan.floatCols, srcType, tgtType, skip, exampleLimit, at >= levelIndex('rows'), reads, only, storedColumns(plan.pass),
+    async (labels) => {
+      const files = part.targetIsDeltaPartition ? target.snapshot.files.filter((f) => labels.includes(label(part.column, f.partitionValues[part.column!] ?? null))) : undefined;
+      await registerTargetView(conn, target, 'lk_tgt_some', files, false);
+      return 'lk_tgt_some';
+    });
 }

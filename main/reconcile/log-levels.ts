@@ -2,15 +2,19 @@
 // and what the log alone says at counts level: per-partition row counts from add-action stats,
 // null keys from nullCount, partitions removed by a commit, late partitions, repeated files.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { PartitionResult, SchemaComparison } from '../../shared/reconcile';
+import { LakerecError } from '../../shared/errors';
+import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
+import { levelIndex, type Level, type PartitionResult, type SchemaComparison } from '../../shared/reconcile';
 import { sqlIdent, sqlString } from '../engine/duck';
 import { checkScalarExpression } from '../engine/expression';
 import type { ActiveFile } from '../delta/types';
 import { typesComparable } from './canonical';
+import { materialise, sumsSql, type PassPlan } from './pass';
+import type { Tally } from './result';
 import { contractError, type Contract } from './contract';
 import type { Evidence, PartitionRemoval, StatsDuplicate } from './classify';
-import { targetChanges, type SourceSide, type TargetSide } from './sides';
-import { dayOf, label, rows, type PartitionSpec } from './sql';
+import { registerTargetView, targetChanges, type SourceSide, type TargetSide } from './sides';
+import { dayOf, label, num, rows, sideProgress, sourceRowTotal, text, uncast, type PartitionSpec } from './sql';
 
 /** The partition column (or expression) on each side; validates the expression against the source. */
 export async function partitionSpec(conn: DuckDBConnection, contract: Contract, source: SourceSide, target: TargetSide): Promise<PartitionSpec & { srcHasCol: boolean }> {
@@ -203,5 +207,103 @@ export function duplicateFilesFromStats(target: TargetSide, part: PartitionSpec)
     if (prev) { prev.rows += extra; prev.files.push(...g.map((f) => ({ path: f.path, version: f.addedInVersion }))); }
     else out.push({ partition: l, rows: extra, files: g.map((f) => ({ path: f.path, version: f.addedInVersion })) });
   }
+  return out;
+}
+
+/** The schema level: the partition spec, the schema comparison, each side's column types; the keys must exist and compare. */
+export interface SchemaLevel {
+  part: PartitionSpec & { srcHasCol: boolean };
+  schema: SchemaComparison;
+  srcType: Map<string, string>;
+  tgtType: Map<string, string>;
+}
+
+export async function schemaLevel(conn: DuckDBConnection, contract: Contract, source: SourceSide, target: TargetSide): Promise<SchemaLevel> {
+  const part = await partitionSpec(conn, contract, source, target);
+  const schema = compareSchema(source, target, contract, part);
+  const srcType = new Map(source.columns.map((c) => [c.name, c.type]));
+  const tgtType = new Map(target.columns.map((c) => [c.name, c.type]));
+  for (const k of contract.keys) {
+    if (!srcType.has(k) || !tgtType.has(k)) {
+      const side = !srcType.has(k) ? 'source' : 'target';
+      throw contractError(contract, 'keys', `key column "${k}" is not a column of the ${side}`);
+    }
+    if (!typesComparable(srcType.get(k)!, tgtType.get(k)!, contract.naiveIsUtc)) {
+      throw new LakerecError('contract_mismatch', `key column "${k}" is ${srcType.get(k)} in the source and ${tgtType.get(k)} in the target; the contract does not map one to the other`);
+    }
+  }
+  return { part, schema, srcType, tgtType };
+}
+
+/** What the counts level found in the log (its empty values below counts level). */
+export interface CountsLevel {
+  removals: Map<string, PartitionRemoval>;
+  logConsulted: boolean;
+  statsDuplicates: StatsDuplicate[];
+  statsNullKeys: number | null;
+  late: Evidence['late'];
+  /** The source's per-partition sums when its one pass ran here (checksum and deeper), else null. */
+  sourceSumRows: Record<string, unknown>[] | null;
+}
+
+export function noCounts(): CountsLevel {
+  return { removals: new Map(), logConsulted: false, statsDuplicates: [], statsNullKeys: null, late: null, sourceSumRows: null };
+}
+
+/**
+ * The counts level: the source by reading it, the target from the log's stats. At checksum and
+ * deeper the source's one pass happens here, and its counts come from it.
+ */
+export async function countsLevel(
+  conn: DuckDBConnection, ctx: JobContext | undefined, tally: Tally,
+  run: { level: Level; contract: Contract; source: SourceSide; target: TargetSide; schema: SchemaLevel; plan: PassPlan; srcView: string; tgtView: string },
+): Promise<CountsLevel> {
+  const { contract, source, target, plan, srcView, tgtView } = run;
+  const { part, srcType } = run.schema;
+  const { partitions, getP, reads, notes } = tally;
+  const at = levelIndex(run.level);
+  const out = noCounts();
+  let countSql = `SELECT CAST(p AS VARCHAR) AS p, n FROM (SELECT ${uncast(part.sourceSql)} AS p, count(*) AS n FROM ${srcView} GROUP BY 1)`;
+  if (at >= levelIndex('checksum')) {
+    const total = await sourceRowTotal(conn, source);
+    const onProgress = sideProgress(ctx, 'hashing the source', total);
+    await materialise(conn, { table: 'lk_s', view: srcView, partSql: part.sourceSql, types: srcType }, plan.pass, { aggregateOnly: plan.aggregateOnly, onProgress });
+    // The same query gives the source's checksums (read once, in the checksum level).
+    countSql = plan.aggregateOnly ? 'SELECT p, n, hi, lo FROM lk_s' : sumsSql('lk_s', plan.pass);
+  } else {
+    report(ctx, { phase: 'counting source rows', done: 0, total: null });
+  }
+  let counted: Record<string, unknown>[];
+  try {
+    counted = await rows(conn, countSql);
+  } catch (e) {
+    throw new LakerecError('source_unreadable', `cannot read the source: ${(e as Error).message.split('\n')[0]}`);
+  }
+  if (at >= levelIndex('checksum')) out.sourceSumRows = counted;
+  for (const r of counted) {
+    const p = getP(text(r.p));
+    p.sourceRows = num(r.n);
+    reads.sourceRowsRead += p.sourceRows;
+  }
+  throwIfCancelled(ctx);
+  const statsCounts = countsFromStats(target, part);
+  if (statsCounts) {
+    for (const [v, n] of statsCounts) getP(v).targetRows = n;
+  } else {
+    notes.push('the target has files without row-count statistics or not attributable to one partition: counts compared from its data');
+    await registerTargetView(conn, target, tgtView);
+    for (const r of await rows(conn, `SELECT ${part.targetSql} AS p, count(*) AS n FROM ${tgtView} GROUP BY 1`)) getP(text(r.p)).targetRows = num(r.n);
+    reads.targetRowsRead = [...partitions.values()].reduce((a, p) => a + p.targetRows, 0);
+    reads.targetFilesRead = target.snapshot.files.length;
+  }
+  out.statsNullKeys = nullKeysFromStats(target, contract.keys);
+  const needLog = [...partitions.values()].some((p) => p.targetRows < p.sourceRows);
+  if (needLog && part.targetIsDeltaPartition) {
+    out.removals = await removalsFromLog(conn, target, part);
+    out.logConsulted = true;
+  }
+  // A partition the table once held is not "late": it was loaded and then lost.
+  out.late = latePartitions(contract, part, [...partitions.values()], new Set([...out.removals.values()].filter((r) => r.everLoaded).map((r) => r.partition)));
+  out.statsDuplicates = duplicateFilesFromStats(target, part);
   return out;
 }

@@ -2,14 +2,19 @@
 // table, read once; the float columns' exact per-partition sums come from those tables.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { LakerecError } from '../../shared/errors';
-import type { FloatColumnResult } from '../../shared/reconcile';
+import { throwIfCancelled, type JobContext } from '../../shared/jobs';
+import { levelIndex, type BaselineUse, type FloatColumnResult, type Level } from '../../shared/reconcile';
 import { sqlIdent } from '../engine/duck';
-import { rowDigestHalves, type DigestMode } from './canonical';
-import { addGroup, emptyExactSum, exactSumToNumber, floatPartsSql, type ExactSum } from './checksum';
-import type { Contract } from './contract';
+import type { ActiveFile } from '../delta/types';
+import { compareFamily, rowDigestHalves, type DigestMode } from './canonical';
+import { addGroup, combineHalves, emptyExactSum, exactSumToNumber, floatPartsSql, toHex128, type ExactSum } from './checksum';
+import { contractError, type Contract } from './contract';
 import type { StoredColumns } from './keydiff';
-import type { InheritedPartition, StoredFloatSum } from './baseline';
-import { execWithProgress, label, num, orderingSql, rows, text, uncast, type PartitionSpec } from './sql';
+import { baselineFor, type Baseline, type InheritedPartition, type StoredFloatSum } from './baseline';
+import type { SchemaLevel } from './log-levels';
+import type { Tally } from './result';
+import { normaliseType, registerTargetView, type TargetSide } from './sides';
+import { execWithProgress, label, num, orderingSql, rows, sideProgress, text, uncast, type PartitionSpec } from './sql';
 
 /** What the one pass computes, the same for both sides of a run. */
 export interface PassSpec {
@@ -131,4 +136,163 @@ export async function floatSums(
     });
   }
   return { results: out, target: stored };
+}
+
+/** The pass's plan: which columns go into the digest, which are compared as exact float sums. */
+export interface PassPlan {
+  pass: PassSpec;
+  digestCols: string[];
+  floatCols: string[];
+  /** The checksum level alone needs only per-partition sums: no per-row table is kept. */
+  aggregateOnly: boolean;
+  /** What decides a stored checksum besides the contract and the digest identity (baseline.ts). */
+  hashForms: string[];
+}
+
+export function planPass(contract: Contract, s: SchemaLevel, mode: DigestMode, level: Level): PassPlan {
+  const { schema, part, srcType, tgtType } = s;
+  const compared = schema.compared.filter((c) => !schema.typeChanges.some((t) => t.column === c));
+  const floatCols = compared.filter((c) => compareFamily(tgtType.get(c)!, false) === 'float' || compareFamily(srcType.get(c)!, false) === 'float');
+  const digestCols = compared.filter((c) => !floatCols.includes(c)).sort();
+  // The checksum level alone needs only per-partition sums: aggregate while reading, keep no
+  // per-row table (floats need their values for exact sums, so they keep the rows).
+  const aggregateOnly = level === 'checksum' && floatCols.length === 0;
+  const rawHash = new Set(digestCols.filter((c) => normaliseType(srcType.get(c)!) === normaliseType(tgtType.get(c)!)));
+  const pc = part.column;
+  // The source's type name: one DuckDB printed (DESCRIBE), never the log's text.
+  const partitionType = pc !== null && srcType.has(pc) && tgtType.has(pc) && normaliseType(srcType.get(pc)!) === normaliseType(tgtType.get(pc)!) ? srcType.get(pc)! : null;
+  const pass: PassSpec = { contract, digestCols, floatCols, mode, rawHash, partitionType };
+  const hashForms = mode === 'fast' ? digestCols.map((c) => `${c}:${rawHash.has(c) ? 'raw' : 'typed'}`) : [];
+  return { pass, digestCols, floatCols, aggregateOnly, hashForms };
+}
+
+/** At checksum and deeper every float needs a rule, and the ordering column must exist on both sides. */
+export function checkPassContract(contract: Contract, plan: PassPlan, s: SchemaLevel): void {
+  const { srcType, tgtType } = s;
+  for (const f of plan.floatCols) {
+    if (!contract.floats[f]) {
+      throw new LakerecError('contract_mismatch',
+        `column "${f}" is a float: a bit-exact hash would flag rounding noise, so the contract must say what equal means (columns: { ${f}: { float: { tolerance: 1.0e-9 } } } or { float: exclude })`);
+    }
+  }
+  if (contract.ordering && (!srcType.has(contract.ordering) || !tgtType.has(contract.ordering))) {
+    throw contractError(contract, 'ordering', `ordering column "${contract.ordering}" is not a column of the ${srcType.has(contract.ordering) ? 'target' : 'source'}`);
+  }
+}
+
+/** What the checksum level found; `inherited` and `floatDisagrees` feed the key diff. */
+export interface ChecksumLevel {
+  floats: FloatColumnResult[];
+  targetFloats: Map<string, Record<string, StoredFloatSum>>;
+  sourceTotal: bigint;
+  targetTotal: bigint;
+  baselineUse: BaselineUse | null;
+  inherited: Map<string, InheritedPartition>;
+  floatDisagrees: (partitionLabel: string) => boolean;
+}
+
+/**
+ * The checksum level: which target partitions a baseline lets us inherit, the target's one pass,
+ * both sides' per-partition checksums and float sums; an inherited partition that disagrees is
+ * re-read when the key diff follows.
+ */
+export async function checksumLevel(
+  conn: DuckDBConnection, ctx: JobContext | undefined, tally: Tally,
+  run: {
+    level: Level; contract: Contract; target: TargetSide; schema: SchemaLevel; plan: PassPlan; digest: string;
+    baselinePath: string | null; baselineIn: Baseline | null; sourceSumRows: Record<string, unknown>[] | null;
+  },
+): Promise<ChecksumLevel> {
+  const { contract, target, plan, digest } = run;
+  const { part, tgtType } = run.schema;
+  const { pass, aggregateOnly, digestCols, floatCols, hashForms } = plan;
+  const { partitions, getP, reads, notes } = tally;
+  const at = levelIndex(run.level);
+  let baselineUse: BaselineUse | null = null;
+  // ---- baseline: which target partitions can be inherited ----
+  let readFiles: ActiveFile[] = target.snapshot.files;
+  let inherited = new Map<string, InheritedPartition>();
+  if (run.baselinePath) {
+    const b = baselineFor(run.baselineIn, { contract, target, part, digestCols, floatCols, canonical: digest, hashForms });
+    baselineUse = { path: run.baselinePath, inherited: [], reread: [], refused: b.refused };
+    if (!b.refused) {
+      inherited = b.inherited;
+      readFiles = target.snapshot.files.filter((f) => !inherited.has(label(part.column, f.partitionValues[part.column!] ?? null)));
+    } else {
+      notes.push(`baseline not used: ${b.refused}`);
+    }
+  }
+
+  const tgtTotal = readFiles.every((f) => f.numRecords !== null) ? readFiles.reduce((a, f) => a + (f.numRecords ?? 0), 0) : null;
+  const onProgress = sideProgress(ctx, 'hashing the target', tgtTotal);
+  await registerTargetView(conn, target, 'lk_tgt_read', readFiles, false);
+  await materialise(conn, { table: 'lk_t', view: 'lk_tgt_read', partSql: part.targetSql, types: tgtType }, pass, { aggregateOnly, onProgress });
+  reads.targetFilesRead = readFiles.length;
+  throwIfCancelled(ctx);
+
+  const sums = async (table: string, known: Record<string, unknown>[] | null) => {
+    const out = new Map<string, { n: number; sum: bigint }>();
+    const q = aggregateOnly ? `SELECT p, n, hi, lo FROM ${table}` : sumsSql(table, pass);
+    for (const r of known ?? await rows(conn, q)) {
+      out.set(label(part.column, text(r.p)), { n: num(r.n), sum: combineHalves(r.hi as bigint | null, r.lo as bigint | null) });
+    }
+    return out;
+  };
+  const sSums = await sums('lk_s', run.sourceSumRows);
+  const tSums = await sums('lk_t', null);
+  for (const [l, v] of sSums) {
+    const p = partitions.get(l) ?? getP(l.slice(l.indexOf('=') + 1));
+    p.sourceRows = v.n;
+    p.sourceChecksum = toHex128(v.sum);
+  }
+  const sourceTotal = [...sSums.values()].reduce((a, v) => (a + v.sum) % (1n << 128n), 0n);
+  let tgtRead = 0;
+  for (const [l, v] of tSums) {
+    const p = partitions.get(l) ?? getP(l.slice(l.indexOf('=') + 1));
+    p.targetRows = v.n;
+    p.targetChecksum = toHex128(v.sum);
+    tgtRead += v.n;
+  }
+  for (const [l, v] of inherited) {
+    const p = partitions.get(l) ?? getP(l.slice(l.indexOf('=') + 1));
+    p.targetRows = v.rows;
+    p.targetChecksum = v.checksum;
+    p.inherited = true;
+    reads.targetRowsAvoided += v.rows;
+  }
+  // Partitions present on one side only still have a checksum (of nothing) on the other.
+  for (const p of partitions.values()) {
+    if (p.sourceChecksum === null) p.sourceChecksum = toHex128(0n);
+    if (p.targetChecksum === null) p.targetChecksum = toHex128(0n);
+  }
+  let fs = await floatSums(conn, floatCols, contract, part, inherited);
+  const floatDisagrees = (l: string) => fs.results.some((f) => f.partitions.some((x) => x.partition === l && !x.agree));
+  // An inherited partition that disagrees with the source must be read for the key diff.
+  if (baselineUse && at >= levelIndex('keys')) {
+    const reread = [...inherited.keys()].filter((l) => partitions.get(l)!.sourceChecksum !== partitions.get(l)!.targetChecksum || floatDisagrees(l));
+    if (reread.length) {
+      const files = target.snapshot.files.filter((f) => reread.includes(label(part.column, f.partitionValues[part.column!] ?? null)));
+      await registerTargetView(conn, target, 'lk_tgt_reread', files, false);
+      await materialise(conn, { table: 'lk_t', view: 'lk_tgt_reread', partSql: part.targetSql, types: tgtType }, pass, { append: true });
+      reads.targetFilesRead += files.length;
+      for (const l of reread) {
+        const p = partitions.get(l)!;
+        p.inherited = false;
+        reads.targetRowsAvoided -= p.targetRows;
+        tgtRead += p.targetRows;
+        inherited.delete(l);
+      }
+      fs = await floatSums(conn, floatCols, contract, part, inherited);
+    }
+    baselineUse.reread = [...partitions.keys()].filter((l) => !inherited.has(l));
+  }
+  if (baselineUse) {
+    baselineUse.inherited = [...inherited.keys()];
+    if (!baselineUse.reread.length) baselineUse.reread = [...partitions.keys()].filter((l) => !inherited.has(l));
+    notes.push(`baseline: ${inherited.size} partition(s) inherited, ${reads.targetRowsAvoided.toLocaleString('en-US')} target row(s) not read; the source has no log and was re-read in full (${reads.sourceRowsRead.toLocaleString('en-US')} rows)`);
+  }
+  reads.targetRowsRead = tgtRead;
+  const targetTotal = [...partitions.values()].reduce((a, p) => (a + BigInt('0x' + (p.targetChecksum ?? '0'))) % (1n << 128n), 0n);
+  throwIfCancelled(ctx);
+  return { floats: fs.results, targetFloats: fs.target, sourceTotal, targetTotal, baselineUse, inherited, floatDisagrees };
 }
