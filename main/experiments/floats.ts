@@ -5,6 +5,7 @@
 //   order_dependence   200 seeded shuffles of the column: distinct naive sums vs the exact sum
 //   aggregates_agree   the exact totals of both sides compared while rows differ: a miss
 import { readFileSync, writeFileSync } from 'node:fs';
+import { mulberry32 } from '../../shared/random';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { openDuck, sqlString, type Duck } from '../engine/duck';
@@ -51,17 +52,7 @@ async function exactSum(conn: DuckDBConnection, fromSql: string): Promise<ExactS
   return s;
 }
 
-/** mulberry32: a small seeded PRNG, so the 200 shuffles are the same every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = mulberry32;
 
 export const floatDrift: Experiment = {
   name: 'float_drift',

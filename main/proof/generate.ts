@@ -3,6 +3,7 @@
 // unicode, empty strings, dates before 1970, timestamps outside the nanosecond range 1677-2262,
 // empty and null lists and maps); seeded rows fill the rest with ordinary values.
 import * as A from 'apache-arrow';
+import { mulberry32 } from '../../shared/random';
 import type { StructType } from '../../shared/delta';
 import { META_DESCRIPTION, META_SENSITIVITY, META_TAGS } from '../../shared/sensitivity';
 import { arrowSchemaOf, buildTable, MapCell, tableRows, type Cell, type Row } from './cells';
@@ -82,17 +83,7 @@ const FIXED: Fixed[] = [
   { big: 1n, small: 1, ratio: -0.1, ratio32: -F32_MAX, amount: 1n, precise: 10n ** 28n, label: 'Ǆ ǅ ǆ ﬁ ß İ', email: 'UPPER@EXAMPLE.COM', city: 'Reykjavík', active: false, born: daysFromCivil(1677, 9, 21), seen_at: micros(1677, 9, 21), local_at: micros(2262, 4, 12), words: ['x'], counts: [0], place: { x: 0, y: 0, name: 'x' }, attrs: new MapCell([['z', 0n]]) },
 ];
 
-/** A small seeded generator (mulberry32): the same seed always gives the same table. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 const CITIES = ['Lisboa', 'Kraków', 'Den Haag', 'Göteborg', 'Tōkyō', 'Nairobi', 'Québec', 'İstanbul'];
 const WORDS = ['alpha', 'beta', 'γάμμα', 'дельта', 'エ', 'zeta'];
