@@ -164,9 +164,11 @@ export function CommitPanel({ detail, onRetry, onStep }: { detail: DetailState |
           {s.timestamp ? `${formatUtc(s.timestamp)} UTC${s.timestampSource === 'file_mtime' ? ' (file time)' : ''}` : ''}
         </span>
         <span className="spacer" />
-        <span className="kbd-hint">← → step</span>
-        <button type="button" className="btn btn-small" aria-label="Older version" onClick={() => onStep(-1)}>‹</button>
-        <button type="button" className="btn btn-small" aria-label="Newer version" onClick={() => onStep(1)}>›</button>
+        <span className="step-group">
+          <span className="kbd-hint">← → step</span>
+          <button type="button" className="btn btn-small" aria-label="Older version" onClick={() => onStep(-1)}>‹</button>
+          <button type="button" className="btn btn-small" aria-label="Newer version" onClick={() => onStep(1)}>›</button>
+        </span>
       </div>
       <CommitActions version={s.version} addedFiles={s.addedFiles} />
       {!s.readable && (
