@@ -137,3 +137,13 @@ export function sqlString(s: string): string {
 export function sqlIdent(s: string): string {
   return `"${s.replace(/"/g, '""')}"`;
 }
+
+/**
+ * Cancelling a job stops the running query too, not just the next step: interrupts `conn` when
+ * `signal` aborts. Returns the function that detaches the listener (call it in `finally`).
+ */
+export function interruptOnAbort(conn: { interrupt(): void }, signal: AbortSignal | undefined): () => void {
+  const onAbort = () => { try { conn.interrupt(); } catch { /* already closed */ } };
+  signal?.addEventListener('abort', onAbort);
+  return () => signal?.removeEventListener('abort', onAbort);
+}

@@ -6,7 +6,7 @@
 import { LakerecError } from '../../shared/errors';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import { LEVELS, levelIndex, type Level, type ReconcileResult } from '../../shared/reconcile';
-import { openDuck } from '../engine/duck';
+import { openDuck, interruptOnAbort } from '../engine/duck';
 import { DEFAULT_DIGEST, digestName, type DigestMode } from './canonical';
 import { checkContractColumns, loadContract, type Contract } from './contract';
 import type { DeltaTable } from '../delta/table';
@@ -66,8 +66,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
   const duck = await openDuck({ memoryLimit: opts.memoryLimit ?? RECONCILE_MEMORY_LIMIT });
   const conn = duck.conn;
   // Cancelling stops the running query too, not just the next step.
-  const onAbort = () => { try { conn.interrupt(); } catch { /* already closed */ } };
-  ctx?.signal?.addEventListener('abort', onAbort);
+  const detach = interruptOnAbort(conn, ctx?.signal);
   try {
     // DuckDB tracks a query's progress only with its progress bar on (never printed here).
     if (ctx?.progress) await conn.run('SET enable_progress_bar = true; SET enable_progress_bar_print = false');
@@ -131,7 +130,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     if (ctx?.signal?.aborted) throw new LakerecError('cancelled', 'The job was cancelled.');
     throw e;
   } finally {
-    ctx?.signal?.removeEventListener('abort', onAbort);
+    detach();
     duck.close();
   }
 }

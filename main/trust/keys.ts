@@ -11,7 +11,7 @@ import { LakerecError } from '../../shared/errors';
 import { throwIfCancelled, report, type JobContext } from '../../shared/jobs';
 import { columnTags, isSensitivity, maskValue, sensitivityRank, type Sensitivity } from '../../shared/sensitivity';
 import type { CandidateKey, KeyCheck, KeyRepeat, KeysResult, RelationshipCheck, RowProvenance } from '../../shared/trust';
-import { openDuck, sqlIdent, sqlString } from '../engine/duck';
+import { openDuck, sqlIdent, sqlString, interruptOnAbort } from '../engine/duck';
 import { registerSnapshotView } from '../delta/scan';
 import { DeltaTable } from '../delta/table';
 import { contractError, loadContract, type Contract } from '../reconcile/contract';
@@ -164,8 +164,7 @@ export async function verifyKeys(opts: KeysOptions): Promise<KeysResult> {
   const limit = opts.exampleLimit ?? 5;
   const contract = opts.contract ? (typeof opts.contract === 'string' ? loadContract(opts.contract) : opts.contract) : null;
   const duck = await openDuck({ threads: 2 });
-  const onAbort = () => { try { duck.conn.interrupt(); } catch { /* closed */ } };
-  ctx?.signal?.addEventListener('abort', onAbort);
+  const detach = interruptOnAbort(duck.conn, ctx?.signal);
   try {
     const conn = duck.conn;
     report(ctx, { phase: 'reading the table log', done: 0, total: null });
@@ -276,7 +275,7 @@ export async function verifyKeys(opts: KeysOptions): Promise<KeysResult> {
       durationMs: Date.now() - started,
     };
   } finally {
-    ctx?.signal?.removeEventListener('abort', onAbort);
+    detach();
     duck.close();
   }
 }

@@ -7,7 +7,7 @@ import { checkScalarExpression } from '../engine/expression';
 import { LakerecError } from '../../shared/errors';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import type { LawCheck, LawDay, LawsResult } from '../../shared/trust';
-import { openDuck, sqlIdent } from '../engine/duck';
+import { openDuck, sqlIdent, interruptOnAbort } from '../engine/duck';
 import { contractError, loadContract, type Contract } from '../reconcile/contract';
 import { openSource, openTarget, registerTargetView } from '../reconcile/sides';
 
@@ -33,8 +33,7 @@ export async function checkLaws(opts: LawsOptions): Promise<LawsResult> {
   const cwd = opts.cwd ?? process.cwd();
   const contract = typeof opts.contract === 'string' ? loadContract(opts.contract) : opts.contract;
   const duck = await openDuck({ threads: 2 });
-  const onAbort = () => { try { duck.conn.interrupt(); } catch { /* closed */ } };
-  ctx?.signal?.addEventListener('abort', onAbort);
+  const detach = interruptOnAbort(duck.conn, ctx?.signal);
   try {
     const conn = duck.conn;
     report(ctx, { phase: 'reading the table log', done: 0, total: null });
@@ -167,7 +166,7 @@ export async function checkLaws(opts: LawsOptions): Promise<LawsResult> {
       durationMs: Date.now() - started,
     };
   } finally {
-    ctx?.signal?.removeEventListener('abort', onAbort);
+    detach();
     duck.close();
   }
 }
