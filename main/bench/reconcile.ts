@@ -323,7 +323,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href &
   // LAKEREC_BENCH_DIR keeps the generated source and table (to profile a run with LAKEREC_PROFILE=1).
   const workDir = process.env.LAKEREC_BENCH_DIR;
   if (workDir) mkdirSync(workDir, { recursive: true });
-  benchReconcile({ rows, runs, ...(workDir ? { workDir } : {}) }).then((f) => { process.stdout.write(formatReconcileFigures(f) + '\n'); }, (e: unknown) => {
+  // LAKEREC_BENCH_LEVELS_ONLY=1 times the levels alone (no counts process, no digest candidates).
+  const levelsOnly = !!process.env.LAKEREC_BENCH_LEVELS_ONLY;
+  benchReconcile({ rows, runs, ...(workDir ? { workDir } : {}), ...(levelsOnly ? { counts: false, digests: false } : {}) }).then((f) => { process.stdout.write(formatReconcileFigures(f) + '\n'); }, (e: unknown) => {
     process.stderr.write(`bench failed: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(3);
   });

@@ -53,19 +53,27 @@ export async function diffKeys(
   const notNull = `NOT (${keyNull})${skip}`;
   const Kl = K.join(', ');
   const on = (a: string, b: string) => K.map((k) => `${a}.${k} = ${b}.${k}`).join(' AND ');
+  const inD = onlyPartitions === null ? 'true' : onlyPartitions.length ? pIn(onlyPartitions) : 'false';
+  // The usual case (no key repeated, none in two partitions) proved exactly and cheaply when it can be.
+  const proof = K.length === 1 ? await keyBitmapProof(conn, srcType.get(keyCols[0])!, tgtType.get(keyCols[0])!, notNull, inD) : null;
   // A key not unique in the source is a finding of its own, so the source is checked in full.
-  await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_sdup AS SELECT ${Kl} FROM lk_s WHERE ${notNull} GROUP BY ${Kl} HAVING count(*) > 1`);
+  await exec(conn, proof?.sourceUnique
+    ? `CREATE OR REPLACE TEMP TABLE lk_sdup AS SELECT ${Kl} FROM lk_s WHERE false`
+    : `CREATE OR REPLACE TEMP TABLE lk_sdup AS SELECT ${Kl} FROM lk_s WHERE ${notNull} GROUP BY ${Kl} HAVING count(*) > 1`);
   let sIn = 'lk_s';
   let tIn = 'lk_t';
-  if (onlyPartitions !== null) {
+  let cross = false;
+  if (onlyPartitions !== null && proof && !proof.cross) {
+    sIn = `(SELECT * FROM lk_s WHERE ${inD})`;
+    tIn = `(SELECT * FROM lk_t WHERE ${inD})`;
+  } else if (onlyPartitions !== null) {
     // The rows of the disagreeing partitions, and the few elsewhere whose key also occurs there
     // (found from the key columns alone; normally none).
-    const inD = onlyPartitions.length ? pIn(onlyPartitions) : 'false';
     await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_dk AS SELECT ${Kl} FROM lk_s WHERE ${notNull} AND ${inD} UNION SELECT ${Kl} FROM lk_t WHERE ${notNull} AND ${inD}`);
     // Conditions are applied inside a derived table, unqualified: literals are never rewritten.
     const outside = (tb: string) => `SELECT x.${K.join(', x.')} FROM (SELECT ${Kl} FROM ${tb} WHERE ${notNull} AND NOT (${inD})) x SEMI JOIN lk_dk d ON ${on('d', 'x')}`;
     await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_xk AS ${outside('lk_s')} UNION ${outside('lk_t')}`);
-    const cross = num((await rows(conn, 'SELECT count(*) AS n FROM lk_xk'))[0].n) > 0;
+    cross = num((await rows(conn, 'SELECT count(*) AS n FROM lk_xk'))[0].n) > 0;
     const input = (tb: string) => cross
       ? `(SELECT * FROM ${tb} WHERE ${inD} UNION ALL SELECT x.* FROM (SELECT * FROM ${tb} WHERE NOT (${inD})) x SEMI JOIN lk_xk d ON ${on('d', 'x')})`
       : `(SELECT * FROM ${tb} WHERE ${inD})`;
@@ -73,8 +81,13 @@ export async function diffKeys(
     tIn = input('lk_t');
   }
   // Keys repeated in the source anywhere, or in the target within the diff's rows.
-  await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_dupk AS SELECT ${Kl} FROM ${tIn} WHERE ${notNull} GROUP BY ${Kl} HAVING count(*) > 1 UNION SELECT ${Kl} FROM lk_sdup`);
-  const anyDup = num((await rows(conn, 'SELECT count(*) AS n FROM lk_dupk'))[0].n) > 0;
+  let anyDup = false;
+  if (proof && proof.sourceUnique && proof.targetDiffUnique && !cross) {
+    await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_dupk AS SELECT ${Kl} FROM lk_sdup`);
+  } else {
+    await exec(conn, `CREATE OR REPLACE TEMP TABLE lk_dupk AS SELECT ${Kl} FROM ${tIn} WHERE ${notNull} GROUP BY ${Kl} HAVING count(*) > 1 UNION SELECT ${Kl} FROM lk_sdup`);
+    anyDup = num((await rows(conn, 'SELECT count(*) AS n FROM lk_dupk'))[0].n) > 0;
+  }
   const floatDiff = floatCols.map((c, i) => {
     const rule = contract.floats[c];
     if (rule === 'exclude') return null;
@@ -306,6 +319,56 @@ export async function diffKeys(
     columnDiffs,
     rowDiffs,
   };
+}
+
+/** What the key bitmaps proved (each true or false is exact, not an estimate). */
+export interface KeyBitmapProof {
+  /** No key (outside skipped partitions, not null) occurs twice in the source. */
+  sourceUnique: boolean;
+  /** Some key occurs both inside the diff's partitions and outside them (on either side). */
+  cross: boolean;
+  /** No key occurs twice among the target's rows in the diff's partitions. */
+  targetDiffUnique: boolean;
+}
+
+/** Widest key range the bitmaps cover: 2^26 bits is 8 MB per bitmap (four per side and thread). */
+const BITMAP_MAX_BITS = 1 << 26;
+
+/**
+ * One integer key over a bounded range: one bit per key value (DuckDB's bitstring_agg), per side,
+ * inside and outside the diff's partitions (`inD`). Distinct keys are the bits set, so the source
+ * is unique when its bits equal its rows, and a key crosses between the diff's partitions and the
+ * rest when the two sides' inside and outside bitmaps share a bit. A scan of the key column,
+ * no hashing: the GROUP BY it replaces costs more than the diff's own join. Null when the key is
+ * not an integer, its range is too wide or sparse, or there are no rows: the caller then runs the
+ * GROUP BY queries, which give the same answers.
+ */
+export async function keyBitmapProof(conn: DuckDBConnection, srcKeyType: string, tgtKeyType: string, notNull: string, inD: string): Promise<KeyBitmapProof | null> {
+  if (compareFamily(srcKeyType, false) !== 'integer' || compareFamily(tgtKeyType, false) !== 'integer') return null;
+  let lo: bigint;
+  let hi: bigint;
+  try {
+    const side = (tb: string) => `SELECT min(CAST(k0 AS BIGINT)) AS lo, max(CAST(k0 AS BIGINT)) AS hi, count(*) AS n FROM ${tb} WHERE ${notNull}`;
+    const r = (await rows(conn, `SELECT min(lo) AS lo, max(hi) AS hi, sum(n) AS n FROM (${side('lk_s')} UNION ALL ${side('lk_t')})`))[0];
+    if (r.lo === null || r.hi === null) return null;
+    lo = BigInt(r.lo as bigint);
+    hi = BigInt(r.hi as bigint);
+    const width = hi - lo + 1n;
+    // Sparse keys would spend more on empty bits than the GROUP BY spends on keys.
+    if (width > BigInt(BITMAP_MAX_BITS) || width > 16n * BigInt(r.n as bigint) + 65536n) return null;
+  } catch (e) {
+    // A key beyond BIGINT's range: the GROUP BY queries handle it.
+    if (/interrupt/i.test((e as Error).message)) throw e;
+    return null;
+  }
+  const width = Number(hi - lo + 1n);
+  const zero = `bitstring('0', ${width})`;
+  const bm = (cond: string) => `coalesce(bitstring_agg(k, ${lo}, ${hi}) FILTER (WHERE ${cond}), ${zero})`;
+  const side = (tb: string, x: string) => `(SELECT ${bm(`NOT ${inD}`)} AS ${x}_o, ${bm(inD)} AS ${x}_i, count(*) AS ${x}_n, count(*) FILTER (WHERE ${inD}) AS ${x}_in
+    FROM (SELECT CAST(k0 AS BIGINT) AS k, p FROM ${tb} WHERE ${notNull}))`;
+  const r = (await rows(conn, `SELECT bit_count(s_o | s_i) AS s_keys, s_n, bit_count((s_o | t_o) & (s_i | t_i)) AS crossing, bit_count(t_i) AS t_keys, t_in
+    FROM ${side('lk_s', 's')}, ${side('lk_t', 't')}`))[0];
+  return { sourceUnique: num(r.s_keys) === num(r.s_n), cross: num(r.crossing) > 0, targetDiffUnique: num(r.t_keys) === num(r.t_in) };
 }
 
 /**
