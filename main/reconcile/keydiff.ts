@@ -55,7 +55,9 @@ export async function diffKeys(
   const on = (a: string, b: string) => K.map((k) => `${a}.${k} = ${b}.${k}`).join(' AND ');
   const inD = onlyPartitions === null ? 'true' : onlyPartitions.length ? pIn(onlyPartitions) : 'false';
   // The usual case (no key repeated, none in two partitions) proved exactly and cheaply when it can be.
-  const proof = K.length === 1 ? await keyBitmapProof(conn, srcType.get(keyCols[0])!, tgtType.get(keyCols[0])!, notNull, inD) : null;
+  const proof = K.length === 1
+    ? await keyBitmapProof(conn, { srcType: srcType.get(keyCols[0])!, tgtType: tgtType.get(keyCols[0])!, inDigest: digestCols.includes(keyCols[0]) }, notNull, inD)
+    : null;
   // A key not unique in the source is a finding of its own, so the source is checked in full.
   await exec(conn, proof?.sourceUnique
     ? `CREATE OR REPLACE TEMP TABLE lk_sdup AS SELECT ${Kl} FROM lk_s WHERE false`
@@ -321,30 +323,34 @@ export async function diffKeys(
   };
 }
 
-/** What the key bitmaps proved (each true or false is exact, not an estimate). */
+/** What the key bitmaps proved (each answer exact, given that agreeing partitions hold the same keys). */
 export interface KeyBitmapProof {
   /** No key (outside skipped partitions, not null) occurs twice in the source. */
   sourceUnique: boolean;
-  /** Some key occurs both inside the diff's partitions and outside them (on either side). */
+  /** Some key occurs both inside the diff's partitions and outside them (on either side); true when not proved otherwise. */
   cross: boolean;
   /** No key occurs twice among the target's rows in the diff's partitions. */
   targetDiffUnique: boolean;
 }
 
-/** Widest key range the bitmaps cover: 2^26 bits is 8 MB per bitmap (four per side and thread). */
+/** Widest key range the bitmaps cover: 2^26 bits is 8 MB per bitmap (three, per thread). */
 const BITMAP_MAX_BITS = 1 << 26;
 
 /**
- * One integer key over a bounded range: one bit per key value (DuckDB's bitstring_agg), per side,
- * inside and outside the diff's partitions (`inD`). Distinct keys are the bits set, so the source
- * is unique when its bits equal its rows, and a key crosses between the diff's partitions and the
- * rest when the two sides' inside and outside bitmaps share a bit. A scan of the key column,
- * no hashing: the GROUP BY it replaces costs more than the diff's own join. Null when the key is
- * not an integer, its range is too wide or sparse, or there are no rows: the caller then runs the
- * GROUP BY queries, which give the same answers.
+ * One integer key over a bounded range: one bit per key value (DuckDB's bitstring_agg) for the
+ * source's keys, the source's keys in the diff's partitions (`inD`) and the target's keys there.
+ * Distinct keys are the bits set: the source is unique when its bits equal its rows, and the
+ * target's diff rows likewise. Outside the diff's partitions both sides hold the same rows (their
+ * counts and checksums agree, and the keys are in the digest), so a key crosses between the
+ * diff's partitions and the rest exactly when a source key outside them is also a key inside
+ * them. A scan of the key column, no hashing: the GROUP BY it replaces costs more than the diff's
+ * own join. Null when the key is not an integer or not in the digest, its range is too wide or
+ * sparse, or there are no rows: the caller then runs the GROUP BY queries (the same answers).
  */
-export async function keyBitmapProof(conn: DuckDBConnection, srcKeyType: string, tgtKeyType: string, notNull: string, inD: string): Promise<KeyBitmapProof | null> {
-  if (compareFamily(srcKeyType, false) !== 'integer' || compareFamily(tgtKeyType, false) !== 'integer') return null;
+export async function keyBitmapProof(
+  conn: DuckDBConnection, key: { srcType: string; tgtType: string; inDigest: boolean }, notNull: string, inD: string,
+): Promise<KeyBitmapProof | null> {
+  if (!key.inDigest || compareFamily(key.srcType, false) !== 'integer' || compareFamily(key.tgtType, false) !== 'integer') return null;
   let lo: bigint;
   let hi: bigint;
   try {
@@ -361,14 +367,25 @@ export async function keyBitmapProof(conn: DuckDBConnection, srcKeyType: string,
     if (/interrupt/i.test((e as Error).message)) throw e;
     return null;
   }
-  const width = Number(hi - lo + 1n);
-  const zero = `bitstring('0', ${width})`;
-  const bm = (cond: string) => `coalesce(bitstring_agg(k, ${lo}, ${hi}) FILTER (WHERE ${cond}), ${zero})`;
-  const side = (tb: string, x: string) => `(SELECT ${bm(`NOT ${inD}`)} AS ${x}_o, ${bm(inD)} AS ${x}_i, count(*) AS ${x}_n, count(*) FILTER (WHERE ${inD}) AS ${x}_in
-    FROM (SELECT CAST(k0 AS BIGINT) AS k, p FROM ${tb} WHERE ${notNull}))`;
-  const r = (await rows(conn, `SELECT bit_count(s_o | s_i) AS s_keys, s_n, bit_count((s_o | t_o) & (s_i | t_i)) AS crossing, bit_count(t_i) AS t_keys, t_in
-    FROM ${side('lk_s', 's')}, ${side('lk_t', 't')}`))[0];
-  return { sourceUnique: num(r.s_keys) === num(r.s_n), cross: num(r.crossing) > 0, targetDiffUnique: num(r.t_keys) === num(r.t_in) };
+  // The key as stored (a cast per row costs a third of the scan); the bounds bind to its type.
+  // An empty side's bitmap is NULL; zero bits are made in the one-row projection (from s_all,
+  // which is NULL only when the source has no rows, and then nothing crosses).
+  const bits = `bitstring_agg(k0, ${lo}, ${hi})`;
+  const z = (b: string) => `coalesce(${b}, xor(s_all, s_all))`;
+  let r: Record<string, unknown>;
+  try {
+    // xor(s_all, s_in) is the source's keys outside the diff's partitions when the source is unique.
+    r = (await rows(conn, `SELECT coalesce(bit_count(s_all), 0) AS s_keys, s_n, coalesce(bit_count(xor(s_all, ${z('s_in')}) & (${z('s_in')} | ${z('t_in')})), 0) AS crossing,
+        coalesce(bit_count(t_in), 0) AS t_keys, t_n
+      FROM (SELECT ${bits} AS s_all, ${bits} FILTER (WHERE ${inD}) AS s_in, count(*) AS s_n FROM lk_s WHERE ${notNull}),
+        (SELECT ${bits} AS t_in, count(*) AS t_n FROM lk_t WHERE ${notNull} AND ${inD})`))[0];
+  } catch (e) {
+    // Bounds outside a narrow key type of one side: the GROUP BY queries handle it.
+    if (/interrupt/i.test((e as Error).message)) throw e;
+    return null;
+  }
+  const sourceUnique = num(r.s_keys) === num(r.s_n);
+  return { sourceUnique, cross: !sourceUnique || num(r.crossing) > 0, targetDiffUnique: num(r.t_keys) === num(r.t_n) };
 }
 
 /**

@@ -12,7 +12,7 @@ import { checkContractColumns, loadContract, type Contract } from './contract';
 import type { DeltaTable } from '../delta/table';
 import { openSource, openTarget } from './sides';
 import { readBaseline, writeBaselineFile, type Baseline } from './baseline';
-import { duckVersion } from './sql';
+import { duckVersion, profile } from './sql';
 import { countsLevel, noCounts, schemaLevel } from './log-levels';
 import { checkPassContract, checksumLevel, planPass, type ChecksumLevel } from './pass';
 import { keysLevel } from './keydiff';
@@ -49,6 +49,8 @@ export interface ReconcileOptions {
 
 export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult> {
   const started = Date.now();
+  // LAKEREC_PROFILE=1: each phase's end, in ms since the start (the queries print their own times).
+  const mark = (phase: string) => { if (profile) process.stderr.write(`[lakerec] phase ${phase} done at ${Date.now() - started} ms\n`); };
   const level: Level = opts.level ?? 'rows';
   if (!LEVELS.includes(level)) throw new LakerecError('usage', `unknown level "${String(level)}"; one of ${LEVELS.join(', ')}`);
   const at = levelIndex(level);
@@ -74,9 +76,11 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     const digest = digestName(mode, duckdb);
     report(ctx, { phase: 'reading the target log', done: 0, total: null });
     const target = await openTarget(opts.target.root, opts.target.version, opts.target.table);
+    mark('target log');
     throwIfCancelled(ctx);
     report(ctx, { phase: 'opening the source', done: 0, total: null });
     const source = await openSource(conn, opts.source, cwd, contract, target, 'lk_src_named');
+    mark('source open');
     throwIfCancelled(ctx);
     // Every column the contract names must exist on a side: a typo would silently mean "nothing".
     checkContractColumns(contract, { sourceRaw: source.rawColumns.map((c) => c.name), source: source.columns.map((c) => c.name), target: target.columns.map((c) => c.name) });
@@ -88,6 +92,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     });
 
     const schema = await schemaLevel(conn, contract, source, target);
+    mark('schema');
     const { part } = schema;
     const tally = newTally(part.column, target.snapshot.files.length);
     const plan = planPass(contract, schema, mode, level);
@@ -97,6 +102,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     const counts = at >= levelIndex('counts')
       ? await countsLevel(conn, ctx, tally, { level, contract, source, target, schema, plan, srcView: 'lk_src', tgtView: 'lk_tgt' })
       : noCounts();
+    mark('counts');
     const data: DataLevels = { floats: [], sourceTotal: null, targetTotal: null, baselineUse: null, keyDiff: null, keyTotals: null, columnDiffs: [], rowDiffs: [] };
     let checksum: ChecksumLevel | null = null;
     if (at >= levelIndex('checksum')) {
@@ -107,16 +113,19 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
       data.sourceTotal = checksum.sourceTotal;
       data.targetTotal = checksum.targetTotal;
       data.baselineUse = checksum.baselineUse;
+      mark('checksum');
       if (at >= levelIndex('keys')) {
         const kdr = await keysLevel(conn, ctx, tally, { level, contract, target, schema, plan, checksum, exampleLimit });
         data.keyDiff = kdr.evidence;
         data.keyTotals = kdr.totals;
         data.columnDiffs = kdr.columnDiffs;
         if (at >= levelIndex('rows')) data.rowDiffs = kdr.rowDiffs;
+        mark('keys');
       }
     }
 
     const result = assembleResult(tally, { level, contract, schema: schema.schema, part, source, target, counts, data, digest, duckdb, started });
+    mark('result');
     if (opts.writeBaseline) {
       if (!part.targetIsDeltaPartition && part.column !== null) {
         throw new LakerecError('usage', `--write-baseline needs the contract's partition column (${part.column}) to be the table's partition column, so file sets map to partitions`);
