@@ -47,6 +47,11 @@ export async function rows(conn: DuckDBConnection, sql: string): Promise<Record<
   const c0 = profile ? process.cpuUsage() : undefined;
   const r = await conn.runAndReadAll(sql);
   profiled(sql, t0, c0);
+  // LAKEREC_PROFILE=explain also prints the plan, with each operator's time, of a slow SELECT (run again).
+  if (process.env.LAKEREC_PROFILE === 'explain' && performance.now() - t0 > 100) {
+    const plan = await conn.runAndReadAll(`EXPLAIN ANALYZE ${sql}`);
+    process.stderr.write(plan.getRows().map((x) => String(x[1])).join('\n') + '\n');
+  }
   return r.getRowObjectsJS() as Record<string, unknown>[];
 }
 
