@@ -9,7 +9,8 @@ import type {
   AddFile, CommitInfo, DeletionVectorDescriptor, FileStats, Metadata, Protocol, RemoveFile, StructType,
 } from '../../shared/delta';
 import type { ActiveFile, VersionChange, VersionInfo } from './types';
-import type { CommitWho } from '../../shared/forensics';
+import type { CommitWho, UnreadableCause } from '../../shared/forensics';
+import { LakerecError } from '../../shared/errors';
 import { throwIfCancelled, report, type JobContext } from '../../shared/jobs';
 import { canonicalisePath, type CanonicalPath } from './paths';
 import { dvUniqueId } from './dv';
@@ -201,6 +202,15 @@ class Entry implements FileEntry {
 
 const protocolText = (p: Protocol | null): string => JSON.stringify(p ? [p.minReaderVersion, p.minWriterVersion, p.readerFeatures ?? [], p.writerFeatures ?? []] : null);
 
+/** The kind of a read failure, for a version it makes unreadable. */
+export function unreadableCauseOf(e: unknown): UnreadableCause {
+  const code = e instanceof LakerecError ? e.code : null;
+  if (code === 'unsupported_feature') return 'unsupported_feature';
+  if (code === 'checkpoint_corrupt') return 'checkpoint_unreadable';
+  if (code === 'version_missing') return 'version_missing';
+  return 'unreadable';
+}
+
 /** Why the reader cannot read a version under this protocol, or null when it can. */
 function protocolProblem(p: Protocol | null): string | null {
   if (!p) return null;
@@ -265,7 +275,7 @@ export async function buildHistory(src: HistorySource, ctx?: JobContext): Promis
   for (const v of order) {
     if (++step % 500 === 0) { throwIfCancelled(ctx); report(ctx, { phase: 'replaying log', done: step, total: order.length }); }
     const change = changeBy.get(v) ?? null;
-    const info: VersionInfo = { ...(infoBy.get(v) ?? { version: v, hasCommitFile: change?.hasCommitFile ?? false, hasCheckpoint: change?.hasCheckpoint ?? false, readable: false, reason: 'not in the log' }) };
+    const info: VersionInfo = { ...(infoBy.get(v) ?? { version: v, hasCommitFile: change?.hasCommitFile ?? false, hasCheckpoint: change?.hasCheckpoint ?? false, readable: false, reason: 'not in the log', unreadableCause: 'version_missing' as const }) };
     const st: VersionState = {
       version: v, index: states.length, info, change, added: [], removed: [], orphanRemoves: [], protocol, metadata,
       protocolChanged: false, metadataChanged: false, tableRows: null, tableFiles: open.size, tableBytes: openBytes, fromSnapshot: false, exact: false,
@@ -315,6 +325,7 @@ export async function buildHistory(src: HistorySource, ctx?: JobContext): Promis
         // A checkpoint that cannot be read (corrupt, unsupported): the version is unreadable, with why.
         info.readable = false;
         info.reason = e instanceof Error ? e.message : String(e);
+        info.unreadableCause = unreadableCauseOf(e);
         inSync = false;
       }
     }
@@ -357,7 +368,7 @@ export async function buildHistory(src: HistorySource, ctx?: JobContext): Promis
     if (info.readable) {
       // The reader cannot read a version whose protocol needs what it does not support.
       const problem = protocolProblem(protocol);
-      if (problem) { info.readable = false; info.reason = problem; }
+      if (problem) { info.readable = false; info.reason = problem; info.unreadableCause = 'unsupported_feature'; }
     }
     if (info.readable && oldestReadable === null) oldestReadable = v;
     st.protocol = protocol;

@@ -8,7 +8,8 @@ import { LakerecError } from '../../shared/errors';
 import type { CommitInfo, Metadata } from '../../shared/delta';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import type { ActiveFile, Snapshot, TimestampSource, VersionChange, VersionInfo } from './types';
-import { buildHistory, type History, type VersionChecksum } from './history';
+import type { UnreadableCause } from '../../shared/forensics';
+import { buildHistory, unreadableCauseOf, type History, type VersionChecksum } from './history';
 import { commitFileName, listedVersions, listLog, selectSegment, type CheckpointRef, type LogListing, type LogSegment } from './logfiles';
 import { activeFiles, addCount, entryAbsolute, parseCommitBytes, ReplayState, type FileEntry, type ParsedCommit } from './replay';
 import { readCheckpoint } from './checkpoint';
@@ -159,8 +160,19 @@ export class DeltaTable {
     const readableAt = (v: number): boolean => readable.get(v) ?? false;
     const compactionsByEnd = new Map<number, number[]>();
     for (const c of this.listing.compactions) compactionsByEnd.set(c.to, [...(compactionsByEnd.get(c.to) ?? []), c.from]);
+    // Metadata cleanup (PROTOCOL.md) deletes only the oldest commits, before a checkpoint it keeps:
+    // versions gone below the oldest listed one, with a checkpoint in the log, are expired history.
+    // Any other gap (versions are contiguous) is a version missing from the log.
+    const oldestListed = listed.length ? listed[0] : 0;
+    let anyCheckpoint = false;
+    for (const list of this.listing.checkpoints.values()) if (list.some((c) => c.complete)) anyCheckpoint = true;
+    const gapCause = (first: number): UnreadableCause => (first < oldestListed && anyCheckpoint ? 'history_expired' : 'version_missing');
+    let li = 0; // listed[li] is the first listed version >= v
     let prev = -1;
+    // The gap that makes the next versions unreadable, until a checkpoint covers them.
+    let gap: { first: number; last: number; cause: UnreadableCause } | null = null;
     for (const v of walk) {
+      while (li < listed.length && listed[li] < v) li++;
       const hasCommitFile = this.listing.commits.has(v);
       const hasCheckpoint = (this.listing.checkpoints.get(v) ?? []).some((c) => c.complete);
       const ok = hasCheckpoint
@@ -168,14 +180,29 @@ export class DeltaTable {
         || (compactionsByEnd.get(v) ?? []).some((from) => from === 0 || readableAt(from - 1));
       readable.set(v, ok);
       const info: VersionInfo = { version: v, hasCommitFile, hasCheckpoint, readable: ok };
-      if (!ok) {
-        // A gap walked over (not listed one by one) is named as a range.
-        const gap = v - prev - 1;
-        info.reason = hasCommitFile && gap > 0 && !readable.has(v - 1)
-          ? `commits ${gap === 1 ? `v${prev + 1} is` : `v${prev + 1}-v${v - 1} are`} missing and no checkpoint at or before version ${v} covers ${gap === 1 ? 'it' : 'them'}`
-          : hasCommitFile
-            ? `an earlier commit is missing and no checkpoint at or before version ${v} covers it`
-            : `commit ${commitFileName(v)} is missing (cleaned up) and no checkpoint covers version ${v}`;
+      const skipped = v - prev - 1;
+      if (skipped > 0) gap = { first: prev + 1, last: v - 1, cause: gapCause(prev + 1) };
+      if (ok) {
+        gap = null;
+      } else if (!hasCommitFile && !hasCheckpoint) {
+        // A version the log does not hold.
+        const cause = gapCause(v);
+        if (gap?.last !== v - 1 || gap.cause !== cause) gap = { first: v, last: v, cause };
+        else gap.last = v;
+        info.unreadableCause = cause;
+        const before = li > 0 ? listed[li - 1] : null;
+        const after = listed[li] ?? null;
+        info.reason = cause === 'history_expired'
+          ? `commit ${commitFileName(v)} is missing (cleaned up) and no checkpoint covers version ${v}`
+          : `version ${v} is missing from the log: ${commitFileName(v)} does not exist${before !== null || after !== null ? ` (${[before, after].filter((x) => x !== null).map((x) => `v${x}`).join(' and ')} do${before === null || after === null ? 'es' : ''})` : ''} and no checkpoint covers it`;
+      } else {
+        const g = gap ?? { first: prev + 1, last: v - 1, cause: gapCause(prev + 1) };
+        info.unreadableCause = g.cause;
+        const n = g.last - g.first + 1;
+        const which = n <= 1 ? `v${g.first} is` : `v${g.first}-v${g.last} are`;
+        info.reason = g.cause === 'history_expired'
+          ? `commit${n > 1 ? 's' : ''} ${which} missing (cleaned up) and no checkpoint at or before version ${v} covers ${n > 1 ? 'them' : 'it'}`
+          : `commit${n > 1 ? 's' : ''} ${which} missing from the log and no checkpoint at or before version ${v} covers ${n > 1 ? 'them' : 'it'}`;
       }
       out.push(info);
       prev = v;
@@ -560,6 +587,7 @@ export class DeltaTable {
         state = null;
         info.readable = false;
         info.reason = e instanceof Error ? e.message : String(e);
+        info.unreadableCause = unreadableCauseOf(e);
         info.dataFilesExist = null;
       }
       report(ctx, { phase: 'checking data files', done: info.version + 1, total: infos.length });
