@@ -15,7 +15,8 @@ import { throwIfCancelled, report, type JobContext } from '../../shared/jobs';
 import { canonicalisePath, type CanonicalPath } from './paths';
 import { dvUniqueId } from './dv';
 import { columnMappingMode, parseSchemaString, physicalToLogical } from './schema';
-import { numRecordsFromStats, parseStats as parseAddStats, ReplayState, type LogAddFile } from './replay';
+import { numRecordsFromStats, ReplayState, type LogAddFile } from './replay';
+import { parseStats as parseAddStats } from './active-files';
 import { LazyAddFile } from './fastadd';
 import { checkReaderProtocol } from './features';
 

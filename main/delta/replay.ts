@@ -1,7 +1,7 @@
 // Log replay: the add/remove reconciliation that yields a snapshot's files, as actions are applied
 // in version order. Pure logic over actions (no disk), so it is unit-testable; table.ts feeds it
-// files. Parsing a commit is commits.ts; the state's files as ActiveFile objects are active-files.ts
-// (both re-exported here, the one face the reader imports).
+// files. Parsing a commit is commits.ts (re-exported here); the state's files as ActiveFile objects
+// are active-files.ts, which reads this module (never the other way round: no import cycle).
 import type { AddFile, DomainMetadata, Metadata, Protocol, TransactionId } from '../../shared/delta';
 import { sep } from 'node:path';
 import { canonicalisePath, isPlainRelative, type CanonicalPath } from './paths';
@@ -14,7 +14,6 @@ export {
   addAction, addCount, emptyCommit, numRecordsFromStats, numRecordsOfAdd, parseCommitBytes, parseCommitText,
   type LogAddFile, type ParsedCommit,
 } from './commits';
-export { activeFiles, parseStats } from './active-files';
 
 export interface FileEntry {
   add: LogAddFile;

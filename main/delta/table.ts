@@ -11,7 +11,8 @@ import type { ActiveFile, Snapshot, TimestampSource, VersionChange, VersionInfo 
 import type { UnreadableCause } from '../../shared/forensics';
 import { buildHistory, unreadableCauseOf, type History, type VersionChecksum } from './history';
 import { commitFileName, listedVersions, listLog, selectSegment, type CheckpointRef, type LogListing, type LogSegment } from './logfiles';
-import { activeFiles, addCount, entryAbsolute, parseCommitBytes, ReplayState, type FileEntry, type ParsedCommit } from './replay';
+import { addCount, entryAbsolute, parseCommitBytes, ReplayState, type FileEntry, type ParsedCommit } from './replay';
+import { activeFiles } from './active-files';
 import { readCheckpoint } from './checkpoint';
 import { checkReaderProtocol } from './features';
 import { columnMappingMode, parseSchemaString, validateMetadata } from './schema';
