@@ -2,7 +2,7 @@
 // in version order. Pure logic over actions (no disk), so it is unit-testable; table.ts feeds it
 // files. Parsing a commit is commits.ts (re-exported here); the state's files as ActiveFile objects
 // are active-files.ts, which reads this module (never the other way round: no import cycle).
-import type { AddFile, DomainMetadata, Metadata, Protocol, TransactionId } from '../../shared/delta';
+import type { AddFile, DomainMetadata, Metadata, Protocol, RemoveFile, TransactionId } from '../../shared/delta';
 import { sep } from 'node:path';
 import { canonicalisePath, isPlainRelative, type CanonicalPath } from './paths';
 import { dvUniqueId } from './dv';
@@ -35,6 +35,37 @@ function canonicalKey(path: string, root: string): { key: string; outside: boole
   if (isPlainRelative(path)) return { key: path, outside: false, absolute: undefined };
   const c: CanonicalPath = canonicalisePath(path, root);
   return { key: c.key, outside: c.outside, absolute: c.absolute };
+}
+
+/**
+ * What a replay reports as it applies a version (the history records file lifetimes from these, so
+ * its lifetimes are the replay's own decisions, not a second matching of removes to adds).
+ */
+export interface ReplayHooks {
+  /** A file entered the live set. */
+  onAdd?(e: FileEntry): void;
+  /** A live file left it: a remove action, or an add of the same key that replaced it. */
+  onRemove?(e: FileEntry): void;
+  /** A remove action that matched no live file (its add predates what this replay has seen). */
+  onOrphanRemove?(r: RemoveFile): void;
+}
+
+/** The reconciliation key of a remove action (canonical path + DV unique id, PROTOCOL.md). */
+export function removeKey(r: RemoveFile, root: string): string {
+  const rk = isPlainRelative(r.path) ? r.path : canonicalisePath(r.path, root).key;
+  return r.deletionVector ? ReplayState.key(rk, dvUniqueId(r.deletionVector)) : rk;
+}
+
+/** The reconciliation key of an add action, as the replay keys its entry. */
+export function addKey(a: AddFile, root: string): string {
+  const k = isPlainRelative(a.path) ? a.path : canonicalisePath(a.path, root).key;
+  return a.deletionVector ? ReplayState.key(k, dvUniqueId(a.deletionVector)) : k;
+}
+
+/** The reconciliation key of a live entry (the key it is held under in `files`). */
+export function entryKey(e: FileEntry): string {
+  const dv = e.add.deletionVector;
+  return dv ? ReplayState.key(e.key, dvUniqueId(dv)) : e.key;
 }
 
 /** The state of the table as actions are applied in version order. */
@@ -104,7 +135,7 @@ export class ReplayState implements RowResolver<FileEntry> {
    * Applies one version. Removes go first: within a version an add and a remove of the same file
    * cannot both be meant literally, and a DV update writes remove(old DV) + add(new DV).
    */
-  apply(c: ParsedCommit, hooks?: { onAdd?(e: FileEntry): void; onRemove?(e: FileEntry): void }): void {
+  apply(c: ParsedCommit, hooks?: ReplayHooks): void {
     if (c.protocol) this.protocol = c.protocol;
     if (c.metaData) this.metadata = c.metaData;
     for (const t of c.txns) this.txns.set(t.appId, t);
@@ -112,12 +143,13 @@ export class ReplayState implements RowResolver<FileEntry> {
       if (d.removed) this.domains.delete(d.domain); else this.domains.set(d.domain, d);
     }
     for (const r of c.removes) {
-      const rk = isPlainRelative(r.path) ? r.path : canonicalisePath(r.path, this.root).key;
-      const k = r.deletionVector ? ReplayState.key(rk, dvUniqueId(r.deletionVector)) : rk;
+      const k = removeKey(r, this.root);
       const e = this.files.get(k);
       if (e) {
         this.files.delete(k);
         hooks?.onRemove?.(e);
+      } else {
+        hooks?.onOrphanRemove?.(r);
       }
     }
     if (c instanceof BatchedCommit && c.batchCurrent && this.nextRow + c.batch.n < 2 ** 30) {
@@ -141,7 +173,7 @@ export class ReplayState implements RowResolver<FileEntry> {
   }
 
   /** The adds of a batch, in order: plain fast rows by row number, the rest as entries. */
-  private applyBatch(batch: AddBatch, hooks?: { onAdd?(e: FileEntry): void; onRemove?(e: FileEntry): void }): void {
+  private applyBatch(batch: AddBatch, hooks?: ReplayHooks): void {
     const base = this.nextRow;
     this.batches.push(batch);
     this.bases.push(base);
@@ -164,7 +196,7 @@ export class ReplayState implements RowResolver<FileEntry> {
   }
 
   /** An add that is not a plain fast-path row: keyed by its canonical path (and DV id). */
-  private applyAdd(a: AddFile, version: number, hooks?: { onAdd?(e: FileEntry): void; onRemove?(e: FileEntry): void }): void {
+  private applyAdd(a: AddFile, version: number, hooks?: ReplayHooks): void {
     let e: FileEntry;
     if (isPlainRelative(a.path)) {
       e = { add: a, version, key: a.path, outside: false, absolute: undefined };

@@ -9,7 +9,7 @@ import type { CommitInfo, Metadata } from '../../shared/delta';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import type { ActiveFile, Snapshot, TimestampSource, VersionChange, VersionInfo } from './types';
 import type { UnreadableCause } from '../../shared/forensics';
-import { buildHistory, unreadableCauseOf, type History, type VersionChecksum } from './history';
+import { buildHistory, missingStateError, unreadableCauseOf, type History, type VersionChecksum } from './history';
 import { commitFileName, listedVersions, listLog, selectSegment, type CheckpointRef, type LogListing, type LogSegment } from './logfiles';
 import { addCount, entryAbsolute, parseCommitBytes, ReplayState, type FileEntry, type ParsedCommit } from './replay';
 import { activeFiles } from './active-files';
@@ -217,8 +217,10 @@ export class DeltaTable {
   }
 
   /**
-   * The one history of the log (main/delta/history.ts): file lifetimes keyed as the replay keys
-   * them, built from this table's cached commits, kept until the log changes (refresh()).
+   * The one history of the log (main/delta/history.ts): the snapshot replay run once over every
+   * commit, recording each file's lifetime as it goes (keys path + DV id), from this table's cached
+   * commits; kept until the log changes (refresh()). Its final state is this table's replay state
+   * at the latest version (a snapshot there is read off it).
    */
   history(ctx?: JobContext): Promise<History> {
     if (!this.historyCache) {
@@ -226,9 +228,14 @@ export class DeltaTable {
         root: this.root,
         versions: () => this.versions(),
         changes: () => this.changes({}, ctx),
-        snapshotAt: async (version) => {
+        commit: (version) => this.commit(version),
+        replayAt: async (version) => {
+          // The snapshot's checks first (protocol, metadata, paths): a version they refuse is unreadable.
           const s = await this.snapshot({ version }, ctx);
-          return { files: s.files, protocol: s.protocol, metadata: s.metadata, timestamp: s.timestamp };
+          return { state: await this.stateAt(version, ctx), protocol: s.protocol, metadata: s.metadata };
+        },
+        adopt: (version, state) => {
+          if (!this.lastState || this.lastState.version < version) this.lastState = { version, state };
         },
         checksum: (version) => this.checksum(version),
       }, ctx);
@@ -387,13 +394,9 @@ export class DeltaTable {
   }
 
   private async snapshotFromState(state: ReplayState, version: number): Promise<Snapshot> {
-    if (!state.protocol) {
-      throw new LakerecError('protocol_missing', `no protocol action at or before version ${version}: the log is incomplete`, { version });
-    }
+    if (!state.protocol) throw missingStateError(null, state.metadata, version) as LakerecError;
     checkReaderProtocol(state.protocol);
-    if (!state.metadata) {
-      throw new LakerecError('metadata_missing', `no metaData action at or before version ${version}: the table's schema is unknown`, { version });
-    }
+    if (!state.metadata) throw missingStateError(state.protocol, null, version) as LakerecError;
     const metadata: Metadata = state.metadata;
     const schema = parseSchemaString(metadata);
     validateMetadata(metadata, schema, version);
