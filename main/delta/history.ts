@@ -35,8 +35,8 @@ export interface HistorySource {
   root: string;
   versions(): VersionInfo[] | Promise<VersionInfo[]>;
   changes(): Promise<VersionChange[]>;
-  /** A version's parsed commit: the very object the snapshot replay applies. */
-  commit(version: number): Promise<ParsedCommit>;
+  /** A version's parsed commit: the very object the snapshot replay applies (no promise when cached). */
+  commit(version: number): ParsedCommit | Promise<ParsedCommit>;
   /** A readable version's replay state (newest checkpoint + commits), after the snapshot's checks
    *  at it passed (protocol, metadata, paths), with its protocol and metadata. */
   replayAt(version: number): Promise<{ state: ReplayState; protocol: Protocol; metadata: Metadata }>;
@@ -325,8 +325,10 @@ export async function buildHistory(src: HistorySource, ctx?: JobContext): Promis
     const st: VersionState = {
       version: v, index: states.length, info, change, added: [], removed: [], orphanRemoves: [], protocol, metadata,
       protocolChanged: false, metadataChanged: false, tableRows: null, tableFiles: lifeOf.size, tableBytes: openBytes, fromSnapshot: false, exact: false,
-      checksum: (await src.checksum?.(v)) ?? null,
+      checksum: null,
     };
+    const ck = src.checksum?.(v);
+    st.checksum = (ck instanceof Promise ? await ck : ck) ?? null;
     const contiguous = v === prevVersion + 1;
     prevVersion = v;
     if (!contiguous) inSync = false;
@@ -396,7 +398,8 @@ export async function buildHistory(src: HistorySource, ctx?: JobContext): Promis
         curV = v;
         curSt = st;
         removedPaths.clear();
-        state.apply(await src.commit(v), hooks);
+        const c = src.commit(v);
+        state.apply(c instanceof Promise ? await c : c, hooks);
         curSt = null;
       }
       // A commit applied on top of a state that was not exact (or a version the reader cannot

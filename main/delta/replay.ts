@@ -143,14 +143,10 @@ export class ReplayState implements RowResolver<FileEntry> {
       if (d.removed) this.domains.delete(d.domain); else this.domains.set(d.domain, d);
     }
     for (const r of c.removes) {
-      const k = removeKey(r, this.root);
-      const e = this.files.get(k);
-      if (e) {
-        this.files.delete(k);
-        hooks?.onRemove?.(e);
-      } else {
-        hooks?.onOrphanRemove?.(r);
-      }
+      // One lookup; the entry is made an object only when a hook wants it.
+      const raw = this.files.takeRaw(removeKey(r, this.root));
+      if (raw === undefined) hooks?.onOrphanRemove?.(r);
+      else hooks?.onRemove?.(this.files.resolve(raw));
     }
     if (c instanceof BatchedCommit && c.batchCurrent && this.nextRow + c.batch.n < 2 ** 30) {
       this.applyBatch(c.batch, hooks);
@@ -161,11 +157,12 @@ export class ReplayState implements RowResolver<FileEntry> {
       if (a instanceof LazyAddFile && a.plainPath && a.version === c.version) {
         // The common case: the add is its own entry, keyed by its path, hash known from the scan.
         if (hooks) {
-          const prev = this.files.get(a, a.pathHash);
-          if (prev) hooks.onRemove?.(prev);
+          const prev = this.files.swapRaw(a, a, a.pathHash);
+          if (prev !== undefined) hooks.onRemove?.(this.files.resolve(prev));
+          hooks.onAdd?.(a);
+        } else {
+          this.files.set(a, a, a.pathHash);
         }
-        this.files.set(a, a, a.pathHash);
-        hooks?.onAdd?.(a);
         continue;
       }
       this.applyAdd(a, c.version, hooks);
@@ -177,6 +174,8 @@ export class ReplayState implements RowResolver<FileEntry> {
     const base = this.nextRow;
     this.batches.push(batch);
     this.bases.push(base);
+    // Its rows are the next looked up (hooks read each added row's entry).
+    this.lastBatch = this.batches.length - 1;
     this.nextRow += batch.n;
     this.files.reserve(batch.n);
     for (let i = 0; i < batch.n; i++) {
@@ -184,11 +183,12 @@ export class ReplayState implements RowResolver<FileEntry> {
         const r = base + i;
         const h = batch.pathHash[i];
         if (hooks) {
-          const prev = this.files.get(r, h);
-          if (prev) hooks.onRemove?.(prev);
+          const prev = this.files.swapRaw(r, r, h);
+          if (prev !== undefined) hooks.onRemove?.(this.files.resolve(prev));
+          hooks.onAdd?.(this.valueOf(r));
+        } else {
+          this.files.set(r, r, h);
         }
-        this.files.set(r, r, h);
-        if (hooks?.onAdd) hooks.onAdd(this.valueOf(r));
         continue;
       }
       this.applyAdd(batch.addAt(i), batch.version, hooks);
@@ -206,10 +206,11 @@ export class ReplayState implements RowResolver<FileEntry> {
     }
     const k = a.deletionVector ? ReplayState.key(e.key, dvUniqueId(a.deletionVector)) : e.key;
     if (hooks) {
-      const prev = this.files.get(k);
-      if (prev) hooks.onRemove?.(prev);
+      const prev = this.files.swapRaw(k, e);
+      if (prev !== undefined) hooks.onRemove?.(this.files.resolve(prev));
+      hooks.onAdd?.(e);
+    } else {
+      this.files.set(k, e);
     }
-    this.files.set(k, e);
-    hooks?.onAdd?.(e);
   }
 }

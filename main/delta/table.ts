@@ -49,6 +49,8 @@ function commitTimestampOf(c: ParsedCommit, mtime: number | undefined): { timest
   return { timestamp: mtime ?? 0, source: 'file_mtime' };
 }
 
+const crcName = (version: number): string => `${String(version).padStart(20, '0')}.crc`;
+
 /** A checksum file is a few hundred bytes; anything larger is not read. */
 const MAX_CRC_BYTES = 1 << 20;
 
@@ -65,7 +67,6 @@ export class DeltaTable {
   private changesCache: VersionChange[] | null = null;
   private lastState: { version: number; state: ReplayState } | null = null;
   private historyCache: Promise<History> | null = null;
-  private crcNames: Promise<Set<string>> | null = null;
   private commitFileReads = 0;
   private readonly commitBytes = new Map<number, number>();
   private readonly commitBlank = new Map<number, boolean>();
@@ -109,7 +110,6 @@ export class DeltaTable {
     this.changesCache = null;
     this.lastState = null;
     this.historyCache = null;
-    this.crcNames = null;
   }
 
   get latestVersion(): number {
@@ -228,7 +228,7 @@ export class DeltaTable {
         root: this.root,
         versions: () => this.versions(),
         changes: () => this.changes({}, ctx),
-        commit: (version) => this.commit(version),
+        commit: (version) => this.commitCache.get(version) ?? this.commit(version),
         replayAt: async (version) => {
           // The snapshot's checks first (protocol, metadata, paths): a version they refuse is unreadable.
           const s = await this.snapshot({ version }, ctx);
@@ -237,7 +237,8 @@ export class DeltaTable {
         adopt: (version, state) => {
           if (!this.lastState || this.lastState.version < version) this.lastState = { version, state };
         },
-        checksum: (version) => this.checksum(version),
+        // No promise per version where the listing says there is no .crc (10,000 versions, a few files).
+        checksum: (version) => (this.listing.checksums.has(crcName(version)) ? this.checksum(version) : null),
       }, ctx);
       this.historyCache = p;
       p.catch(() => { if (this.historyCache === p) this.historyCache = null; });
@@ -247,10 +248,9 @@ export class DeltaTable {
 
   /** The version checksum file `NNN.crc` (PROTOCOL.md "Version Checksum File"), when present and sane. */
   async checksum(version: number): Promise<VersionChecksum | null> {
-    const name = `${String(version).padStart(20, '0')}.crc`;
-    // One listing of the folder, not a lookup per version (10,000 versions, a handful of .crc files).
-    this.crcNames ??= this.storage.list('_delta_log').then((es) => new Set((es ?? []).map((e) => e.path.slice('_delta_log/'.length)).filter((n) => n.endsWith('.crc'))), () => new Set<string>());
-    if (!(await this.crcNames).has(name)) return null;
+    const name = crcName(version);
+    // The log's one listing says which exist (no lookup per version, no second listing).
+    if (!this.listing.checksums.has(name)) return null;
     try {
       const bytes = await this.storage.read(`_delta_log/${name}`, { maxBytes: MAX_CRC_BYTES, what: `checksum ${name}`, knob: LIMIT_KNOBS.commitBytes });
       const j = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
