@@ -39,6 +39,8 @@ export interface ScaleFigures {
   setupMs: number;
   /** Free space before the build (GB). */
   freeGb: number;
+  /** The data was kept (a work folder was given); otherwise the sandbox was deleted. */
+  kept: boolean;
 }
 
 const schema: StructType = {
@@ -87,7 +89,11 @@ function vmHwmKb(pid: number): number {
 
 const mb = (bytes: number): number => Math.round(bytes / 1048576);
 
-export async function benchReconcileScale(opts: { rows?: number; say?: (s: string) => void } = {}): Promise<ScaleFigures> {
+/**
+ * `workDir`: build the data there (or reuse it when a previous run with the same size left it) and
+ * keep it afterwards, for looking at one size several times; by default a fresh sandbox, deleted.
+ */
+export async function benchReconcileScale(opts: { rows?: number; say?: (s: string) => void; workDir?: string } = {}): Promise<ScaleFigures> {
   const n = opts.rows ?? 100_000_000;
   const say = opts.say ?? ((): void => undefined);
   const cli = join(repoRoot(), 'dist', 'main', 'cli.js');
@@ -97,13 +103,23 @@ export async function benchReconcileScale(opts: { rows?: number; say?: (s: strin
   // About 14 bytes a row a side in Parquet, and spill up to a few times the per-row tables.
   const needGb = (n * 80) / 1073741824 + 2;
   if (freeGb < needGb) throw new Error(`reconcile-scale: ${freeGb.toFixed(1)} GB free in ${tmpdir()}, ${needGb.toFixed(1)} GB needed for ${n.toLocaleString('en-US')} rows`);
-  const dir = mkdtempSync(join(tmpdir(), 'lakerec-bench-scale-'));
+  const keep = opts.workDir !== undefined;
+  const dir = opts.workDir ?? mkdtempSync(join(tmpdir(), 'lakerec-bench-scale-'));
+  mkdirSync(dir, { recursive: true });
+  const removeData = (): void => { if (!keep) rmSync(dir, { recursive: true, force: true }); else rmSync(join(dir, 'tmp'), { recursive: true, force: true }); };
+  // Gigabytes of data: an interrupted bench removes them too.
+  const onSignal = (sig: NodeJS.Signals): void => { removeData(); process.exit(sig === 'SIGINT' ? 130 : 143); };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
     const t0 = performance.now();
     const source = join(dir, 'source.parquet');
     const table = join(dir, 'table');
     say(`reconcile-scale: building ${n.toLocaleString('en-US')} rows a side in ${dir} (${freeGb.toFixed(0)} GB free)`);
-    {
+    const built = join(dir, `built-${n}`);
+    if (!existsSync(built)) {
+      rmSync(source, { force: true });
+      rmSync(table, { recursive: true, force: true });
       const duck = await openDuck();
       try {
         await duck.conn.run(`COPY (${rowsSql(n, false)}) TO ${sqlString(source)} (FORMAT parquet)`);
@@ -112,6 +128,7 @@ export async function benchReconcileScale(opts: { rows?: number; say?: (s: strin
       } finally {
         duck.close();
       }
+      writeFileSync(built, '');
     }
     const contract = join(dir, 'contract.yaml');
     writeFileSync(contract, 'version: 1\nname: scale\nkeys: [id]\npartitioning: { column: dt }\n');
@@ -122,6 +139,7 @@ export async function benchReconcileScale(opts: { rows?: number; say?: (s: strin
 
     // The child's temp folder is the sandbox: DuckDB's spill folder (lakerec-duck-*) lands there.
     const childTmp = join(dir, 'tmp');
+    rmSync(childTmp, { recursive: true, force: true });
     mkdirSync(childTmp);
     const timeOut = join(dir, 'time.txt');
     const useTime = existsSync('/usr/bin/time');
@@ -169,10 +187,12 @@ export async function benchReconcileScale(opts: { rows?: number; say?: (s: strin
     } catch { /* not JSON: leave the verdict unknown */ }
     return {
       rows: n, columns: schema.fields.length, peakRssMb: Math.round(peakKb / 1024), rssSource, goalMb: 2048, ms: Math.round(ms), exitCode, verdict, findings,
-      spillDir: spillDir.slice(dir.length + 1), spillPeakMb: mb(spillPeak), memoryLimit: RECONCILE_MEMORY_LIMIT, sourceMb, targetMb, setupMs: Math.round(setupMs), freeGb: Math.round(freeGb),
+      spillDir: spillDir.slice(dir.length + 1), spillPeakMb: mb(spillPeak), memoryLimit: RECONCILE_MEMORY_LIMIT, sourceMb, targetMb, setupMs: Math.round(setupMs), freeGb: Math.round(freeGb), kept: keep,
     };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    removeData();
   }
 }
 
@@ -181,6 +201,6 @@ export function formatScaleFigures(f: ScaleFigures): string {
   return [
     `reconcile-scale: ${f.rows.toLocaleString('en-US')} rows x ${f.columns} columns a side, rows level, one lakerec process: peak RSS ${f.peakRssMb} MB (${f.rssSource}; goal < ${f.goalMb} MB, ${met})`,
     `  ${Math.round(f.ms / 1000)} s start to exit, exit ${f.exitCode}, ${f.verdict ?? '?'} [${f.findings.join(', ')}]; DuckDB memory limit ${f.memoryLimit}, spilled up to ${f.spillPeakMb} MB to <sandbox>/${f.spillDir}`,
-    `  source ${f.sourceMb} MB Parquet, target ${f.targetMb} MB Delta; built in ${Math.round(f.setupMs / 1000)} s; sandbox deleted`,
+    `  source ${f.sourceMb} MB Parquet, target ${f.targetMb} MB Delta; built in ${Math.round(f.setupMs / 1000)} s; ${f.kept ? 'data kept in --scale-dir' : 'sandbox deleted'}`,
   ].join('\n');
 }
