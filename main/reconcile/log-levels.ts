@@ -159,6 +159,8 @@ export async function sourceCountsFromFooters(conn: DuckDBConnection, contract: 
   for (const g of groups) {
     const n = num(g.n);
     if (num(g.has) !== 1) return null;
+    // An empty row group holds no partition (a scan would not name one).
+    if (n === 0) continue;
     let v: string | null;
     if (g.nc !== null && num(g.nc) === n) v = null;
     else {
