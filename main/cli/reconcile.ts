@@ -11,6 +11,7 @@ import type { CliIO } from './io';
 import type { Progress } from '../../shared/jobs';
 import { LAKEREC_VERSION } from '../../shared/version';
 import { reconcile } from '../reconcile/reconcile';
+import { DeltaTable } from '../delta/table';
 import { loadContract, readContractFile } from '../reconcile/contract';
 import { renderJson, renderMarkdown, renderTerminal } from '../reconcile/report';
 import { DEFAULT_DIGEST } from '../reconcile/canonical';
@@ -76,9 +77,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     printer?.progress(pr);
     if (mark && pr.phase !== lastPhase) { lastPhase = pr.phase; mark(pr.phase); }
   } : null;
+  // The target's log is read once: the reconcile, the provenance of example rows and the schema's
+  // sensitivity tags share this table's cached snapshot. If it cannot be opened here, the
+  // reconcile opens it itself and reports why, in its usual order of checks.
+  const open = existsSync(join(tableRoot, '_delta_log')) ? await DeltaTable.open(tableRoot).catch(() => undefined) : undefined;
   const plain = await reconcile({
     source,
-    target: { root: resolve(io.cwd, table), ...(version !== undefined ? { version } : {}) },
+    target: { root: resolve(io.cwd, table), ...(version !== undefined ? { version } : {}), ...(open ? { table: open } : {}) },
     contract: resolve(io.cwd, contract),
     level: levelArg as Level,
     baseline: at(str(p, 'baseline')) ?? null,
@@ -90,19 +95,19 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   mark?.('report');
   // Post-processing, outside the pass: the commit behind every example row, and at checksum level
   // and deeper the data laws (totals per day); a law that cannot be checked is a note, not a failure.
-  const result = await withProvenance(plain, resolve(io.cwd, table));
+  const result = await withProvenance(plain, resolve(io.cwd, table), open ? { table: open } : {});
   let laws: LawsResult | null = null;
   if (levelIndex(result.level) >= levelIndex('checksum')) {
     try {
       // Loaded only when used, like the incident report below: a counts run starts faster.
       const { checkLaws } = await import('../trust/laws');
-      laws = await checkLaws({ source, table: resolve(io.cwd, table), contract: resolve(io.cwd, contract), cwd: io.cwd, ...(version !== undefined ? { version } : {}) });
+      laws = await checkLaws({ source, table: resolve(io.cwd, table), contract: resolve(io.cwd, contract), cwd: io.cwd, ...(version !== undefined ? { version } : {}), ...(open ? { open } : {}) });
     } catch (e) {
       result.notes.push(`data laws not checked: ${toErrorData(e).message}`);
     }
   }
   // Every report masks the values of confidential columns (the contract's tags, and the table's).
-  const shown = maskReconcileResult(result, sensitivityOf(result, await schemaSensitivity(resolve(io.cwd, table), result.target.version)));
+  const shown = maskReconcileResult(result, sensitivityOf(result, await schemaSensitivity(open ?? resolve(io.cwd, table), result.target.version)));
   const md = str(p, 'markdown');
   if (md) {
     const path = resolve(io.cwd, md);

@@ -4,7 +4,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { DeltaTable } from '../delta/table';
 import { repoRoot } from '../engine/repo';
 import { runCli } from './main';
 
@@ -19,6 +20,22 @@ describe('a counts-level run', () => {
     const phases = [...err.join('').matchAll(/^\[lakerec\] phase (.+) at (\d+) ms$/gm)].map((m) => ({ phase: m[1], at: Number(m[2]) }));
     expect(phases.map((p) => p.phase)).toEqual(['cli ready', 'reading the target log', 'opening the source', 'counting source rows', 'report', 'done']);
     for (let i = 1; i < phases.length; i++) expect(phases[i].at).toBeGreaterThanOrEqual(phases[i - 1].at);
+  });
+
+  it('reads the target log once, at counts level and at rows level with example rows', async () => {
+    for (const level of ['counts', 'rows']) {
+      const spy = vi.spyOn(DeltaTable, 'open');
+      const out: string[] = [];
+      try {
+        const code = await runCli([...args.slice(0, -1), level], { out: (t) => out.push(t), err: () => {}, cwd: process.cwd(), env: {} });
+        expect(code).toBe(1);
+        expect(spy).toHaveBeenCalledTimes(1);
+      } finally {
+        spy.mockRestore();
+      }
+      // At rows level the example rows carry their commit: the provenance came from the same table.
+      if (level === 'rows') expect(out.join('')).toMatch(/v\d+/);
+    }
   });
 
   const cli = join(repoRoot(), 'dist', 'main', 'cli.js');
