@@ -13,7 +13,7 @@ import type { CommitWho, UnreadableCause } from '../../shared/forensics';
 import { LakerecError } from '../../shared/errors';
 import { throwIfCancelled, report, type JobContext } from '../../shared/jobs';
 import { dvUniqueId } from './dv';
-import { columnMappingMode, parseSchemaString, physicalToLogical } from './schema';
+import { columnMappingMode, parseSchemaString, physicalToLogical, validateMetadata } from './schema';
 import {
   addKey, entryAbsolute, entryKey, numRecordsFromStats, removeKey, ReplayState,
   type FileEntry as ReplayEntry, type LogAddFile, type ParsedCommit, type ReplayHooks,
@@ -229,6 +229,20 @@ export function missingStateError(p: Protocol | null, md: Metadata | null, versi
   return null;
 }
 
+/**
+ * Why the snapshot refuses this metaData (no schemaString, a schema the protocol forbids), or
+ * null. A version is unreadable for it, not the whole log: an engine may write a schema-less
+ * metaData first and the real one a commit later (Databricks DLT does). Checked once per action.
+ */
+const metadataProblems = new WeakMap<Metadata, string | null>();
+function metadataProblem(md: Metadata, version: number): string | null {
+  if (metadataProblems.has(md)) return metadataProblems.get(md)!;
+  let problem: string | null = null;
+  try { validateMetadata(md, parseSchemaString(md), version); } catch (e) { problem = e instanceof Error ? e.message : String(e); }
+  metadataProblems.set(md, problem);
+  return problem;
+}
+
 /** Why the reader cannot read a version under this protocol, or null when it can. */
 function protocolProblem(p: Protocol | null): string | null {
   if (!p) return null;
@@ -413,8 +427,10 @@ export async function buildHistory(src: HistorySource, ctx?: JobContext): Promis
       // what it does not support (the snapshot refuses both).
       const missing = missingStateError(protocol, metadata, v);
       const problem = missing ? null : protocolProblem(protocol);
+      const badMetadata = missing || problem || !metadata ? null : metadataProblem(metadata, v);
       if (missing) { info.readable = false; info.reason = missing.message; info.unreadableCause = 'unreadable'; }
       else if (problem) { info.readable = false; info.reason = problem; info.unreadableCause = 'unsupported_feature'; }
+      else if (badMetadata) { info.readable = false; info.reason = badMetadata; info.unreadableCause = 'unreadable'; }
     }
     if (info.readable && oldestReadable === null) oldestReadable = v;
     st.protocol = protocol;

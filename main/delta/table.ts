@@ -9,9 +9,9 @@ import type { CommitInfo, Metadata } from '../../shared/delta';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import type { ActiveFile, Snapshot, TimestampSource, VersionChange, VersionInfo } from './types';
 import type { UnreadableCause } from '../../shared/forensics';
-import { buildHistory, missingStateError, unreadableCauseOf, type History, type VersionChecksum } from './history';
+import { buildHistory, missingStateError, type History, type VersionChecksum } from './history';
 import { commitFileName, listedVersions, listLog, selectSegment, type CheckpointRef, type LogListing, type LogSegment } from './logfiles';
-import { addCount, entryAbsolute, parseCommitBytes, ReplayState, type FileEntry, type ParsedCommit } from './replay';
+import { addCount, parseCommitBytes, ReplayState, type ParsedCommit } from './replay';
 import { activeFiles } from './active-files';
 import { readCheckpoint } from './checkpoint';
 import { checkReaderProtocol } from './features';
@@ -501,9 +501,6 @@ export class DeltaTable {
         if (hasCommitFile) {
           const c = await this.commit(v);
           const ts = commitTimestampOf(c, this.listing.mtimes.get(v));
-          // Metadata the protocol forbids is refused wherever the log is read (history too), not
-          // only when a snapshot is built.
-          if (c.metaData) validateMetadata(c.metaData, parseSchemaString(c.metaData), v);
           out.push({
             version: v,
             timestamp: ts.timestamp,
@@ -533,12 +530,13 @@ export class DeltaTable {
   }
 
   /**
-   * versions() plus, for every readable version, whether all its data files (and DV files) still
-   * exist: after VACUUM the log outlives the data ("history shows it but time travel fails").
-   * One forward pass; each file is checked on disk once.
+   * The history's versions plus, for every readable version, whether all its data files (and DV
+   * files) still exist: after VACUUM the log outlives the data ("history shows it but time travel
+   * fails"). Read off the one history (each version's added/removed entries), not a replay of its
+   * own; each file is checked on disk once.
    */
   async versionsWithData(ctx?: JobContext): Promise<VersionInfo[]> {
-    const infos = this.versions();
+    const h = await this.history(ctx);
     const exists = new Map<string, boolean>();
     // A file that is refused (outside the real root, not a regular file) is not "missing": the
     // read names the refusal.
@@ -551,52 +549,42 @@ export class DeltaTable {
       }
       return e;
     };
-    const missingOf = async (fe: FileEntry): Promise<boolean> => {
-      if (fe.outside && !this.allowOutsidePaths) return false; // refused, not missing
-      if (!await check(fe.outside ? entryAbsolute(fe, this.root) : fe.key)) return true;
-      const dv = fe.add.deletionVector;
-      if (dv) {
-        const loc = deletionVectorLocation(dv, this.root);
-        if (loc && !await check(dvStoragePath(loc))) return true;
-      }
-      return false;
-    };
-    let state: ReplayState | null = null;
-    let missing = 0;
-    // Replay hooks are synchronous: collect the entries, then check them.
-    const added: FileEntry[] = [];
-    const removed: FileEntry[] = [];
-    const hooks = {
-      onAdd: (fe: FileEntry) => { added.push(fe); },
-      onRemove: (fe: FileEntry) => { removed.push(fe); },
-    };
-    for (const info of infos) {
-      throwIfCancelled(ctx);
-      if (!info.readable) { state = null; info.dataFilesExist = null; continue; }
-      try {
-        if (state && info.hasCommitFile) {
-          added.length = 0;
-          removed.length = 0;
-          state.apply(await this.commit(info.version), hooks);
-          for (const fe of added) if (await missingOf(fe)) missing++;
-          for (const fe of removed) if (await missingOf(fe)) missing--;
-        } else {
-          state = (await this.stateAt(info.version)).clone();
-          missing = 0;
-          for (const fe of state.files.values()) if (await missingOf(fe)) missing++;
+    const missingById = new Map<number, boolean>();
+    const missingOf = async (id: number): Promise<boolean> => {
+      let m = missingById.get(id);
+      if (m !== undefined) return m;
+      const fe = h.files[id];
+      m = false;
+      if (!(fe.outside && !this.allowOutsidePaths)) {
+        if (!await check(fe.outside ? fe.absolutePath : fe.path)) m = true;
+        else if (fe.deletionVector) {
+          const loc = deletionVectorLocation(fe.deletionVector, this.root);
+          if (loc && !await check(dvStoragePath(loc))) m = true;
         }
+      }
+      missingById.set(id, m);
+      return m;
+    };
+    // The history's open set moves by each version's added/removed ids (the full diff, also where
+    // it was reset from a checkpoint), so the count of missing files follows it exactly.
+    let missing = 0;
+    const out: VersionInfo[] = [];
+    let done = 0;
+    for (const st of h.states) {
+      throwIfCancelled(ctx);
+      for (const id of st.removed) if (await missingOf(id)) missing--;
+      for (const id of st.added) if (await missingOf(id)) missing++;
+      const info: VersionInfo = { ...st.info };
+      if (info.readable && st.exact) {
         info.dataFilesExist = missing === 0;
         info.missingDataFiles = missing;
-      } catch (e) {
-        state = null;
-        info.readable = false;
-        info.reason = e instanceof Error ? e.message : String(e);
-        info.unreadableCause = unreadableCauseOf(e);
+      } else {
         info.dataFilesExist = null;
       }
-      report(ctx, { phase: 'checking data files', done: info.version + 1, total: infos.length });
+      out.push(info);
+      report(ctx, { phase: 'checking data files', done: ++done, total: h.states.length });
     }
-    return infos;
+    return out;
   }
 }
 
