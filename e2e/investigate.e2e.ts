@@ -39,7 +39,7 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
     // The finding, and its marker on the chart.
     const finding = page.locator('[data-testid=finding-item][data-name=duplicate_batch]');
     expect(await finding.getAttribute('data-version')).toBe('7');
-    expect(await page.locator('[data-testid=timeline-chart] .recharts-reference-line').count()).toBeGreaterThanOrEqual(2); // the zero line + the finding
+    expect(await page.locator('[data-testid=timeline-chart] .timeline-ref-line').count()).toBeGreaterThanOrEqual(2); // the zero line + the finding
     // Open the latest version first, then the suspicious one from the findings list.
     await page.locator('[data-testid=timeline-row][data-version="0"]').click();
     await expect.poll(detailVersion).toBe('0');
@@ -64,7 +64,7 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
     await expect.poll(detailVersion).toBe('7');
     await page.keyboard.press('ArrowRight'); // the newest: stays
     await expect.poll(detailVersion).toBe('7');
-    const bars = page.locator('[data-testid=timeline-chart] .recharts-bar-rectangle');
+    const bars = page.locator('[data-testid=timeline-chart] [data-testid=timeline-bucket]');
     await bars.nth(3).hover();
     const tip = page.locator('[data-testid=timeline-tip]');
     await tip.waitFor();
@@ -188,7 +188,7 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
       window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowLeft' }));
     })`) as number;
     // A bucket's tip lists exact per-version values.
-    await chart.locator('.recharts-bar-rectangle').nth(100).hover();
+    await chart.locator('[data-testid=timeline-bucket]').nth(100).hover();
     const tip = page.locator('[data-testid=timeline-tip]');
     await tip.waitFor();
     expect(await tip.textContent()).toMatch(/Versions \d+–\d+ \(\d+\)/);
