@@ -50,7 +50,7 @@ export interface TimelineUiFigures {
    */
   openServerMs: number;
   openPageMs: number;
-  /** Each API call of the (median) open, in order: in flight, the engine's share (Server-Timing), bytes of its JSON. */
+  /** Each API call of the (median) open, in order: in flight (up to the paint), the engine's share (Server-Timing), bytes of its JSON. */
   openCalls: OpenCall[];
   /** The page's JSON.parse of the timeline payload (the `forensics` answer), ms (median of 3), on its own. */
   timelineParseMs: number;
@@ -80,7 +80,7 @@ const PAGE_HELPERS = `
     const tick = () => { if (ready()) requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now()))); else requestAnimationFrame(tick); };
     tick();
   });
-  window.__time = async (act, sels) => { const t = performance.now(); act(); return (await window.__painted(sels)) - t; };
+  window.__time = async (act, sels) => { const t = performance.now(); window.__t0 = t; act(); return (await window.__painted(sels)) - t; };
   // The API requests since 'since' (performance.now()): resource timing of each /api/ fetch.
   window.__calls = (since) => performance.getEntriesByType('resource')
     .filter((e) => e.name.includes('/api/') && e.startTime >= since)
@@ -121,8 +121,13 @@ function pageProfiler(dir: string | undefined) {
   };
 }
 
-/** The time some call was in flight (the union of their intervals), and the calls as figures. */
-function splitOpen(calls: PageCall[]): { serverMs: number; calls: OpenCall[] } {
+/**
+ * The time some call was in flight before `until` (the painted moment: the union of their
+ * intervals, clipped there), and the calls as figures (a prefetch still running at the paint
+ * counts up to the paint).
+ */
+function splitOpen(all: PageCall[], until: number): { serverMs: number; calls: OpenCall[] } {
+  const calls = all.filter((c) => c.start < until).map((c) => ({ ...c, end: Math.min(c.end, until) }));
   const sorted = [...calls].sort((a, b) => a.start - b.start);
   let busy = 0;
   let from = 0;
@@ -186,12 +191,13 @@ export async function benchTimelineUi(opts: { versions?: number; liveFiles?: num
       if (await page.locator('[data-testid=timeline-chart]').count()) throw new Error('bench timeline-ui: a fresh page already shows a timeline');
       await page.evaluate(PAGE_HELPERS);
       await page.fill('[data-testid=path-input]', path);
-      const since = (await page.evaluate('performance.now()')) as number;
       if (path === copies[copies.length - 1]) await profile.start(page);
       const took = await timeIn(page, click('open-button'), TIMELINE_PAINTED);
       await profile.stop('open');
       opens.push(took);
-      splits.push({ totalMs: took, ...splitOpen((await page.evaluate(`window.__calls(${since})`)) as PageCall[]) });
+      const since = (await page.evaluate('window.__t0')) as number; // the click
+      const calls = (await page.evaluate(`window.__calls(${since})`)) as PageCall[];
+      splits.push({ totalMs: took, ...splitOpen(calls, since + took) });
       const shown = await page.getAttribute('[data-testid=timeline-versions]', 'data-rows');
       if (shown !== String(versions)) throw new Error(`bench timeline-ui: the versions list has ${shown} rows, expected ${versions}`);
     }
