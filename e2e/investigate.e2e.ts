@@ -82,6 +82,7 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
     expect(await page.textContent('[data-testid=commit-rows]')).toBe('+0 −900');
     expect(await page.locator('[data-testid=files-added-empty]').count()).toBe(1);
     await shot('investigate-partition-wipe.png');
+    await chart.screenshot({ path: join(ensureArtifacts(), 'investigate-partition-chart.png') });
   });
 
   it('draws vacuumed history as unreadable versions', async () => {
@@ -107,7 +108,7 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
     expect(await page.locator('[data-testid=file-before-log]').count()).toBe(count);
     expect(await page.textContent('[data-testid=commit-detail]')).not.toMatch(/Showing the first 0/);
     // The partition chart has the removals too.
-    expect(await page.locator('[data-testid=partition-chart] .recharts-bar-rectangle').count()).toBeGreaterThan(0);
+    expect(await page.locator('[data-testid=partition-chart] .partition-bar').count()).toBeGreaterThan(0);
     await shot('investigate-optimize-removed.png');
     expect(errors).toEqual([]);
   });

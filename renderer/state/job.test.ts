@@ -58,7 +58,7 @@ describe('createJob', () => {
     expect(errorOf(new Error('boom')).code).toBe('internal');
   });
 
-  it('shows plain progress at most every 100 ms (the latest wins), passes every progress with data in order, and none after the end', async () => {
+  it('shows plain progress of one phase at most every 100 ms (the latest wins), a new phase and every progress with data at once, and none after the end', async () => {
     vi.useFakeTimers();
     try {
       const job = createJob<Progress & { data?: { probe: number } }>();
@@ -78,11 +78,13 @@ describe('createJob', () => {
       report!({ phase: 'probing', done: 1, total: 2, data: { probe: 7 } }); // flushes the held line first
       report!({ phase: 'probing', done: 2, total: 2, data: { probe: 8 } });
       expect(seen).toEqual(['read 1', 'read 50', 'read 60', 'probe 7', 'probe 8']);
-      report!({ phase: 'reading log', done: 99, total: 100 });
+      report!({ phase: 'probing', done: 2, total: 3 }); // held: the same phase, within 100 ms
+      report!({ phase: 'replaying', done: 5, total: 9 }); // a new phase: at once
+      report!({ phase: 'replaying', done: 6, total: 9 }); // held, then dropped by the end
       gate.resolve('x');
       await run;
       vi.advanceTimersByTime(500);
-      expect(seen).toEqual(['read 1', 'read 50', 'read 60', 'probe 7', 'probe 8', 'done']);
+      expect(seen).toEqual(['read 1', 'read 50', 'read 60', 'probe 7', 'probe 8', 'read 2', 'read 5', 'done']);
     } finally {
       vi.useRealTimers();
     }
