@@ -130,7 +130,7 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
   it('shows the timeline loading with Cancel, the cancellation as a typed error, and recovers with Try again', async () => {
     let release: () => void = () => {};
     const held = new Promise<void>((r) => { release = r; });
-    await page.route('**/api/forensics', async (route) => {
+    await page.route('**/api/timeline', async (route) => {
       await held;
       await route.continue();
     });
@@ -145,7 +145,7 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
     await panel.waitFor();
     expect(await panel.locator('h2').textContent()).toBe('Cancelled');
     await shot('investigate-error.png');
-    await page.unroute('**/api/forensics');
+    await page.unroute('**/api/timeline');
     await panel.getByRole('button', { name: 'Try again' }).click();
     await page.locator('[data-testid=finding-item][data-name=overwrite_shrank_the_table]').click();
     await page.locator('[data-testid=commit-finding][data-name=overwrite_shrank_the_table]').waitFor();

@@ -202,7 +202,7 @@ export async function benchTimelineUi(opts: { versions?: number; liveFiles?: num
       if (shown !== String(versions)) throw new Error(`bench timeline-ui: the versions list has ${shown} rows, expected ${versions}`);
     }
     if (!page) throw new Error('bench timeline-ui: no repetitions');
-    const timelineParseMs = (await page.evaluate(`window.__parseOf('forensics', { path: ${JSON.stringify(copies[copies.length - 1])} })`)) as number;
+    const timelineParseMs = (await page.evaluate(`window.__parseOf('timeline', { path: ${JSON.stringify(copies[copies.length - 1])} })`)) as number;
 
     const toHistory: number[] = [];
     const back: number[] = [];

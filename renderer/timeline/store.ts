@@ -1,9 +1,9 @@
 // The timeline screen's state: the table's forensics (timeline + heuristics + header) and the
 // selected version's commit detail. A newer load or selection wins over a slower older one.
 import { createStore } from 'zustand/vanilla';
-import type { ApiClient, CommitDetail, TableOverview } from '../../shared/api';
+import { unpackRows, type ApiClient, type CommitDetail, type TableOverview } from '../../shared/api';
 import type { LakerecErrorData } from '../../shared/errors';
-import type { ForensicsResult } from '../../shared/forensics';
+import type { ForensicsResult, VersionSummary } from '../../shared/forensics';
 import type { Progress } from '../../shared/jobs';
 import { useClientStore } from '../state/context';
 import { createJob, perClient } from '../state/job';
@@ -103,11 +103,13 @@ export function createTimelineStore(client: ApiClient) {
       prefetching = new AbortController();
       cache = new Map();
       set({ path, status: 'loading', progress: null, overview: null, forensics: null, error: null, selected: null, detail: null });
-      await loadJob.run(({ signal, onProgress }) => client.invoke('forensics', { path }, { signal, onProgress }), {
+      // The versions travel packed by column (a fraction of the JSON for 10,000 versions).
+      await loadJob.run(({ signal, onProgress }) => client.invoke('timeline', { path }, { signal, onProgress }), {
         progress: (progress) => set({ progress }),
         done: async (r) => {
-          set({ status: 'ready', progress: null, overview: r.overview, forensics: r.forensics });
-          const pick = select ?? firstPick(r.forensics);
+          const forensics: ForensicsResult = { ...r.forensics, versions: unpackRows<VersionSummary>(r.forensics.versions) };
+          set({ status: 'ready', progress: null, overview: r.overview, forensics });
+          const pick = select ?? firstPick(forensics);
           if (pick !== null) await get().select(pick);
         },
         error: (error) => set({ status: 'error', progress: null, error }),
