@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumSkip, ensureArtifacts, startChromiumSession, stopChromiumSession, type WebMode } from './helpers';
 import { ensureLakes, lake, openByPath, writeLongLog } from './lakes';
+import { HandLog, add, commitInfo, metaData, protocol } from '../main/testing/handlog';
 
 const missing = chromiumSkip('investigate');
 
@@ -95,6 +96,23 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
     await page.locator('[data-testid=commit-unreadable]').waitFor();
     expect(await page.locator('[data-testid=timeline-chart]').textContent()).toContain('unreadable');
     await shot('investigate-vacuumed.png');
+  });
+
+  it('a commit missing between two that exist: the table opens, version_missing is named with its label, the versions after it are unreadable', async () => {
+    const root = join(dir, 'holed');
+    const l = new HandLog(root).commit(0, [protocol(), metaData(), commitInfo(0, 'CREATE TABLE')]);
+    for (const v of [1, 2, 3, 4, 6, 7]) l.commit(v, [commitInfo(v, 'WRITE'), add(`dt=a/${v}.parquet`, 10, { dt: 'a' })]);
+    await openByPath(page, root);
+    await page.locator('[data-testid=timeline-chart]').waitFor();
+    const finding = page.locator('[data-testid=finding-item][data-name=version_missing]');
+    await finding.waitFor();
+    expect(await finding.getAttribute('data-version')).toBe('5');
+    expect(await finding.locator('[data-testid=finding-label]').textContent()).toBe('A version is missing from the log');
+    expect(await page.locator('[data-testid=finding-item][data-name=vacuumed_history]').count()).toBe(0);
+    expect(await page.locator('[data-testid=timeline-row].unreadable').count()).toBe(3); // v5 (missing), v6, v7
+    await page.locator('[data-testid=timeline-row][data-version="6"]').click();
+    expect(await page.locator('[data-testid=commit-unreadable]').textContent()).toMatch(/commit v5 is missing from the log/);
+    await shot('investigate-version-missing.png');
   });
 
   it('opens the OPTIMIZE at the oldest readable version and lists the files it removed (added before the log)', async () => {
