@@ -40,7 +40,7 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
     // The finding, and its marker on the chart.
     const finding = page.locator('[data-testid=finding-item][data-name=duplicate_batch]');
     expect(await finding.getAttribute('data-version')).toBe('7');
-    expect(await page.locator('[data-testid=timeline-chart] .recharts-reference-line').count()).toBeGreaterThanOrEqual(2); // the zero line + the finding
+    expect(await page.locator('[data-testid=timeline-chart] .timeline-ref-line').count()).toBeGreaterThanOrEqual(2); // the zero line + the finding
     // Open the latest version first, then the suspicious one from the findings list.
     await page.locator('[data-testid=timeline-row][data-version="0"]').click();
     await expect.poll(detailVersion).toBe('0');
@@ -65,7 +65,7 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
     await expect.poll(detailVersion).toBe('7');
     await page.keyboard.press('ArrowRight'); // the newest: stays
     await expect.poll(detailVersion).toBe('7');
-    const bars = page.locator('[data-testid=timeline-chart] .recharts-bar-rectangle');
+    const bars = page.locator('[data-testid=timeline-chart] [data-testid=timeline-bucket]');
     await bars.nth(3).hover();
     const tip = page.locator('[data-testid=timeline-tip]');
     await tip.waitFor();
@@ -83,6 +83,7 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
     expect(await page.textContent('[data-testid=commit-rows]')).toBe('+0 −900');
     expect(await page.locator('[data-testid=files-added-empty]').count()).toBe(1);
     await shot('investigate-partition-wipe.png');
+    await chart.screenshot({ path: join(ensureArtifacts(), 'investigate-partition-chart.png') });
   });
 
   it('draws vacuumed history as unreadable versions', async () => {
@@ -125,7 +126,7 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
     expect(await page.locator('[data-testid=file-before-log]').count()).toBe(count);
     expect(await page.textContent('[data-testid=commit-detail]')).not.toMatch(/Showing the first 0/);
     // The partition chart has the removals too.
-    expect(await page.locator('[data-testid=partition-chart] .recharts-bar-rectangle').count()).toBeGreaterThan(0);
+    expect(await page.locator('[data-testid=partition-chart] .partition-bar').count()).toBeGreaterThan(0);
     await shot('investigate-optimize-removed.png');
     expect(errors).toEqual([]);
   });
@@ -147,7 +148,7 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
   it('shows the timeline loading with Cancel, the cancellation as a typed error, and recovers with Try again', async () => {
     let release: () => void = () => {};
     const held = new Promise<void>((r) => { release = r; });
-    await page.route('**/api/forensics', async (route) => {
+    await page.route('**/api/timeline', async (route) => {
       await held;
       await route.continue();
     });
@@ -162,7 +163,7 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
     await panel.waitFor();
     expect(await panel.locator('h2').textContent()).toBe('Cancelled');
     await shot('investigate-error.png');
-    await page.unroute('**/api/forensics');
+    await page.unroute('**/api/timeline');
     await panel.getByRole('button', { name: 'Try again' }).click();
     await page.locator('[data-testid=finding-item][data-name=overwrite_shrank_the_table]').click();
     await page.locator('[data-testid=commit-finding][data-name=overwrite_shrank_the_table]').waitFor();
@@ -206,7 +207,7 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
       window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowLeft' }));
     })`) as number;
     // A bucket's tip lists exact per-version values.
-    await chart.locator('.recharts-bar-rectangle').nth(100).hover();
+    await chart.locator('[data-testid=timeline-bucket]').nth(100).hover();
     const tip = page.locator('[data-testid=timeline-tip]');
     await tip.waitFor();
     expect(await tip.textContent()).toMatch(/Versions \d+–\d+ \(\d+\)/);

@@ -6,6 +6,7 @@ import { join, relative, sep } from 'node:path';
 import type {
   ApiHandlers, SampleTable, TableSummary, TransportMode, VersionRow,
 } from '../../shared/api';
+import { packRows } from '../../shared/api/packed';
 import { LakerecError } from '../../shared/errors';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import type { VersionChange } from '../delta/types';
@@ -204,6 +205,11 @@ export function createService(opts: ServiceOptions): ApiHandlers {
 
     async forensics({ path }, ctx) {
       return investigation.forensics(resolveUserPath(path, cwd), ctx);
+    },
+
+    async timeline({ path }, ctx) {
+      const { overview, forensics } = await investigation.forensics(resolveUserPath(path, cwd), ctx);
+      return { overview, forensics: { ...forensics, versions: packRows(forensics.versions) } };
     },
 
     async commitDetail({ path, version }, ctx) {

@@ -124,7 +124,8 @@ async function main(): Promise<void> {
     // Issue #12 in the browser: web mode + Chromium on the same 10,000-version log as `history`
     // (open to the timeline painted, the History tab switch, an arrow-key step).
     const { benchTimelineUi, formatTimelineUiFigures } = await import('../bench/timeline-ui');
-    const f = await benchTimelineUi({ versions: 10_000, liveFiles: 5_000, runs: args.runs });
+    // LAKEREC_BENCH_PROFILE=dir: also write the page's CPU profiles (the open, the way back, the steps).
+    const f = await benchTimelineUi({ versions: 10_000, liveFiles: 5_000, runs: args.runs, ...(process.env.LAKEREC_BENCH_PROFILE ? { profileDir: process.env.LAKEREC_BENCH_PROFILE } : {}) });
     say(formatTimelineUiFigures(f));
     results.timelineUi = f;
   }

@@ -106,6 +106,13 @@ function benchMetrics(bench: Json, ns: string, put: (name: string, v: unknown) =
   put(`${ns}.timeline_ui.tab_trivial_ms`, get(bench, 'timelineUi', 'tabTrivialMs'));
   put(`${ns}.timeline_ui.step_median_ms`, get(bench, 'timelineUi', 'stepMedianMs'));
   put(`${ns}.timeline_ui.frame_floor_ms`, get(bench, 'timelineUi', 'frameFloorMs'));
+  // Where the open goes: API calls in flight vs the page alone, and the timeline payload's size.
+  put(`${ns}.timeline_ui.open_server_ms`, get(bench, 'timelineUi', 'openServerMs'));
+  put(`${ns}.timeline_ui.open_page_ms`, get(bench, 'timelineUi', 'openPageMs'));
+  const calls = (get(bench, 'timelineUi', 'openCalls') as Json[] | undefined) ?? [];
+  const tl = calls.find((c) => c.method === 'timeline');
+  if (tl && typeof tl.bytes === 'number') put(`${ns}.timeline_ui.timeline_megabytes`, tl.bytes / 1e6);
+  if (tl) put(`${ns}.timeline_ui.timeline_engine_ms`, tl.engineMs);
   put(`${ns}.demo.cpu_seconds`, get(bench, 'demo', 'cpuSeconds'));
   const runs = (get(bench, 'bisect', 'runs') as Json[] | undefined) ?? [];
   const nn = runs.find((r) => typeof r.predicate === 'string' && r.predicate.startsWith('no-null-keys'));

@@ -229,7 +229,9 @@ export function TimelineView() {
   const cancel = useTimeline((s) => s.cancel);
   const select = useTimeline((s) => s.select);
   const focus = useNav((s) => s.focus);
-  const tablePath = table?.status === 'ready' ? table.summary?.path ?? null : null;
+  // The timeline needs only the open's answer (the log is read): it is requested and drawn while
+  // the versions list for the History tab is still on its way, not after it.
+  const tablePath = table && table.status !== 'error' ? table.summary?.path ?? null : null;
 
   useEffect(() => {
     if (tablePath && tablePath !== timelineStoreFor(client).getState().path) void load(tablePath);
@@ -246,7 +248,7 @@ export function TimelineView() {
   }, [focus, client, tablePath, load, select]);
 
   // Opening, or failed to open: the table view says so (loading with Cancel, or the error).
-  if (!table || table.status !== 'ready') return <HistoryView />;
+  if (!table || !tablePath) return <HistoryView />;
 
   return (
     <div className="investigate" data-testid="investigate">
