@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumSkip, ensureArtifacts, startChromiumSession, stopChromiumSession, type WebMode } from './helpers';
 import { ensureLakes, lake, openByPath, writeLongLog } from './lakes';
+import { HandLog, add, commitInfo, metaData, protocol } from '../main/testing/handlog';
 
 const missing = chromiumSkip('investigate');
 
@@ -39,7 +40,7 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
     // The finding, and its marker on the chart.
     const finding = page.locator('[data-testid=finding-item][data-name=duplicate_batch]');
     expect(await finding.getAttribute('data-version')).toBe('7');
-    expect(await page.locator('[data-testid=timeline-chart] .recharts-reference-line').count()).toBeGreaterThanOrEqual(2); // the zero line + the finding
+    expect(await page.locator('[data-testid=timeline-chart] .timeline-ref-line').count()).toBeGreaterThanOrEqual(2); // the zero line + the finding
     // Open the latest version first, then the suspicious one from the findings list.
     await page.locator('[data-testid=timeline-row][data-version="0"]').click();
     await expect.poll(detailVersion).toBe('0');
@@ -64,7 +65,7 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
     await expect.poll(detailVersion).toBe('7');
     await page.keyboard.press('ArrowRight'); // the newest: stays
     await expect.poll(detailVersion).toBe('7');
-    const bars = page.locator('[data-testid=timeline-chart] .recharts-bar-rectangle');
+    const bars = page.locator('[data-testid=timeline-chart] [data-testid=timeline-bucket]');
     await bars.nth(3).hover();
     const tip = page.locator('[data-testid=timeline-tip]');
     await tip.waitFor();
@@ -82,6 +83,7 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
     expect(await page.textContent('[data-testid=commit-rows]')).toBe('+0 −900');
     expect(await page.locator('[data-testid=files-added-empty]').count()).toBe(1);
     await shot('investigate-partition-wipe.png');
+    await chart.screenshot({ path: join(ensureArtifacts(), 'investigate-partition-chart.png') });
   });
 
   it('draws vacuumed history as unreadable versions', async () => {
@@ -96,6 +98,23 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
     await shot('investigate-vacuumed.png');
   });
 
+  it('a commit missing between two that exist: the table opens, version_missing is named with its label, the versions after it are unreadable', async () => {
+    const root = join(dir, 'holed');
+    const l = new HandLog(root).commit(0, [protocol(), metaData(), commitInfo(0, 'CREATE TABLE')]);
+    for (const v of [1, 2, 3, 4, 6, 7]) l.commit(v, [commitInfo(v, 'WRITE'), add(`dt=a/${v}.parquet`, 10, { dt: 'a' })]);
+    await openByPath(page, root);
+    await page.locator('[data-testid=timeline-chart]').waitFor();
+    const finding = page.locator('[data-testid=finding-item][data-name=version_missing]');
+    await finding.waitFor();
+    expect(await finding.getAttribute('data-version')).toBe('5');
+    expect(await finding.locator('[data-testid=finding-label]').textContent()).toBe('A version is missing from the log');
+    expect(await page.locator('[data-testid=finding-item][data-name=vacuumed_history]').count()).toBe(0);
+    expect(await page.locator('[data-testid=timeline-row].unreadable').count()).toBe(3); // v5 (missing), v6, v7
+    await page.locator('[data-testid=timeline-row][data-version="6"]').click();
+    expect(await page.locator('[data-testid=commit-unreadable]').textContent()).toMatch(/commit v5 is missing from the log/);
+    await shot('investigate-version-missing.png');
+  });
+
   it('opens the OPTIMIZE at the oldest readable version and lists the files it removed (added before the log)', async () => {
     await openByPath(page, lake('vacuumed_history'));
     await page.locator('[data-testid=timeline-row][data-version="8"]').click();
@@ -107,7 +126,7 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
     expect(await page.locator('[data-testid=file-before-log]').count()).toBe(count);
     expect(await page.textContent('[data-testid=commit-detail]')).not.toMatch(/Showing the first 0/);
     // The partition chart has the removals too.
-    expect(await page.locator('[data-testid=partition-chart] .recharts-bar-rectangle').count()).toBeGreaterThan(0);
+    expect(await page.locator('[data-testid=partition-chart] .partition-bar').count()).toBeGreaterThan(0);
     await shot('investigate-optimize-removed.png');
     expect(errors).toEqual([]);
   });
@@ -129,7 +148,7 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
   it('shows the timeline loading with Cancel, the cancellation as a typed error, and recovers with Try again', async () => {
     let release: () => void = () => {};
     const held = new Promise<void>((r) => { release = r; });
-    await page.route('**/api/forensics', async (route) => {
+    await page.route('**/api/timeline', async (route) => {
       await held;
       await route.continue();
     });
@@ -144,7 +163,7 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
     await panel.waitFor();
     expect(await panel.locator('h2').textContent()).toBe('Cancelled');
     await shot('investigate-error.png');
-    await page.unroute('**/api/forensics');
+    await page.unroute('**/api/timeline');
     await panel.getByRole('button', { name: 'Try again' }).click();
     await page.locator('[data-testid=finding-item][data-name=overwrite_shrank_the_table]').click();
     await page.locator('[data-testid=commit-finding][data-name=overwrite_shrank_the_table]').waitFor();
@@ -188,7 +207,7 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
       window.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowLeft' }));
     })`) as number;
     // A bucket's tip lists exact per-version values.
-    await chart.locator('.recharts-bar-rectangle').nth(100).hover();
+    await chart.locator('[data-testid=timeline-bucket]').nth(100).hover();
     const tip = page.locator('[data-testid=timeline-tip]');
     await tip.waitFor();
     expect(await tip.textContent()).toMatch(/Versions \d+–\d+ \(\d+\)/);

@@ -16,3 +16,4 @@ export * from './api/shapes';
 export * from './api/map';
 export * from './api/wire';
 export * from './api/validate';
+export * from './api/packed';

@@ -2,7 +2,7 @@
 // can answer alone. Serialisable shapes shared by the engine (main/bisect/), the CLI and the
 // window's version strip.
 
-import type { CommitWho } from './forensics';
+import type { CommitWho, UnreadableCause } from './forensics';
 
 export type PredicateName = 'unique-keys' | 'no-null-keys' | 'row-count' | 'matches-source';
 
@@ -29,6 +29,8 @@ export type ProbeState = 'good' | 'bad' | 'unreadable' | 'before_partition';
 export interface UnreadableVersion {
   version: number;
   reason: string;
+  /** The kind of why, as the history gives it. */
+  cause: UnreadableCause;
 }
 
 /** One evaluated version, emitted as soon as its result is known (the window colours a cell). */

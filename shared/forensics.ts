@@ -46,6 +46,8 @@ export interface VersionSummary {
   /** The log still lets this version be read. */
   readable: boolean;
   unreadableReason?: string;
+  /** Why it is unreadable, as a kind (a commit missing in the middle is not log cleanup). */
+  unreadableCause?: UnreadableCause;
   protocolChanged: boolean;
   metadataChanged: boolean;
 }
@@ -109,6 +111,15 @@ export function matchesFilter(v: VersionSummary, f: VersionFilter): boolean {
   return true;
 }
 
+/**
+ * Why the reader cannot read a version: `version_missing` a commit is missing between versions that
+ * exist (PROTOCOL.md: versions are contiguous) and no checkpoint covers it; `history_expired` the
+ * oldest commits were cleaned up before a checkpoint (metadata cleanup); `unsupported_feature` the
+ * protocol needs what this reader does not support; `checkpoint_unreadable` the checkpoint that
+ * would rebuild it cannot be read; `unreadable` anything else (the reason says what).
+ */
+export type UnreadableCause = 'version_missing' | 'history_expired' | 'unsupported_feature' | 'checkpoint_unreadable' | 'unreadable';
+
 export type HeuristicName =
   | 'partition_emptied'
   | 'overwrite_shrank_the_table'
@@ -117,6 +128,7 @@ export type HeuristicName =
   | 'schema_changed'
   | 'protocol_upgraded'
   | 'vacuumed_history'
+  | 'version_missing'
   | 'data_files_missing'
   | 'dv_heavy_delete'
   | 'large_delete'
@@ -131,6 +143,32 @@ export type HeuristicName =
   | 'metrics_disagree'
   | 'checksum_disagrees'
   | 'timestamp_from_file_time';
+
+/** Each finding's name for a person (the CLI's text, the window's findings list). */
+export const HEURISTIC_LABELS: Record<HeuristicName, string> = {
+  partition_emptied: 'A partition was emptied',
+  overwrite_shrank_the_table: 'An overwrite shrank the table',
+  overwrite_wider_than_predicate: 'An overwrite removed files outside its predicate',
+  duplicate_batch: 'A batch repeats files already in the table',
+  schema_changed: 'The schema changed',
+  protocol_upgraded: 'The protocol was upgraded',
+  vacuumed_history: 'Versions the log can no longer produce',
+  version_missing: 'A version is missing from the log',
+  data_files_missing: 'Data files are missing',
+  dv_heavy_delete: 'Deletion vectors hide half or more of their files',
+  large_delete: 'A commit took away a quarter or more of the rows',
+  clock_went_backwards: 'The commit clock went backwards',
+  blind_append_after_overwrite: 'An append into partitions just overwritten',
+  stats_missing: 'Added files carry no row counts',
+  writer_changed: 'The writer changed',
+  nulls_appeared: 'Nulls appeared in a column',
+  partition_outside_its_day: 'Files hold timestamps outside their partition\'s day',
+  predicate_not_evaluable: 'An overwrite predicate cannot be judged from the log',
+  empty_commit: 'An empty commit file',
+  metrics_disagree: 'Commit metrics disagree with its actions',
+  checksum_disagrees: 'The version checksum disagrees',
+  timestamp_from_file_time: "A commit time taken from the file's mtime",
+};
 
 /** A plain value a human reads in the evidence table. */
 export type EvidenceValue = string | number | boolean | null | string[] | number[];

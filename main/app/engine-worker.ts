@@ -1,15 +1,18 @@
 // The engine process's side: the real service behind the real Dispatcher, driven by messages.
 // It runs in a child process (web mode) or an Electron utility process (the window), never in
 // the process that serves the page or owns the window.
-import type { ApiHandlers } from '../../shared/api';
+import type { ApiHandlers, ProgressEvent } from '../../shared/api';
 import type { JobContext } from '../../shared/jobs';
-import { throwIfCancelled } from '../../shared/jobs';
+import { progressGate, throwIfCancelled } from '../../shared/jobs';
 import { writeFile } from 'node:fs/promises';
 import { assertOutsideTables } from '../engine/outputs';
 import { removeStaleTempDirs } from '../engine/tempdirs';
 import { Dispatcher } from './dispatch';
 import type { DialogKind, EngineChannel, EngineConfig, HostToEngine } from './engine-protocol';
 import { createService } from './service';
+
+/** The shortest time between two plain progress lines of one call sent to the host (ms). */
+const PROGRESS_MS = 50;
 
 /** Tests only: paths that make listVersions fail the way a hostile table could. */
 function withTestFaults(h: ApiHandlers): ApiHandlers {
@@ -75,10 +78,15 @@ export function runEngine(channel: EngineChannel, config: EngineConfig): void {
       waiting.delete(msg.id);
       return;
     }
+    // Progress crosses to the host (and on to the page) at most every PROGRESS_MS per call.
+    const gate = progressGate<ProgressEvent>((event) => channel.post({ type: 'progress', id: msg.id, event }), PROGRESS_MS, (e) => e.progress);
     void dispatcher.call(msg.method, msg.request, {
       jobId: msg.jobId,
-      onProgress: (event) => channel.post({ type: 'progress', id: msg.id, event }),
-    }).then((result) => channel.post({ type: 'result', id: msg.id, result }));
+      onProgress: (event) => gate.push(event),
+    }).then((result) => {
+      gate.close();
+      channel.post({ type: 'result', id: msg.id, result });
+    });
   });
   channel.post({ type: 'ready' });
 }

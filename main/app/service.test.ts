@@ -71,7 +71,7 @@ describe('service', () => {
     expect(await codeOf(service.openTable({ path: join(dir, 'empty-log') }, ctx))).toBe('not_a_delta_table');
   });
 
-  it('refuses a broken log and a log with a hole, and never lists half of it', async () => {
+  it('refuses a broken log and never lists half of it; a log with a hole opens and names the missing version', async () => {
     const broken = join(dir, 'broken');
     cpSync(table, broken, { recursive: true });
     appendFileSync(join(broken, '_delta_log', '00000000000000000002.json'), '{"add": {"path": "x.parquet", \n');
@@ -81,7 +81,12 @@ describe('service', () => {
     const holed = join(dir, 'holed');
     cpSync(table, holed, { recursive: true });
     unlinkSync(join(holed, '_delta_log', '00000000000000000001.json'));
-    expect(await codeOf(service.listVersions({ path: holed }, ctx))).toBe('version_missing');
+    // a finding, not an error: the table still opens, the versions list says what the log holds
+    const listed = await service.listVersions({ path: holed }, ctx);
+    expect(listed.versions.map((v) => v.version)).not.toContain(1);
+    const f = (await service.forensics({ path: holed }, ctx)).forensics;
+    expect(f.heuristics.find((h) => h.name === 'version_missing')).toMatchObject({ version: 1, severity: 'warn' });
+    expect(f.versions.find((v) => v.version === 1)).toMatchObject({ readable: false, unreadableCause: 'version_missing' });
   });
 
   it.skipIf(process.getuid?.() === 0)('says when a folder cannot be read (skipped as root: root reads everything)', async () => {

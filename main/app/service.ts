@@ -6,6 +6,7 @@ import { join, relative, sep } from 'node:path';
 import type {
   ApiHandlers, SampleTable, TableSummary, TransportMode, VersionRow,
 } from '../../shared/api';
+import { packRows } from '../../shared/api/packed';
 import { LakerecError } from '../../shared/errors';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import type { VersionChange } from '../delta/types';
@@ -51,16 +52,8 @@ async function readChanges(root: string, ctx: JobContext, tables: InvestigationC
   if (changes.length === 0) {
     throw new LakerecError('not_a_delta_table', `${root} has a _delta_log folder but no commits in it.`, { path: root });
   }
-  // A hole in the log that no later checkpoint covers: the versions after it cannot be trusted.
-  for (let i = 1; i < changes.length; i++) {
-    const prev = changes[i - 1].version;
-    const next = changes[i];
-    if (next.version !== prev + 1 && !next.hasCheckpoint) {
-      throw new LakerecError('version_missing',
-        `The log of ${root} jumps from version ${prev} to ${next.version}: commit ${prev + 1} is missing and no checkpoint covers it.`,
-        { path: root, version: prev + 1 });
-    }
-  }
+  // A hole in the log is not refused: the table opens, the versions after it are unreadable with
+  // that reason, and forensics names it (version_missing) with what exists around it.
   return changes;
 }
 
@@ -212,6 +205,11 @@ export function createService(opts: ServiceOptions): ApiHandlers {
 
     async forensics({ path }, ctx) {
       return investigation.forensics(resolveUserPath(path, cwd), ctx);
+    },
+
+    async timeline({ path }, ctx) {
+      const { overview, forensics } = await investigation.forensics(resolveUserPath(path, cwd), ctx);
+      return { overview, forensics: { ...forensics, versions: packRows(forensics.versions) } };
     },
 
     async commitDetail({ path, version }, ctx) {

@@ -29,7 +29,7 @@ export async function bisectHistory(h: History, spec: PredicateSpec, ctx: Bisect
   const pred = await bindPredicate(spec, h, { ctx, allowOutsidePaths: ctx.allowOutsidePaths });
   try {
     const unreadable: UnreadableVersion[] = h.states.filter((s) => !s.info.readable)
-      .map((s) => ({ version: s.version, reason: s.info.reason ?? 'not readable from the remaining log' }));
+      .map((s) => ({ version: s.version, reason: s.info.reason ?? 'not readable from the remaining log', cause: s.info.unreadableCause ?? 'unreadable' }));
     const versions = h.states.map((s) => s.version);
     ctx.onPlan?.({
       latestVersion: h.latestVersion,

@@ -4,6 +4,7 @@ import type { CliIO } from './io';
 import { resolve } from 'node:path';
 import { DeltaTable } from '../delta/table';
 import type { CommitWho } from '../delta/history';
+import type { UnreadableCause } from '../../shared/forensics';
 import { versionSummaries } from '../forensics/summary';
 import { partitionerOf } from '../forensics/partitions';
 import { whoText } from './forensics';
@@ -28,6 +29,8 @@ export interface HistoryRow {
   dataFilesExist: boolean | null;
   missingDataFiles: number | null;
   reason: string | null;
+  /** The kind of why (`version_missing`: a commit missing between two that exist; `history_expired`: log cleanup). */
+  unreadableCause: UnreadableCause | null;
 }
 
 export async function historyRows(table: DeltaTable): Promise<HistoryRow[]> {
@@ -56,6 +59,7 @@ export async function historyRows(table: DeltaTable): Promise<HistoryRow[]> {
       dataFilesExist: readable ? i?.dataFilesExist ?? null : null,
       missingDataFiles: readable ? i?.missingDataFiles ?? null : null,
       reason: readable ? null : st.info.reason ?? i?.reason ?? null,
+      unreadableCause: readable ? null : st.info.unreadableCause ?? i?.unreadableCause ?? 'unreadable',
     };
   });
 }

@@ -3,27 +3,25 @@
 // report that claims one. Exit: 0 nothing blocking, 1 blocking finding, 2 usage, 3 unreadable.
 import { appendFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { assertOutsideTables } from '../engine/outputs';
-import { readContractFile } from '../reconcile/contract';
 import { dirname, join, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
 import { LEVELS, type Level } from '../../shared/reconcile';
 import { bool, int, parseArgs, requirePositional, str } from '../engine/args';
 import type { CliIO } from './io';
+import type { Progress } from '../../shared/jobs';
 import { LAKEREC_VERSION } from '../../shared/version';
 import { reconcile } from '../reconcile/reconcile';
+import { DeltaTable } from '../delta/table';
+import { loadContract, readContractFile } from '../reconcile/contract';
 import { renderJson, renderMarkdown, renderTerminal } from '../reconcile/report';
 import { DEFAULT_DIGEST } from '../reconcile/canonical';
 import { progressPrinter } from './progress';
 import { maskReconcileResult, schemaSensitivity, sensitivityOf } from '../incident/mask';
-import { composeIncident, renderIncidentHtml } from '../incident/report';
 import { levelIndex } from '../../shared/reconcile';
 import { toErrorData } from '../../shared/errors';
 import type { LawsResult } from '../../shared/trust';
-import { loadContract } from '../reconcile/contract';
-import { checkLaws } from '../trust/laws';
 import { withProvenance } from '../trust/provenance';
 import { lawsLines, lawsMarkdown, provenanceText, rowsBehindLines, rowsBehindMarkdown } from '../trust/report';
-import { parseWhy, whyKey, whyLines } from '../trust/why';
 
 const USAGE = 'lakerec reconcile SOURCE TABLE --contract FILE [--level schema|counts|checksum|keys|rows] [--version N] [--digest fast|md5] [--progress] [--baseline F] [--write-baseline F] [--markdown F] [--html F] [--json] [--why KEY=VALUE]...';
 
@@ -63,6 +61,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const why = p.flags.why as string[] | undefined;
   if (why && why.length > 0) {
     // One key's rows on both sides, with the commit behind each target row (no reconcile pass).
+    const { parseWhy, whyKey, whyLines } = await import('../trust/why');
     const c = loadContract(resolve(io.cwd, contract));
     const w = await whyKey({ source, table: resolve(io.cwd, table), contract: c, key: parseWhy(why, c), cwd: io.cwd, ...(version !== undefined ? { version } : {}) });
     io.out(bool(p, 'json') ? JSON.stringify(w, null, 2) + '\n' : whyLines(w, provenanceText).join('\n') + '\n');
@@ -70,30 +69,45 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   // --progress: rows done and total per side on stderr (rewritten in place on a terminal).
   const printer = bool(p, 'progress') ? progressPrinter(io.err, process.stderr.isTTY === true) : null;
+  // LAKEREC_PROFILE=1: each phase's start, in ms since the process started (where a fixed cost goes).
+  const mark = io.env.LAKEREC_PROFILE ? (phase: string) => io.err(`[lakerec] phase ${phase} at ${Math.round(process.uptime() * 1000)} ms\n`) : null;
+  mark?.('cli ready');
+  let lastPhase = '';
+  const onProgress = printer || mark ? (pr: Progress) => {
+    printer?.progress(pr);
+    if (mark && pr.phase !== lastPhase) { lastPhase = pr.phase; mark(pr.phase); }
+  } : null;
+  // The target's log is read once: the reconcile, the provenance of example rows and the schema's
+  // sensitivity tags share this table's cached snapshot. If it cannot be opened here, the
+  // reconcile opens it itself and reports why, in its usual order of checks.
+  const open = existsSync(join(tableRoot, '_delta_log')) ? await DeltaTable.open(tableRoot).catch(() => undefined) : undefined;
   const plain = await reconcile({
     source,
-    target: { root: resolve(io.cwd, table), ...(version !== undefined ? { version } : {}) },
+    target: { root: resolve(io.cwd, table), ...(version !== undefined ? { version } : {}), ...(open ? { table: open } : {}) },
     contract: resolve(io.cwd, contract),
     level: levelArg as Level,
     baseline: at(str(p, 'baseline')) ?? null,
     writeBaseline: at(str(p, 'write-baseline')) ?? null,
     cwd: io.cwd,
     digest,
-    ...(printer ? { ctx: { progress: printer.progress } } : {}),
+    ...(onProgress ? { ctx: { progress: onProgress } } : {}),
   }).finally(() => printer?.end());
+  mark?.('report');
   // Post-processing, outside the pass: the commit behind every example row, and at checksum level
   // and deeper the data laws (totals per day); a law that cannot be checked is a note, not a failure.
-  const result = await withProvenance(plain, resolve(io.cwd, table));
+  const result = await withProvenance(plain, resolve(io.cwd, table), open ? { table: open } : {});
   let laws: LawsResult | null = null;
   if (levelIndex(result.level) >= levelIndex('checksum')) {
     try {
-      laws = await checkLaws({ source, table: resolve(io.cwd, table), contract: resolve(io.cwd, contract), cwd: io.cwd, ...(version !== undefined ? { version } : {}) });
+      // Loaded only when used, like the incident report below: a counts run starts faster.
+      const { checkLaws } = await import('../trust/laws');
+      laws = await checkLaws({ source, table: resolve(io.cwd, table), contract: resolve(io.cwd, contract), cwd: io.cwd, ...(version !== undefined ? { version } : {}), ...(open ? { open } : {}) });
     } catch (e) {
       result.notes.push(`data laws not checked: ${toErrorData(e).message}`);
     }
   }
   // Every report masks the values of confidential columns (the contract's tags, and the table's).
-  const shown = maskReconcileResult(result, sensitivityOf(result, await schemaSensitivity(resolve(io.cwd, table), result.target.version)));
+  const shown = maskReconcileResult(result, sensitivityOf(result, await schemaSensitivity(open ?? resolve(io.cwd, table), result.target.version)));
   const md = str(p, 'markdown');
   if (md) {
     const path = resolve(io.cwd, md);
@@ -105,6 +119,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (html) {
     // The incident report, the same file the window's "Export incident report" writes: the
     // reconcile sections, the timeline excerpt, a bisect, the contract; confidential values masked.
+    const { composeIncident, renderIncidentHtml } = await import('../incident/report');
     const incident = await composeIncident({
       result, table: resolve(io.cwd, table), source: /@\d+$/.test(source) ? null : resolve(io.cwd, source),
       contractText: readContractFile(resolve(io.cwd, contract)), toolVersion: LAKEREC_VERSION, trust: { laws },
@@ -117,5 +132,6 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const extra = [...rowsBehindLines(shown.rowDiffs), ...(laws ? lawsLines(laws) : [])];
     io.out(renderTerminal(shown) + (extra.length ? '\n' + extra.join('\n') + '\n' : ''));
   }
+  mark?.('done');
   return result.exitCode;
 }

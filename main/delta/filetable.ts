@@ -72,6 +72,11 @@ export class FileTable<V extends object> {
   /** Sets a key; an existing key keeps its place in the order (as Map.set does). A row number as
    *  the value stands for the resolver's value of that row. */
   set(key: KeyRef, v: V | number, h = hashKey(this.keyText(key))): void {
+    this.swapRaw(key, v, h);
+  }
+
+  /** set(), returning what the key held before as stored (a row number stays a number; undefined: new key). */
+  swapRaw(key: KeyRef, v: V | number, h = hashKey(this.keyText(key))): V | number | undefined {
     const mask = this.slots.length - 1;
     let free = -1;
     let s = h & mask;
@@ -79,7 +84,7 @@ export class FileTable<V extends object> {
       const j = this.slots[s];
       if (j === EMPTY) break;
       if (j === DELETED) { if (free < 0) free = s; continue; }
-      if (this.hashes[j] === h && this.same(j, key)) { this.vals[j] = v; return; }
+      if (this.hashes[j] === h && this.same(j, key)) { const prev = this.vals[j]; this.vals[j] = v; return prev; }
     }
     if (free >= 0) s = free; else this.used++;
     this.slots[s] = this.keys.length;
@@ -88,19 +93,31 @@ export class FileTable<V extends object> {
     this.vals.push(v);
     this.live++;
     if (this.used * 2 > this.slots.length) this.rebuild(this.slots.length * 2);
+    return undefined;
   }
 
   delete(key: KeyRef, h = hashKey(this.keyText(key))): boolean {
+    return this.takeRaw(key, h) !== undefined;
+  }
+
+  /** Deletes a key in one lookup and returns what it held as stored (undefined: not there). */
+  takeRaw(key: KeyRef, h = hashKey(this.keyText(key))): V | number | undefined {
     const s = this.find(key, h);
-    if (s < 0) return false;
+    if (s < 0) return undefined;
     const j = this.slots[s];
+    const prev = this.vals[j];
     this.slots[s] = DELETED;
     this.keys[j] = undefined;
     this.vals[j] = undefined;
     this.live--;
     // Many removes (a rewrite of the whole table): drop the holes from the order arrays.
     if (this.keys.length > 1024 && this.live * 2 < this.keys.length) this.rebuild(this.slots.length);
-    return true;
+    return prev;
+  }
+
+  /** A stored value as a value (a row number through the resolver). */
+  resolve(raw: V | number): V {
+    return this.value(raw) as V;
   }
 
   /** Room for `n` more keys without growing step by step (a commit of 100k adds). */

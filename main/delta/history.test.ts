@@ -73,6 +73,37 @@ describe('the reader\'s history', () => {
   });
 });
 
+  // A pipeline engine (Databricks DLT) writes v0's metaData without a schemaString and the real
+  // one at v1 (delta-rs's delta-live-table fixture). The table reads from v1; refusing the whole
+  // history over v0 would hide a readable table.
+  it('a metaData the reader cannot use makes its versions unreadable, not the whole history', async () => {
+    const root = join(dir, 'no-schema-first');
+    const md = metaData([]) as unknown as { metaData: Record<string, unknown> };
+    const noSchema = { metaData: { ...md.metaData, schemaString: undefined } };
+    const dupCols = { metaData: { ...md.metaData, schemaString: JSON.stringify({ type: 'struct', fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }, { name: 'ID', type: 'long', nullable: true, metadata: {} }] }) } };
+    new HandLog(root)
+      .commit(0, [protocol(), noSchema as never, commitInfo(0, 'DLT REFRESH')])
+      .commit(1, [commitInfo(1, 'DLT SETUP'), md as never])
+      .commit(2, [commitInfo(2, 'WRITE'), add('a.parquet', 7)])
+      .commit(3, [commitInfo(3, 'SET TBLPROPERTIES'), dupCols as never])
+      .commit(4, [commitInfo(4, 'SET TBLPROPERTIES'), md as never]);
+    const t = await DeltaTable.open(root);
+    const h = await t.history();
+    const info = (v: number): unknown => stateOf(h, v)?.info;
+    expect(info(0)).toMatchObject({ readable: false, reason: expect.stringMatching(/schemaString/) });
+    expect(info(1)).toMatchObject({ readable: true });
+    expect(info(2)).toMatchObject({ readable: true });
+    expect(info(3)).toMatchObject({ readable: false, reason: expect.stringMatching(/"id" and "ID"/) });
+    expect(info(4)).toMatchObject({ readable: true });
+    expect(h.states.filter((s) => s.info.readable).map((s) => s.version)).toEqual([1, 2, 4]);
+    // the snapshot refuses exactly the versions the history calls unreadable
+    await expect(t.snapshot({ version: 0 })).rejects.toMatchObject({ code: 'metadata_missing' });
+    await expect(t.snapshot({ version: 3 })).rejects.toMatchObject({ code: 'metadata_invalid' });
+    expect((await t.snapshot({ version: 4 })).files.length).toBe(1);
+    const f = await forensicsOfHistory(h);
+    expect(f.versions.map((v) => v.version)).toEqual([0, 1, 2, 3, 4]);
+  });
+
 describe('the commit drill-down', () => {
   let vac: string;
   beforeAll(async () => {

@@ -8,13 +8,17 @@
 import type {
   AddFile, CommitInfo, DeletionVectorDescriptor, FileStats, Metadata, Protocol, RemoveFile, StructType,
 } from '../../shared/delta';
-import type { ActiveFile, VersionChange, VersionInfo } from './types';
-import type { CommitWho } from '../../shared/forensics';
+import type { VersionChange, VersionInfo } from './types';
+import type { CommitWho, UnreadableCause } from '../../shared/forensics';
+import { LakerecError } from '../../shared/errors';
 import { throwIfCancelled, report, type JobContext } from '../../shared/jobs';
-import { canonicalisePath, type CanonicalPath } from './paths';
 import { dvUniqueId } from './dv';
-import { columnMappingMode, parseSchemaString, physicalToLogical } from './schema';
-import { numRecordsFromStats, parseStats as parseAddStats, ReplayState, type LogAddFile } from './replay';
+import { columnMappingMode, parseSchemaString, physicalToLogical, validateMetadata } from './schema';
+import {
+  addKey, entryAbsolute, entryKey, numRecordsFromStats, removeKey, ReplayState,
+  type FileEntry as ReplayEntry, type LogAddFile, type ParsedCommit, type ReplayHooks,
+} from './replay';
+import { parseStats as parseAddStats } from './active-files';
 import { LazyAddFile } from './fastadd';
 import { checkReaderProtocol } from './features';
 
@@ -31,8 +35,13 @@ export interface HistorySource {
   root: string;
   versions(): VersionInfo[] | Promise<VersionInfo[]>;
   changes(): Promise<VersionChange[]>;
-  /** The active files, protocol and metadata of a readable version (used where commits are gone). */
-  snapshotAt(version: number): Promise<{ files: ActiveFile[]; protocol: Protocol; metadata: Metadata; timestamp: number }>;
+  /** A version's parsed commit: the very object the snapshot replay applies (no promise when cached). */
+  commit(version: number): ParsedCommit | Promise<ParsedCommit>;
+  /** A readable version's replay state (newest checkpoint + commits), after the snapshot's checks
+   *  at it passed (protocol, metadata, paths), with its protocol and metadata. */
+  replayAt(version: number): Promise<{ state: ReplayState; protocol: Protocol; metadata: Metadata }>;
+  /** Hands the replay's final state (exact, at `version`) back to the reader, for its snapshot there. */
+  adopt?(version: number, state: ReplayState): void;
   /** The version's checksum file, when there is one (null: none, or unreadable). */
   checksum?(version: number): Promise<VersionChecksum | null> | VersionChecksum | null;
 }
@@ -174,26 +183,29 @@ class Entry implements FileEntry {
   readonly dvKey: string;
   readonly deletionVector: DeletionVectorDescriptor | null;
   readonly size: number;
+  readonly add: AddFile;
   removedIn: number | null = null;
   rewrote: number | null = null;
   private parsed: FileStats | null | undefined;
+  /** `e` is the replay's own entry: path, key and location are the replay's, not recomputed. */
   constructor(
-    readonly id: number, cp: CanonicalPath, readonly add: AddFile, readonly numRecords: number | null,
+    readonly id: number, e: ReplayEntry, root: string, readonly numRecords: number | null,
     readonly partitionValues: Record<string, string | null>, readonly addedIn: number, readonly fromSnapshot: boolean,
-    private readonly md: Metadata | null, private readonly statsOf?: () => FileStats | null,
+    private readonly md: Metadata | null,
   ) {
-    this.path = cp.key;
-    this.deletionVector = add.deletionVector ?? null;
+    this.add = e.add;
+    this.path = e.key;
+    this.deletionVector = e.add.deletionVector ?? null;
     this.dvKey = dvKeyOf(this.deletionVector);
-    this.key = ReplayState.key(cp.key, this.dvKey);
-    this.absolutePath = cp.absolute;
-    this.outside = cp.outside;
-    this.size = add.size ?? 0;
+    this.key = ReplayState.key(e.key, this.dvKey);
+    this.absolutePath = entryAbsolute(e, root);
+    this.outside = e.outside;
+    this.size = e.add.size ?? 0;
   }
   get stats(): FileStats | null {
     if (this.parsed === undefined) {
-      if (this.statsOf) this.parsed = this.statsOf();
-      else { const { schema, mode } = schemaOf(this.md); this.parsed = parseAddStats(this.add as LogAddFile, schema, mode); }
+      const { schema, mode } = schemaOf(this.md);
+      this.parsed = parseAddStats(this.add as LogAddFile, schema, mode);
     }
     return this.parsed;
   }
@@ -201,14 +213,51 @@ class Entry implements FileEntry {
 
 const protocolText = (p: Protocol | null): string => JSON.stringify(p ? [p.minReaderVersion, p.minWriterVersion, p.readerFeatures ?? [], p.writerFeatures ?? []] : null);
 
+/** The kind of a read failure, for a version it makes unreadable. */
+export function unreadableCauseOf(e: unknown): UnreadableCause {
+  const code = e instanceof LakerecError ? e.code : null;
+  if (code === 'unsupported_feature') return 'unsupported_feature';
+  if (code === 'checkpoint_corrupt') return 'checkpoint_unreadable';
+  if (code === 'version_missing') return 'version_missing';
+  return 'unreadable';
+}
+
+/** The snapshot's refusal of a state without a protocol or a metaData action (the history marks such a version unreadable with it). */
+export function missingStateError(p: Protocol | null, md: Metadata | null, version: number): LakerecError | null {
+  if (!p) return new LakerecError('protocol_missing', `no protocol action at or before version ${version}: the log is incomplete`, { version });
+  if (!md) return new LakerecError('metadata_missing', `no metaData action at or before version ${version}: the table's schema is unknown`, { version });
+  return null;
+}
+
+/**
+ * Why the snapshot refuses this metaData (no schemaString, a schema the protocol forbids), or
+ * null. A version is unreadable for it, not the whole log: an engine may write a schema-less
+ * metaData first and the real one a commit later (Databricks DLT does). Checked once per action.
+ */
+const metadataProblems = new WeakMap<Metadata, string | null>();
+function metadataProblem(md: Metadata, version: number): string | null {
+  if (metadataProblems.has(md)) return metadataProblems.get(md)!;
+  let problem: string | null = null;
+  try { validateMetadata(md, parseSchemaString(md), version); } catch (e) { problem = e instanceof Error ? e.message : String(e); }
+  metadataProblems.set(md, problem);
+  return problem;
+}
+
 /** Why the reader cannot read a version under this protocol, or null when it can. */
 function protocolProblem(p: Protocol | null): string | null {
   if (!p) return null;
   try { checkReaderProtocol(p); return null; } catch (e) { return e instanceof Error ? e.message : String(e); }
 }
 
-/** Builds the history in one pass over the versions the log holds. Versions whose commit file is
- *  gone but which a checkpoint covers reset the file set from the reader's snapshot there. */
+/**
+ * Builds the history in the replay's own pass: one ReplayState (the snapshot replay, keys path +
+ * DV id) applies every commit in version order, and its hooks record each file's lifetime as the
+ * replay decides it (which live file a remove took away, which add replaced which, which removes
+ * matched nothing). Where commits before a version are gone (or a gap was crossed), the replay is
+ * reset to the reader's checkpoint-backed state at that version and the lifetimes diffed against
+ * it by the same keys. The snapshot at any readable version is this replay's state there, so the
+ * history's "live at v" and the snapshot's files cannot disagree.
+ */
 export async function buildHistory(src: HistorySource, ctx?: JobContext): Promise<History> {
   const infos = await src.versions();
   const changes = await src.changes();
@@ -220,11 +269,12 @@ export async function buildHistory(src: HistorySource, ctx?: JobContext): Promis
   if (all.size === 0) return empty;
   const order = [...all].sort((a, b) => a - b);
   const latestVersion = order[order.length - 1];
+  const root = src.root;
   const files: FileEntry[] = [];
-  /** open entries by the reader's key (path + DV id) */
-  const open = new Map<string, FileEntry>();
-  /** open entries by canonical path: a path holds at most one active entry */
-  const openByPath = new Map<string, FileEntry>();
+  // The replay this history records, and each of its live entries' lifetime (by the replay's own
+  // entry object: the replay says which one a remove took away).
+  let state = new ReplayState(root);
+  let lifeOf = new Map<ReplayEntry, Entry>();
   let protocol: Protocol | null = null;
   let metadata: Metadata | null = null;
   // rows of open entries with stats, how many open entries lack them, and their bytes
@@ -233,81 +283,109 @@ export async function buildHistory(src: HistorySource, ctx?: JobContext): Promis
   let openBytes = 0;
   const states: VersionState[] = [];
   let oldestReadable: number | null = null;
-  // The open set is exactly the previous version's file set (true at the start: empty before v0).
+  // The replay's state is exactly the previous version's (true at the start: empty before v0).
   let inSync = true;
   let prevVersion = -1;
 
-  const adjust = (sign: 1 | -1, e: FileEntry): void => {
+  const adjust = (sign: 1 | -1, e: Entry): void => {
     if (e.numRecords === null) unknownOpen += sign;
     else knownRows += sign * e.numRecords;
     openBytes += sign * e.size;
   };
-  const close = (e: FileEntry, v: number, st: VersionState): void => {
+  const close = (e: Entry, v: number, st: VersionState): void => {
     e.removedIn = v;
     st.removed.push(e.id);
-    open.delete(e.key);
-    if (openByPath.get(e.path) === e) openByPath.delete(e.path);
     adjust(-1, e);
   };
-  const openEntry = (add: AddFile, v: number, fromSnapshot: boolean, logicalPv?: Record<string, string | null>, statsOf?: () => FileStats | null, canon?: CanonicalPath): FileEntry => {
-    const cp = canon ?? canonicalisePath(add.path, src.root);
+  const open = (e: ReplayEntry, v: number, fromSnapshot: boolean): Entry => {
+    const add = e.add;
     const n = addRows(add as LogAddFile);
-    const e = new Entry(files.length, cp, add, n === null ? null : n - (add.deletionVector?.cardinality ?? 0),
-      logicalPv ?? logicalPartitionValues(add.partitionValues, metadata), v, fromSnapshot, metadata, statsOf);
-    files.push(e);
-    open.set(e.key, e);
-    openByPath.set(e.path, e);
-    adjust(1, e);
-    return e;
+    const he = new Entry(files.length, e, root, n === null ? null : n - (add.deletionVector?.cardinality ?? 0),
+      logicalPartitionValues(add.partitionValues, metadata), v, fromSnapshot, metadata);
+    files.push(he);
+    adjust(1, he);
+    return he;
+  };
+
+  // The version being applied, for the hooks (made once, not per commit).
+  let curV = 0;
+  let curSt = null as VersionState | null;
+  const removedPaths = new Map<string, Entry>();
+  const hooks: ReplayHooks = {
+    onRemove(e) {
+      const he = lifeOf.get(e);
+      if (!he) return;
+      lifeOf.delete(e);
+      removedPaths.set(he.path, he);
+      close(he, curV, curSt as VersionState);
+    },
+    onAdd(e) {
+      const he = open(e, curV, false);
+      const rewritten = removedPaths.get(he.path);
+      if (rewritten) he.rewrote = rewritten.id;
+      (curSt as VersionState).added.push(he.id);
+      lifeOf.set(e, he);
+    },
+    onOrphanRemove(r) {
+      (curSt as VersionState).orphanRemoves.push(r);
+    },
   };
 
   let step = 0;
   for (const v of order) {
     if (++step % 500 === 0) { throwIfCancelled(ctx); report(ctx, { phase: 'replaying log', done: step, total: order.length }); }
     const change = changeBy.get(v) ?? null;
-    const info: VersionInfo = { ...(infoBy.get(v) ?? { version: v, hasCommitFile: change?.hasCommitFile ?? false, hasCheckpoint: change?.hasCheckpoint ?? false, readable: false, reason: 'not in the log' }) };
+    const info: VersionInfo = { ...(infoBy.get(v) ?? { version: v, hasCommitFile: change?.hasCommitFile ?? false, hasCheckpoint: change?.hasCheckpoint ?? false, readable: false, reason: 'not in the log', unreadableCause: 'version_missing' as const }) };
     const st: VersionState = {
       version: v, index: states.length, info, change, added: [], removed: [], orphanRemoves: [], protocol, metadata,
-      protocolChanged: false, metadataChanged: false, tableRows: null, tableFiles: open.size, tableBytes: openBytes, fromSnapshot: false, exact: false,
-      checksum: (await src.checksum?.(v)) ?? null,
+      protocolChanged: false, metadataChanged: false, tableRows: null, tableFiles: lifeOf.size, tableBytes: openBytes, fromSnapshot: false, exact: false,
+      checksum: null,
     };
+    const ck = src.checksum?.(v);
+    st.checksum = (ck instanceof Promise ? await ck : ck) ?? null;
     const contiguous = v === prevVersion + 1;
     prevVersion = v;
     if (!contiguous) inSync = false;
-    const needSnapshot = info.readable && (!info.hasCommitFile || !change || !inSync);
+    const needReset = info.readable && (!info.hasCommitFile || !change || !inSync);
     let reset = false;
-    if (needSnapshot) {
-      // The commits before this version are gone (or never seen): take the file set from the
-      // reader's snapshot and diff it against what the history has open.
+    if (needReset) {
+      // The commits before this version are gone (or never seen): take the replay's state from the
+      // reader's checkpoint-backed replay and diff the lifetimes against it by the replay's keys.
       try {
-        const snap = await src.snapshotAt(v);
+        const at = await src.replayAt(v);
+        const next = at.state.clone();
         const wasInSync = inSync && v > 0;
         const prevSchema = metadata?.schemaString ?? null;
-        const keep = new Set<string>();
-        const own = change && info.hasCommitFile ? new Set(change.adds.map((a) => ReplayState.key(canonicalisePath(a.path, src.root).key, dvKeyOf(a.deletionVector)))) : null;
-        const closedHere = new Map<string, FileEntry>();
-        for (const f of snap.files) {
-          const k = ReplayState.key(f.path, dvKeyOf(f.deletionVector));
-          if (open.has(k)) { keep.add(k); continue; }
-          // addedIn = v, not the file's own add version: the history cannot vouch for earlier versions
-          // (unless this very commit wrote it).
-          const e = openEntry(f.add, v, !own?.has(k), f.partitionValues, () => f.stats);
-          st.added.push(e.id);
-          keep.add(k);
+        st.protocolChanged = wasInSync && protocolText(protocol) !== protocolText(at.protocol);
+        st.metadataChanged = wasInSync && prevSchema !== null && prevSchema !== at.metadata.schemaString;
+        protocol = at.protocol;
+        metadata = at.metadata;
+        const own = change && info.hasCommitFile ? new Set(change.adds.map((a) => addKey(a, root))) : null;
+        const openByKey = new Map<string, Entry>();
+        for (const he of lifeOf.values()) openByKey.set(he.key, he);
+        const nextLife = new Map<ReplayEntry, Entry>();
+        for (const e of next.files.values()) {
+          const k = entryKey(e);
+          let he = openByKey.get(k);
+          if (he) {
+            openByKey.delete(k);
+          } else {
+            // addedIn = v, not the file's own add version: the history cannot vouch for earlier
+            // versions (unless this very commit wrote it).
+            he = open(e, v, !own?.has(k));
+            st.added.push(he.id);
+          }
+          nextLife.set(e, he);
         }
-        for (const [k, e] of [...open]) if (!keep.has(k)) { closedHere.set(k, e); close(e, v, st); }
-        st.protocolChanged = wasInSync && protocolText(protocol) !== protocolText(snap.protocol);
-        st.metadataChanged = wasInSync && prevSchema !== null && prevSchema !== snap.metadata.schemaString;
-        protocol = snap.protocol;
-        metadata = snap.metadata;
+        const closedHere = new Set<string>();
+        for (const [k, he] of openByKey) { closedHere.add(k); close(he, v, st); }
+        state = next;
+        lifeOf = nextLife;
         st.fromSnapshot = true;
         if (change && own) {
           // The commit itself is still on disk: what it added and removed (the reset diff is not a commit's doing).
           st.commitAdded = st.added.filter((id) => own.has(files[id].key));
-          for (const r of change.removes) {
-            const k = ReplayState.key(canonicalisePath(r.path, src.root).key, dvKeyOf(r.deletionVector));
-            if (!closedHere.has(k)) st.orphanRemoves.push(r);
-          }
+          for (const r of change.removes) if (!closedHere.has(removeKey(r, root))) st.orphanRemoves.push(r);
         }
         inSync = true;
         reset = true;
@@ -315,6 +393,7 @@ export async function buildHistory(src: HistorySource, ctx?: JobContext): Promis
         // A checkpoint that cannot be read (corrupt, unsupported): the version is unreadable, with why.
         info.readable = false;
         info.reason = e instanceof Error ? e.message : String(e);
+        info.unreadableCause = unreadableCauseOf(e);
         inSync = false;
       }
     }
@@ -328,48 +407,45 @@ export async function buildHistory(src: HistorySource, ctx?: JobContext): Promis
           || JSON.stringify(metadata.partitionColumns) !== JSON.stringify(change.metaData.partitionColumns));
         metadata = change.metaData;
       }
-      // Removes first, as the reader applies them (a DV update writes remove(old DV) + add(new DV)).
-      const removedPaths = new Map<string, FileEntry>();
-      for (const r of change.removes) {
-        const key = canonicalisePath(r.path, src.root).key;
-        const k = ReplayState.key(key, dvKeyOf(r.deletionVector));
-        const cur = open.get(k);
-        if (!cur) { st.orphanRemoves.push(r); continue; }
-        removedPaths.set(cur.path, cur);
-        close(cur, v, st);
-      }
-      for (const a of change.adds) {
-        const cp = canonicalisePath(a.path, src.root);
-        const k = ReplayState.key(cp.key, dvKeyOf(a.deletionVector));
-        const prev = open.get(k) ?? openByPath.get(cp.key);
-        if (prev) { removedPaths.set(prev.path, prev); close(prev, v, st); }
-        const e = openEntry(a, v, false, undefined, undefined, cp);
-        const rewritten = removedPaths.get(cp.key);
-        if (rewritten) e.rewrote = rewritten.id;
-        st.added.push(e.id);
+      if (change.hasCommitFile) {
+        // The replay applies the commit (removes first, as for a snapshot); the hooks record it.
+        curV = v;
+        curSt = st;
+        removedPaths.clear();
+        const c = src.commit(v);
+        state.apply(c instanceof Promise ? await c : c, hooks);
+        curSt = null;
       }
       // A commit applied on top of a state that was not exact (or a version the reader cannot
-      // rebuild) leaves the history out of sync until the next snapshot reset.
+      // rebuild) leaves the history out of sync until the next reset.
       if (!info.readable) inSync = false;
     } else if (!reset) {
       inSync = false;
     }
     if (info.readable) {
-      // The reader cannot read a version whose protocol needs what it does not support.
-      const problem = protocolProblem(protocol);
-      if (problem) { info.readable = false; info.reason = problem; }
+      // The reader cannot read a version without a protocol and metadata, or whose protocol needs
+      // what it does not support (the snapshot refuses both).
+      const missing = missingStateError(protocol, metadata, v);
+      const problem = missing ? null : protocolProblem(protocol);
+      const badMetadata = missing || problem || !metadata ? null : metadataProblem(metadata, v);
+      if (missing) { info.readable = false; info.reason = missing.message; info.unreadableCause = 'unreadable'; }
+      else if (problem) { info.readable = false; info.reason = problem; info.unreadableCause = 'unsupported_feature'; }
+      else if (badMetadata) { info.readable = false; info.reason = badMetadata; info.unreadableCause = 'unreadable'; }
     }
     if (info.readable && oldestReadable === null) oldestReadable = v;
     st.protocol = protocol;
     st.metadata = metadata;
     st.tableRows = inSync && unknownOpen === 0 ? knownRows : null;
-    st.tableFiles = open.size;
+    st.tableFiles = lifeOf.size;
     st.tableBytes = openBytes;
     st.exact = inSync;
     states.push(st);
     byVersion.set(v, st);
   }
-  return { root: src.root, latestVersion, oldestReadable, states, files, byVersion };
+  // The snapshot at the latest version is this replay's state: the reader reuses it (no second replay).
+  const last = states[states.length - 1];
+  if (last?.exact && last.info.readable) src.adopt?.(last.version, state);
+  return { root, latestVersion, oldestReadable, states, files, byVersion };
 }
 
 /** The files active at `version` (added at or before it and not removed at or before it). */

@@ -43,6 +43,8 @@ export interface LogListing {
   lastCheckpointProblem: string | null;
   /** Commit file mtimes (ms), for versions without commitInfo timestamps. */
   mtimes: Map<number, number>;
+  /** Names of the version checksum files (`NNN.crc`) in the listing (read from this one listing, not a second). */
+  checksums: Set<string>;
 }
 
 /** Log file names: versions are 20 digits (PROTOCOL.md); a longer run of digits cannot be a version we can hold. */
@@ -72,7 +74,7 @@ function versionOf(digits: string, name: string): number {
 }
 
 /** Classifies a directory listing of _delta_log (pure: unit-testable without a disk). */
-export function classifyLogFiles(names: string[]): Omit<LogListing, 'logDir' | 'lastCheckpoint' | 'lastCheckpointProblem' | 'mtimes'> {
+export function classifyLogFiles(names: string[]): Omit<LogListing, 'logDir' | 'lastCheckpoint' | 'lastCheckpointProblem' | 'mtimes' | 'checksums'> {
   const commits = new Map<number, string>();
   const checkpoints = new Map<number, CheckpointRef[]>();
   const compactions: CompactionRef[] = [];
@@ -161,7 +163,8 @@ export async function listLog(storage: Storage): Promise<LogListing | null> {
     const t = meta.get(name);
     if (t !== undefined) mtimes.set(v, t);
   }
-  return { logDir, ...c, lastCheckpoint, lastCheckpointProblem, mtimes };
+  const checksums = new Set(names.filter((n) => n.endsWith('.crc')));
+  return { logDir, ...c, lastCheckpoint, lastCheckpointProblem, mtimes, checksums };
 }
 
 /**

@@ -1,8 +1,8 @@
 // Log replay: the add/remove reconciliation that yields a snapshot's files, as actions are applied
 // in version order. Pure logic over actions (no disk), so it is unit-testable; table.ts feeds it
-// files. Parsing a commit is commits.ts; the state's files as ActiveFile objects are active-files.ts
-// (both re-exported here, the one face the reader imports).
-import type { AddFile, DomainMetadata, Metadata, Protocol, TransactionId } from '../../shared/delta';
+// files. Parsing a commit is commits.ts (re-exported here); the state's files as ActiveFile objects
+// are active-files.ts, which reads this module (never the other way round: no import cycle).
+import type { AddFile, DomainMetadata, Metadata, Protocol, RemoveFile, TransactionId } from '../../shared/delta';
 import { sep } from 'node:path';
 import { canonicalisePath, isPlainRelative, type CanonicalPath } from './paths';
 import { dvUniqueId } from './dv';
@@ -14,7 +14,6 @@ export {
   addAction, addCount, emptyCommit, numRecordsFromStats, numRecordsOfAdd, parseCommitBytes, parseCommitText,
   type LogAddFile, type ParsedCommit,
 } from './commits';
-export { activeFiles, parseStats } from './active-files';
 
 export interface FileEntry {
   add: LogAddFile;
@@ -36,6 +35,37 @@ function canonicalKey(path: string, root: string): { key: string; outside: boole
   if (isPlainRelative(path)) return { key: path, outside: false, absolute: undefined };
   const c: CanonicalPath = canonicalisePath(path, root);
   return { key: c.key, outside: c.outside, absolute: c.absolute };
+}
+
+/**
+ * What a replay reports as it applies a version (the history records file lifetimes from these, so
+ * its lifetimes are the replay's own decisions, not a second matching of removes to adds).
+ */
+export interface ReplayHooks {
+  /** A file entered the live set. */
+  onAdd?(e: FileEntry): void;
+  /** A live file left it: a remove action, or an add of the same key that replaced it. */
+  onRemove?(e: FileEntry): void;
+  /** A remove action that matched no live file (its add predates what this replay has seen). */
+  onOrphanRemove?(r: RemoveFile): void;
+}
+
+/** The reconciliation key of a remove action (canonical path + DV unique id, PROTOCOL.md). */
+export function removeKey(r: RemoveFile, root: string): string {
+  const rk = isPlainRelative(r.path) ? r.path : canonicalisePath(r.path, root).key;
+  return r.deletionVector ? ReplayState.key(rk, dvUniqueId(r.deletionVector)) : rk;
+}
+
+/** The reconciliation key of an add action, as the replay keys its entry. */
+export function addKey(a: AddFile, root: string): string {
+  const k = isPlainRelative(a.path) ? a.path : canonicalisePath(a.path, root).key;
+  return a.deletionVector ? ReplayState.key(k, dvUniqueId(a.deletionVector)) : k;
+}
+
+/** The reconciliation key of a live entry (the key it is held under in `files`). */
+export function entryKey(e: FileEntry): string {
+  const dv = e.add.deletionVector;
+  return dv ? ReplayState.key(e.key, dvUniqueId(dv)) : e.key;
 }
 
 /** The state of the table as actions are applied in version order. */
@@ -105,7 +135,7 @@ export class ReplayState implements RowResolver<FileEntry> {
    * Applies one version. Removes go first: within a version an add and a remove of the same file
    * cannot both be meant literally, and a DV update writes remove(old DV) + add(new DV).
    */
-  apply(c: ParsedCommit, hooks?: { onAdd?(e: FileEntry): void; onRemove?(e: FileEntry): void }): void {
+  apply(c: ParsedCommit, hooks?: ReplayHooks): void {
     if (c.protocol) this.protocol = c.protocol;
     if (c.metaData) this.metadata = c.metaData;
     for (const t of c.txns) this.txns.set(t.appId, t);
@@ -113,13 +143,10 @@ export class ReplayState implements RowResolver<FileEntry> {
       if (d.removed) this.domains.delete(d.domain); else this.domains.set(d.domain, d);
     }
     for (const r of c.removes) {
-      const rk = isPlainRelative(r.path) ? r.path : canonicalisePath(r.path, this.root).key;
-      const k = r.deletionVector ? ReplayState.key(rk, dvUniqueId(r.deletionVector)) : rk;
-      const e = this.files.get(k);
-      if (e) {
-        this.files.delete(k);
-        hooks?.onRemove?.(e);
-      }
+      // One lookup; the entry is made an object only when a hook wants it.
+      const raw = this.files.takeRaw(removeKey(r, this.root));
+      if (raw === undefined) hooks?.onOrphanRemove?.(r);
+      else hooks?.onRemove?.(this.files.resolve(raw));
     }
     if (c instanceof BatchedCommit && c.batchCurrent && this.nextRow + c.batch.n < 2 ** 30) {
       this.applyBatch(c.batch, hooks);
@@ -130,11 +157,12 @@ export class ReplayState implements RowResolver<FileEntry> {
       if (a instanceof LazyAddFile && a.plainPath && a.version === c.version) {
         // The common case: the add is its own entry, keyed by its path, hash known from the scan.
         if (hooks) {
-          const prev = this.files.get(a, a.pathHash);
-          if (prev) hooks.onRemove?.(prev);
+          const prev = this.files.swapRaw(a, a, a.pathHash);
+          if (prev !== undefined) hooks.onRemove?.(this.files.resolve(prev));
+          hooks.onAdd?.(a);
+        } else {
+          this.files.set(a, a, a.pathHash);
         }
-        this.files.set(a, a, a.pathHash);
-        hooks?.onAdd?.(a);
         continue;
       }
       this.applyAdd(a, c.version, hooks);
@@ -142,10 +170,12 @@ export class ReplayState implements RowResolver<FileEntry> {
   }
 
   /** The adds of a batch, in order: plain fast rows by row number, the rest as entries. */
-  private applyBatch(batch: AddBatch, hooks?: { onAdd?(e: FileEntry): void; onRemove?(e: FileEntry): void }): void {
+  private applyBatch(batch: AddBatch, hooks?: ReplayHooks): void {
     const base = this.nextRow;
     this.batches.push(batch);
     this.bases.push(base);
+    // Its rows are the next looked up (hooks read each added row's entry).
+    this.lastBatch = this.batches.length - 1;
     this.nextRow += batch.n;
     this.files.reserve(batch.n);
     for (let i = 0; i < batch.n; i++) {
@@ -153,11 +183,12 @@ export class ReplayState implements RowResolver<FileEntry> {
         const r = base + i;
         const h = batch.pathHash[i];
         if (hooks) {
-          const prev = this.files.get(r, h);
-          if (prev) hooks.onRemove?.(prev);
+          const prev = this.files.swapRaw(r, r, h);
+          if (prev !== undefined) hooks.onRemove?.(this.files.resolve(prev));
+          hooks.onAdd?.(this.valueOf(r));
+        } else {
+          this.files.set(r, r, h);
         }
-        this.files.set(r, r, h);
-        if (hooks?.onAdd) hooks.onAdd(this.valueOf(r));
         continue;
       }
       this.applyAdd(batch.addAt(i), batch.version, hooks);
@@ -165,7 +196,7 @@ export class ReplayState implements RowResolver<FileEntry> {
   }
 
   /** An add that is not a plain fast-path row: keyed by its canonical path (and DV id). */
-  private applyAdd(a: AddFile, version: number, hooks?: { onAdd?(e: FileEntry): void; onRemove?(e: FileEntry): void }): void {
+  private applyAdd(a: AddFile, version: number, hooks?: ReplayHooks): void {
     let e: FileEntry;
     if (isPlainRelative(a.path)) {
       e = { add: a, version, key: a.path, outside: false, absolute: undefined };
@@ -175,10 +206,11 @@ export class ReplayState implements RowResolver<FileEntry> {
     }
     const k = a.deletionVector ? ReplayState.key(e.key, dvUniqueId(a.deletionVector)) : e.key;
     if (hooks) {
-      const prev = this.files.get(k);
-      if (prev) hooks.onRemove?.(prev);
+      const prev = this.files.swapRaw(k, e);
+      if (prev !== undefined) hooks.onRemove?.(this.files.resolve(prev));
+      hooks.onAdd?.(e);
+    } else {
+      this.files.set(k, e);
     }
-    this.files.set(k, e);
-    hooks?.onAdd?.(e);
   }
 }

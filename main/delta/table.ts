@@ -8,9 +8,11 @@ import { LakerecError } from '../../shared/errors';
 import type { CommitInfo, Metadata } from '../../shared/delta';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import type { ActiveFile, Snapshot, TimestampSource, VersionChange, VersionInfo } from './types';
-import { buildHistory, type History, type VersionChecksum } from './history';
+import type { UnreadableCause } from '../../shared/forensics';
+import { buildHistory, missingStateError, type History, type VersionChecksum } from './history';
 import { commitFileName, listedVersions, listLog, selectSegment, type CheckpointRef, type LogListing, type LogSegment } from './logfiles';
-import { activeFiles, addCount, entryAbsolute, parseCommitBytes, ReplayState, type FileEntry, type ParsedCommit } from './replay';
+import { addCount, parseCommitBytes, ReplayState, type ParsedCommit } from './replay';
+import { activeFiles } from './active-files';
 import { readCheckpoint } from './checkpoint';
 import { checkReaderProtocol } from './features';
 import { columnMappingMode, parseSchemaString, validateMetadata } from './schema';
@@ -47,6 +49,8 @@ function commitTimestampOf(c: ParsedCommit, mtime: number | undefined): { timest
   return { timestamp: mtime ?? 0, source: 'file_mtime' };
 }
 
+const crcName = (version: number): string => `${String(version).padStart(20, '0')}.crc`;
+
 /** A checksum file is a few hundred bytes; anything larger is not read. */
 const MAX_CRC_BYTES = 1 << 20;
 
@@ -63,7 +67,6 @@ export class DeltaTable {
   private changesCache: VersionChange[] | null = null;
   private lastState: { version: number; state: ReplayState } | null = null;
   private historyCache: Promise<History> | null = null;
-  private crcNames: Promise<Set<string>> | null = null;
   private commitFileReads = 0;
   private readonly commitBytes = new Map<number, number>();
   private readonly commitBlank = new Map<number, boolean>();
@@ -107,7 +110,6 @@ export class DeltaTable {
     this.changesCache = null;
     this.lastState = null;
     this.historyCache = null;
-    this.crcNames = null;
   }
 
   get latestVersion(): number {
@@ -159,8 +161,19 @@ export class DeltaTable {
     const readableAt = (v: number): boolean => readable.get(v) ?? false;
     const compactionsByEnd = new Map<number, number[]>();
     for (const c of this.listing.compactions) compactionsByEnd.set(c.to, [...(compactionsByEnd.get(c.to) ?? []), c.from]);
+    // Metadata cleanup (PROTOCOL.md) deletes only the oldest commits, before a checkpoint it keeps:
+    // versions gone below the oldest listed one, with a checkpoint in the log, are expired history.
+    // Any other gap (versions are contiguous) is a version missing from the log.
+    const oldestListed = listed.length ? listed[0] : 0;
+    let anyCheckpoint = false;
+    for (const list of this.listing.checkpoints.values()) if (list.some((c) => c.complete)) anyCheckpoint = true;
+    const gapCause = (first: number): UnreadableCause => (first < oldestListed && anyCheckpoint ? 'history_expired' : 'version_missing');
+    let li = 0; // listed[li] is the first listed version >= v
     let prev = -1;
+    // The gap that makes the next versions unreadable, until a checkpoint covers them.
+    let gap: { first: number; last: number; cause: UnreadableCause } | null = null;
     for (const v of walk) {
+      while (li < listed.length && listed[li] < v) li++;
       const hasCommitFile = this.listing.commits.has(v);
       const hasCheckpoint = (this.listing.checkpoints.get(v) ?? []).some((c) => c.complete);
       const ok = hasCheckpoint
@@ -168,14 +181,29 @@ export class DeltaTable {
         || (compactionsByEnd.get(v) ?? []).some((from) => from === 0 || readableAt(from - 1));
       readable.set(v, ok);
       const info: VersionInfo = { version: v, hasCommitFile, hasCheckpoint, readable: ok };
-      if (!ok) {
-        // A gap walked over (not listed one by one) is named as a range.
-        const gap = v - prev - 1;
-        info.reason = hasCommitFile && gap > 0 && !readable.has(v - 1)
-          ? `commits ${gap === 1 ? `v${prev + 1} is` : `v${prev + 1}-v${v - 1} are`} missing and no checkpoint at or before version ${v} covers ${gap === 1 ? 'it' : 'them'}`
-          : hasCommitFile
-            ? `an earlier commit is missing and no checkpoint at or before version ${v} covers it`
-            : `commit ${commitFileName(v)} is missing (cleaned up) and no checkpoint covers version ${v}`;
+      const skipped = v - prev - 1;
+      if (skipped > 0) gap = { first: prev + 1, last: v - 1, cause: gapCause(prev + 1) };
+      if (ok) {
+        gap = null;
+      } else if (!hasCommitFile && !hasCheckpoint) {
+        // A version the log does not hold.
+        const cause = gapCause(v);
+        if (gap?.last !== v - 1 || gap.cause !== cause) gap = { first: v, last: v, cause };
+        else gap.last = v;
+        info.unreadableCause = cause;
+        const before = li > 0 ? listed[li - 1] : null;
+        const after = listed[li] ?? null;
+        info.reason = cause === 'history_expired'
+          ? `commit ${commitFileName(v)} is missing (cleaned up) and no checkpoint covers version ${v}`
+          : `version ${v} is missing from the log: ${commitFileName(v)} does not exist${before !== null || after !== null ? ` (${[before, after].filter((x) => x !== null).map((x) => `v${x}`).join(' and ')} do${before === null || after === null ? 'es' : ''})` : ''} and no checkpoint covers it`;
+      } else {
+        const g = gap ?? { first: prev + 1, last: v - 1, cause: gapCause(prev + 1) };
+        info.unreadableCause = g.cause;
+        const n = g.last - g.first + 1;
+        const which = n <= 1 ? `v${g.first} is` : `v${g.first}-v${g.last} are`;
+        info.reason = g.cause === 'history_expired'
+          ? `commit${n > 1 ? 's' : ''} ${which} missing (cleaned up) and no checkpoint at or before version ${v} covers ${n > 1 ? 'them' : 'it'}`
+          : `commit${n > 1 ? 's' : ''} ${which} missing from the log and no checkpoint at or before version ${v} covers ${n > 1 ? 'them' : 'it'}`;
       }
       out.push(info);
       prev = v;
@@ -189,8 +217,10 @@ export class DeltaTable {
   }
 
   /**
-   * The one history of the log (main/delta/history.ts): file lifetimes keyed as the replay keys
-   * them, built from this table's cached commits, kept until the log changes (refresh()).
+   * The one history of the log (main/delta/history.ts): the snapshot replay run once over every
+   * commit, recording each file's lifetime as it goes (keys path + DV id), from this table's cached
+   * commits; kept until the log changes (refresh()). Its final state is this table's replay state
+   * at the latest version (a snapshot there is read off it).
    */
   history(ctx?: JobContext): Promise<History> {
     if (!this.historyCache) {
@@ -198,11 +228,17 @@ export class DeltaTable {
         root: this.root,
         versions: () => this.versions(),
         changes: () => this.changes({}, ctx),
-        snapshotAt: async (version) => {
+        commit: (version) => this.commitCache.get(version) ?? this.commit(version),
+        replayAt: async (version) => {
+          // The snapshot's checks first (protocol, metadata, paths): a version they refuse is unreadable.
           const s = await this.snapshot({ version }, ctx);
-          return { files: s.files, protocol: s.protocol, metadata: s.metadata, timestamp: s.timestamp };
+          return { state: await this.stateAt(version, ctx), protocol: s.protocol, metadata: s.metadata };
         },
-        checksum: (version) => this.checksum(version),
+        adopt: (version, state) => {
+          if (!this.lastState || this.lastState.version < version) this.lastState = { version, state };
+        },
+        // No promise per version where the listing says there is no .crc (10,000 versions, a few files).
+        checksum: (version) => (this.listing.checksums.has(crcName(version)) ? this.checksum(version) : null),
       }, ctx);
       this.historyCache = p;
       p.catch(() => { if (this.historyCache === p) this.historyCache = null; });
@@ -212,10 +248,9 @@ export class DeltaTable {
 
   /** The version checksum file `NNN.crc` (PROTOCOL.md "Version Checksum File"), when present and sane. */
   async checksum(version: number): Promise<VersionChecksum | null> {
-    const name = `${String(version).padStart(20, '0')}.crc`;
-    // One listing of the folder, not a lookup per version (10,000 versions, a handful of .crc files).
-    this.crcNames ??= this.storage.list('_delta_log').then((es) => new Set((es ?? []).map((e) => e.path.slice('_delta_log/'.length)).filter((n) => n.endsWith('.crc'))), () => new Set<string>());
-    if (!(await this.crcNames).has(name)) return null;
+    const name = crcName(version);
+    // The log's one listing says which exist (no lookup per version, no second listing).
+    if (!this.listing.checksums.has(name)) return null;
     try {
       const bytes = await this.storage.read(`_delta_log/${name}`, { maxBytes: MAX_CRC_BYTES, what: `checksum ${name}`, knob: LIMIT_KNOBS.commitBytes });
       const j = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
@@ -359,13 +394,9 @@ export class DeltaTable {
   }
 
   private async snapshotFromState(state: ReplayState, version: number): Promise<Snapshot> {
-    if (!state.protocol) {
-      throw new LakerecError('protocol_missing', `no protocol action at or before version ${version}: the log is incomplete`, { version });
-    }
+    if (!state.protocol) throw missingStateError(null, state.metadata, version) as LakerecError;
     checkReaderProtocol(state.protocol);
-    if (!state.metadata) {
-      throw new LakerecError('metadata_missing', `no metaData action at or before version ${version}: the table's schema is unknown`, { version });
-    }
+    if (!state.metadata) throw missingStateError(state.protocol, null, version) as LakerecError;
     const metadata: Metadata = state.metadata;
     const schema = parseSchemaString(metadata);
     validateMetadata(metadata, schema, version);
@@ -470,9 +501,6 @@ export class DeltaTable {
         if (hasCommitFile) {
           const c = await this.commit(v);
           const ts = commitTimestampOf(c, this.listing.mtimes.get(v));
-          // Metadata the protocol forbids is refused wherever the log is read (history too), not
-          // only when a snapshot is built.
-          if (c.metaData) validateMetadata(c.metaData, parseSchemaString(c.metaData), v);
           out.push({
             version: v,
             timestamp: ts.timestamp,
@@ -502,12 +530,13 @@ export class DeltaTable {
   }
 
   /**
-   * versions() plus, for every readable version, whether all its data files (and DV files) still
-   * exist: after VACUUM the log outlives the data ("history shows it but time travel fails").
-   * One forward pass; each file is checked on disk once.
+   * The history's versions plus, for every readable version, whether all its data files (and DV
+   * files) still exist: after VACUUM the log outlives the data ("history shows it but time travel
+   * fails"). Read off the one history (each version's added/removed entries), not a replay of its
+   * own; each file is checked on disk once.
    */
   async versionsWithData(ctx?: JobContext): Promise<VersionInfo[]> {
-    const infos = this.versions();
+    const h = await this.history(ctx);
     const exists = new Map<string, boolean>();
     // A file that is refused (outside the real root, not a regular file) is not "missing": the
     // read names the refusal.
@@ -520,51 +549,42 @@ export class DeltaTable {
       }
       return e;
     };
-    const missingOf = async (fe: FileEntry): Promise<boolean> => {
-      if (fe.outside && !this.allowOutsidePaths) return false; // refused, not missing
-      if (!await check(fe.outside ? entryAbsolute(fe, this.root) : fe.key)) return true;
-      const dv = fe.add.deletionVector;
-      if (dv) {
-        const loc = deletionVectorLocation(dv, this.root);
-        if (loc && !await check(dvStoragePath(loc))) return true;
-      }
-      return false;
-    };
-    let state: ReplayState | null = null;
-    let missing = 0;
-    // Replay hooks are synchronous: collect the entries, then check them.
-    const added: FileEntry[] = [];
-    const removed: FileEntry[] = [];
-    const hooks = {
-      onAdd: (fe: FileEntry) => { added.push(fe); },
-      onRemove: (fe: FileEntry) => { removed.push(fe); },
-    };
-    for (const info of infos) {
-      throwIfCancelled(ctx);
-      if (!info.readable) { state = null; info.dataFilesExist = null; continue; }
-      try {
-        if (state && info.hasCommitFile) {
-          added.length = 0;
-          removed.length = 0;
-          state.apply(await this.commit(info.version), hooks);
-          for (const fe of added) if (await missingOf(fe)) missing++;
-          for (const fe of removed) if (await missingOf(fe)) missing--;
-        } else {
-          state = (await this.stateAt(info.version)).clone();
-          missing = 0;
-          for (const fe of state.files.values()) if (await missingOf(fe)) missing++;
+    const missingById = new Map<number, boolean>();
+    const missingOf = async (id: number): Promise<boolean> => {
+      let m = missingById.get(id);
+      if (m !== undefined) return m;
+      const fe = h.files[id];
+      m = false;
+      if (!(fe.outside && !this.allowOutsidePaths)) {
+        if (!await check(fe.outside ? fe.absolutePath : fe.path)) m = true;
+        else if (fe.deletionVector) {
+          const loc = deletionVectorLocation(fe.deletionVector, this.root);
+          if (loc && !await check(dvStoragePath(loc))) m = true;
         }
+      }
+      missingById.set(id, m);
+      return m;
+    };
+    // The history's open set moves by each version's added/removed ids (the full diff, also where
+    // it was reset from a checkpoint), so the count of missing files follows it exactly.
+    let missing = 0;
+    const out: VersionInfo[] = [];
+    let done = 0;
+    for (const st of h.states) {
+      throwIfCancelled(ctx);
+      for (const id of st.removed) if (await missingOf(id)) missing--;
+      for (const id of st.added) if (await missingOf(id)) missing++;
+      const info: VersionInfo = { ...st.info };
+      if (info.readable && st.exact) {
         info.dataFilesExist = missing === 0;
         info.missingDataFiles = missing;
-      } catch (e) {
-        state = null;
-        info.readable = false;
-        info.reason = e instanceof Error ? e.message : String(e);
+      } else {
         info.dataFilesExist = null;
       }
-      report(ctx, { phase: 'checking data files', done: info.version + 1, total: infos.length });
+      out.push(info);
+      report(ctx, { phase: 'checking data files', done: ++done, total: h.states.length });
     }
-    return infos;
+    return out;
   }
 }
 

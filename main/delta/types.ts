@@ -1,5 +1,6 @@
 // The reader's public shapes. Other modules (reconcile, forensics, bisect, proof, the API) code
 // against these; main/delta/table.ts produces them.
+import type { UnreadableCause } from '../../shared/forensics';
 import type {
   AddFile, ColumnMappingMode, CommitInfo, DeletionVectorDescriptor, FileStats, Metadata, Protocol,
   RemoveFile, StructType,
@@ -82,6 +83,8 @@ export interface VersionInfo {
   readable: boolean;
   /** Why not, when not readable. */
   reason?: string;
+  /** The kind of why (a commit missing between two that exist is `version_missing`, log cleanup `history_expired`). */
+  unreadableCause?: UnreadableCause;
   /** Whether every data file (and DV file) of this version's snapshot still exists; null when not checked or not readable. From `table.versionsWithData()`. */
   dataFilesExist?: boolean | null;
   /** How many of the snapshot's files are missing (after VACUUM: history shows it but time travel fails). */

@@ -352,7 +352,7 @@ describe('fast add path', () => {
 });
 
 describe('file table', () => {
-  test('behaves as a Map for set/get/delete/order, through growth, holes and clones', () => {
+  test('behaves as a Map for set/get/delete/order (swapRaw, takeRaw: the previous value), through growth, holes and clones', () => {
     const t = new FileTable<{ i: number }>();
     const m = new Map<string, { i: number }>();
     let seed = 7;
@@ -360,7 +360,11 @@ describe('file table', () => {
     for (let i = 0; i < 20000; i++) {
       const k = `p=${rnd(50)}/f${rnd(3000)}.parquet`;
       const op = rnd(10);
-      if (op < 6) { const v = { i }; t.set(k, v); m.set(k, v); } else if (op < 9) { expect(t.delete(k)).toBe(m.delete(k)); } else expect(t.get(k)).toBe(m.get(k));
+      if (op < 4) { const v = { i }; t.set(k, v); m.set(k, v); }
+      else if (op < 6) { const v = { i }; expect(t.swapRaw(k, v)).toBe(m.get(k)); m.set(k, v); }
+      else if (op < 8) { expect(t.delete(k)).toBe(m.delete(k)); }
+      else if (op < 9) { const had = m.get(k); expect(t.takeRaw(k)).toBe(had); m.delete(k); }
+      else expect(t.get(k)).toBe(m.get(k));
       if (i === 10000) t.reserve(5000);
     }
     expect(t.size).toBe(m.size);

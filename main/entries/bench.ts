@@ -5,6 +5,7 @@
 //   npm run bench                 full sizes (10M rows, 10,000 versions)
 //   npm run bench -- --quick      the reconcile bench on 1M rows instead of 10M (ratios stay comparable)
 //   npm run bench -- --only log-replay,bisect --merge   (re-measure some, keep the rest; also: history, timeline-ui, reconcile, demo)
+//   npm run bench -- --only reconcile-scale --merge [--scale-rows N] [--scale-dir D]   (peak RSS at 100M rows; minutes; not in --quick; D keeps the data)
 //
 // The modules are imported dynamically so each stays its own chunk (each can also run alone).
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,10 +15,10 @@ import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { repoRoot } from '../engine/repo';
 
-interface Args { quick: boolean; only: Set<string> | null; runs: number; out: string; merge: boolean }
+interface Args { quick: boolean; only: Set<string> | null; runs: number; out: string; merge: boolean; scaleRows: number | null; scaleDir: string | null }
 
 function parse(argv: string[]): Args {
-  const a: Args = { quick: false, merge: false, only: null, runs: 3, out: join(repoRoot(), 'docs', 'experiments', 'bench.json') };
+  const a: Args = { quick: false, merge: false, only: null, scaleRows: null, scaleDir: null, runs: 3, out: join(repoRoot(), 'docs', 'experiments', 'bench.json') };
   for (let i = 0; i < argv.length; i++) {
     const f = argv[i];
     if (f === '--quick') a.quick = true;
@@ -25,6 +26,8 @@ function parse(argv: string[]): Args {
     else if (f === '--only') a.only = new Set((argv[++i] ?? '').split(','));
     else if (f === '--runs') a.runs = Math.max(1, Number(argv[++i]));
     else if (f === '--out') a.out = argv[++i];
+    else if (f === '--scale-rows') a.scaleRows = Math.max(1000, Number(argv[++i]));
+    else if (f === '--scale-dir') a.scaleDir = argv[++i];
     else { process.stderr.write(`bench: unknown flag ${f}\n`); process.exit(2); }
   }
   return a;
@@ -76,6 +79,23 @@ async function main(): Promise<void> {
     };
   }
 
+  if (want('reconcile-counts')) {
+    // Issue #14's fixed costs: a counts-level `lakerec` process on the 5,400-row sample lake beside
+    // node's own start and DuckDB's count by hand; the target-side counts on the 300k-file log.
+    const { benchReconcileCounts, formatCountsFigures } = await import('../bench/reconcile-counts');
+    const f = await benchReconcileCounts({ runs: Math.max(5, args.runs * 3) });
+    say(formatCountsFigures(f));
+    results.reconcileCounts = f;
+  }
+
+  if (want('reconcile-scale') && (args.only || !args.quick)) {
+    // Issue #14: peak RSS at rows level on 100M rows x 6 columns (builds the data; several minutes).
+    const { benchReconcileScale, formatScaleFigures } = await import('../bench/reconcile-scale');
+    const f = await benchReconcileScale({ rows: args.scaleRows ?? 100_000_000, say, ...(args.scaleDir ? { workDir: args.scaleDir } : {}) });
+    say(formatScaleFigures(f));
+    results.reconcileScale = f;
+  }
+
   if (want('bisect')) {
     const { benchBisect, formatBisectFigures } = await import('../bench/bisect');
     // 10,000 versions even when quick: the figure docs quote is about that size, and it takes seconds.
@@ -104,7 +124,8 @@ async function main(): Promise<void> {
     // Issue #12 in the browser: web mode + Chromium on the same 10,000-version log as `history`
     // (open to the timeline painted, the History tab switch, an arrow-key step).
     const { benchTimelineUi, formatTimelineUiFigures } = await import('../bench/timeline-ui');
-    const f = await benchTimelineUi({ versions: 10_000, liveFiles: 5_000, runs: args.runs });
+    // LAKEREC_BENCH_PROFILE=dir: also write the page's CPU profiles (the open, the way back, the steps).
+    const f = await benchTimelineUi({ versions: 10_000, liveFiles: 5_000, runs: args.runs, ...(process.env.LAKEREC_BENCH_PROFILE ? { profileDir: process.env.LAKEREC_BENCH_PROFILE } : {}) });
     say(formatTimelineUiFigures(f));
     results.timelineUi = f;
   }

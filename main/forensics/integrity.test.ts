@@ -1,12 +1,13 @@
 // Log integrity as findings with evidence: the table still opens, and each doctored part of the log
 // is named. Hand-written logs (empty commit, doctored operationMetrics, a .crc that disagrees).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { forensics } from './forensics';
 import { runCli } from '../cli/main';
 import { HandLog, add, commitInfo, metaData, protocol } from '../testing/handlog';
+import { DeltaWriter } from '../delta/writer';
 
 let dir: string;
 beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'lakerec-integrity-')); });
@@ -87,5 +88,70 @@ describe('log integrity findings', () => {
     await runCli(['forensics', 'who', '--operation', 'DELETE', '--partition', 'dt=b', '--since', '2026-08-10T12:01:30Z'], { out: (t) => { out += t; }, err: () => {}, cwd: dir, env: {} });
     expect(out).toMatch(/bob/);
     expect(out).not.toMatch(/alice/);
+  });
+});
+
+describe('a commit missing between two that exist', () => {
+  // v0..v4 and v6 exist, 00..05.json does not, and no checkpoint covers it (PROTOCOL.md: versions
+  // are contiguous; metadata cleanup only ever removes the oldest commits, before a checkpoint).
+  const holed = () => {
+    const l = new HandLog(join(dir, 'holed')).commit(0, [protocol(), metaData(), commitInfo(0, 'CREATE TABLE')]);
+    for (const v of [1, 2, 3, 4, 6]) l.commit(v, [commitInfo(v, 'WRITE'), add(`dt=a/${v}.parquet`, 10, { dt: 'a' })]);
+    return l.root;
+  };
+
+  it('is version_missing with its evidence, not vacuumed_history, and the versions are unreadable with that cause', async () => {
+    const root = holed();
+    const r = await forensics(root);
+    const hit = r.heuristics.find((h) => h.name === 'version_missing');
+    expect(hit).toMatchObject({ version: 5, severity: 'warn', evidence: { missingVersions: 'v5', count: 1, before: 4, after: 6, unreadableAfter: 'v6', readableAgainAt: null } });
+    expect(hit?.message).toBe('version 5 is missing: 00000000000000000005.json does not exist (v4 and v6 do) and no checkpoint covers it; v6 cannot be read');
+    expect(r.heuristics.some((h) => h.name === 'vacuumed_history')).toBe(false);
+    const at = (v: number) => r.versions.find((x) => x.version === v);
+    expect(at(5)).toMatchObject({ readable: false, unreadableCause: 'version_missing', unreadableReason: expect.stringMatching(/version 5 is missing/) });
+    expect(at(6)).toMatchObject({ readable: false, unreadableCause: 'version_missing' });
+    expect(at(4)).toMatchObject({ readable: true });
+  });
+
+  it('the CLI says so: forensics --json, history, bisect', async () => {
+    const root = holed();
+    const io = () => { const o = { text: '', out: (t: string) => { o.text += t; }, err: (t: string) => { o.text += t; }, cwd: dir, env: {} }; return o; };
+    let o = io();
+    await runCli(['forensics', root, '--json'], o);
+    const j = JSON.parse(o.text) as { heuristics: { name: string; version: number }[] };
+    expect(j.heuristics).toContainEqual(expect.objectContaining({ name: 'version_missing', version: 5 }));
+    o = io();
+    await runCli(['forensics', root], o);
+    expect(o.text).toMatch(/v5 version_missing: version 5 is missing/);
+    expect(o.text).toMatch(/\(unreadable: version 5 is missing from the log/);
+    o = io();
+    expect(await runCli(['history', root, '--json'], o)).toBe(0);
+    const rows = (JSON.parse(o.text) as { versions: { version: number; readable: boolean; reason: string | null; unreadableCause?: string | null }[] }).versions;
+    expect(rows.find((x) => x.version === 5)).toMatchObject({ readable: false, unreadableCause: 'version_missing', reason: expect.stringMatching(/version 5 is missing/) });
+    o = io();
+    await runCli(['bisect', root, '--predicate', 'row-count', '--expect', '50', '--partition', 'dt=a', '--json'], o);
+    const b = JSON.parse(o.text) as { unreadable: { version: number; cause?: string }[] };
+    expect(b.unreadable).toEqual([expect.objectContaining({ version: 5, cause: 'version_missing' }), expect.objectContaining({ version: 6, cause: 'version_missing' })]);
+  });
+
+  it('log cleanup (the oldest commits gone, a checkpoint after them) stays vacuumed history; a hole after the checkpoint is version_missing', async () => {
+    const schema = { type: 'struct' as const, fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }, { name: 'dt', type: 'string', nullable: true, metadata: {} }] };
+    let t = Date.UTC(2026, 7, 1);
+    const root = join(dir, 'cleaned');
+    const w = await DeltaWriter.create(root, { schema, partitionColumns: ['dt'], clock: () => (t += 1000) });
+    for (let i = 1; i <= 3; i++) await w.append({ rows: [{ id: i, dt: 'a' }] });
+    await w.checkpoint();
+    w.cleanupLog(3);
+    for (let i = 4; i <= 7; i++) await w.append({ rows: [{ id: i, dt: 'a' }] });
+    w.close();
+    const cleaned = await forensics(root);
+    expect(cleaned.heuristics.some((h) => h.name === 'version_missing')).toBe(false);
+    expect(cleaned.heuristics.find((h) => h.name === 'vacuumed_history')?.evidence).toMatchObject({ unreadableVersions: 'v0-v2', oldestReadable: 3 });
+    expect(cleaned.versions.find((v) => v.version === 1)).toMatchObject({ readable: false, unreadableCause: 'history_expired' });
+    // now a commit after the checkpoint goes missing
+    unlinkSync(join(root, '_delta_log', '00000000000000000005.json'));
+    const r = await forensics(root);
+    expect(r.heuristics.find((h) => h.name === 'version_missing')).toMatchObject({ version: 5, evidence: { missingVersions: 'v5', before: 4, after: 6, unreadableAfter: 'v6-v7' } });
+    expect(r.heuristics.find((h) => h.name === 'vacuumed_history')?.evidence).toMatchObject({ unreadableVersions: 'v0-v2', oldestReadable: 3 });
   });
 });

@@ -72,7 +72,7 @@ export function versionSummaries(h: History, part: Partitioner): VersionSummary[
       hasCommitFile: st.info.hasCommitFile,
       hasCheckpoint: st.info.hasCheckpoint,
       readable: st.info.readable,
-      ...(st.info.readable ? {} : { unreadableReason: st.info.reason ?? 'not readable from the remaining log' }),
+      ...(st.info.readable ? {} : { unreadableReason: st.info.reason ?? 'not readable from the remaining log', unreadableCause: st.info.unreadableCause ?? 'unreadable' }),
       protocolChanged: st.protocolChanged,
       metadataChanged: st.metadataChanged,
     });

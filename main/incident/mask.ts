@@ -73,10 +73,14 @@ export function maskReconcileResult(r: ReconcileResult, sens: Record<string, Sen
   };
 }
 
-/** The target schema's sensitivity tags at the reconciled version (empty when unreadable). */
-export async function schemaSensitivity(root: string, version: number | null): Promise<Record<string, Sensitivity | null>> {
+/**
+ * The target schema's sensitivity tags at the reconciled version (empty when unreadable). An open
+ * table (the one the reconcile read) answers from its cached snapshot instead of a second log read.
+ */
+export async function schemaSensitivity(root: string | DeltaTable, version: number | null): Promise<Record<string, Sensitivity | null>> {
   try {
-    const snap = await (await DeltaTable.open(root)).snapshot(version === null ? {} : { version });
+    const table = typeof root === 'string' ? await DeltaTable.open(root) : root;
+    const snap = await table.snapshot(version === null ? {} : { version });
     const out: Record<string, Sensitivity | null> = {};
     for (const f of snap.schema.fields) out[f.name] = columnTags(f.metadata as Record<string, unknown> | undefined).sensitivity;
     return out;

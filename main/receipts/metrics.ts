@@ -69,6 +69,27 @@ function benchMetrics(bench: Json, ns: string, put: (name: string, v: unknown) =
   put(`${ns}.reconcile.counts.seconds`, countsMs === undefined ? undefined : countsMs / 1000);
   const digests = (get(bench, 'reconcile', 'digests') as Json[] | undefined) ?? [];
   for (const d of digests) if (typeof d.id === 'string') { put(`${ns}.reconcile.digest.${d.id}.ratio`, d.ratio); put(`${ns}.reconcile.digest.${d.id}.ratio_cpu`, d.ratioCpu); }
+  // reconcile-counts: the counts level's fixed costs (a process on the sample lake; the 300k-file log).
+  put(`${ns}.reconcile_counts.ms`, get(bench, 'reconcileCounts', 'process', 'oursMs'));
+  put(`${ns}.reconcile_counts.node_ms`, get(bench, 'reconcileCounts', 'process', 'nodeMs'));
+  put(`${ns}.reconcile_counts.by_hand_ms`, get(bench, 'reconcileCounts', 'process', 'duckdbByHandMs'));
+  put(`${ns}.reconcile_counts.ratio`, get(bench, 'reconcileCounts', 'process', 'ratio'));
+  put(`${ns}.reconcile_counts.log.ratio`, get(bench, 'reconcileCounts', 'log', 'ratio'));
+  put(`${ns}.reconcile_counts.log.cpu_ratio`, get(bench, 'reconcileCounts', 'log', 'cpuRatio'));
+  put(`${ns}.reconcile_counts.log.files`, get(bench, 'reconcileCounts', 'log', 'files'));
+  put(`${ns}.reconcile_counts.log.without_num_records`, get(bench, 'reconcileCounts', 'log', 'withoutNumRecords'));
+  put(`${ns}.reconcile_counts.log.runs`, get(bench, 'reconcileCounts', 'log', 'runs'));
+  put(`${ns}.reconcile_counts.rows`, get(bench, 'reconcileCounts', 'process', 'rows'));
+  put(`${ns}.reconcile_counts.runs`, get(bench, 'reconcileCounts', 'process', 'runs'));
+  // reconcile-scale: peak RSS at rows level on the largest size built (full runs only).
+  put(`${ns}.reconcile_scale.peak_rss_mb`, get(bench, 'reconcileScale', 'peakRssMb'));
+  put(`${ns}.reconcile_scale.spill_mb`, get(bench, 'reconcileScale', 'spillPeakMb'));
+  put(`${ns}.reconcile_scale.columns`, get(bench, 'reconcileScale', 'columns'));
+  const limit = /^(\d+)MB$/.exec(String(get(bench, 'reconcileScale', 'memoryLimit') ?? ''));
+  if (limit) put(`${ns}.reconcile_scale.memory_limit_mb`, Number(limit[1]));
+  put(`${ns}.reconcile_scale.seconds`, num(get(bench, 'reconcileScale', 'ms')) === undefined ? undefined : Number(get(bench, 'reconcileScale', 'ms')) / 1000);
+  const scaleRows = get(bench, 'reconcileScale', 'rows');
+  if (typeof scaleRows === 'number') put(`${ns}.reconcile_scale.rows_millions`, scaleRows / 1e6);
   put(`${ns}.reconcile.rows`, get(bench, 'reconcile', 'rows'));
   const rows = get(bench, 'reconcile', 'rows');
   if (typeof rows === 'number') put(`${ns}.reconcile.rows_millions`, rows / 1e6);
@@ -85,6 +106,13 @@ function benchMetrics(bench: Json, ns: string, put: (name: string, v: unknown) =
   put(`${ns}.timeline_ui.tab_trivial_ms`, get(bench, 'timelineUi', 'tabTrivialMs'));
   put(`${ns}.timeline_ui.step_median_ms`, get(bench, 'timelineUi', 'stepMedianMs'));
   put(`${ns}.timeline_ui.frame_floor_ms`, get(bench, 'timelineUi', 'frameFloorMs'));
+  // Where the open goes: API calls in flight vs the page alone, and the timeline payload's size.
+  put(`${ns}.timeline_ui.open_server_ms`, get(bench, 'timelineUi', 'openServerMs'));
+  put(`${ns}.timeline_ui.open_page_ms`, get(bench, 'timelineUi', 'openPageMs'));
+  const calls = (get(bench, 'timelineUi', 'openCalls') as Json[] | undefined) ?? [];
+  const tl = calls.find((c) => c.method === 'timeline');
+  if (tl && typeof tl.bytes === 'number') put(`${ns}.timeline_ui.timeline_megabytes`, tl.bytes / 1e6);
+  if (tl) put(`${ns}.timeline_ui.timeline_engine_ms`, tl.engineMs);
   put(`${ns}.demo.cpu_seconds`, get(bench, 'demo', 'cpuSeconds'));
   const runs = (get(bench, 'bisect', 'runs') as Json[] | undefined) ?? [];
   const nn = runs.find((r) => typeof r.predicate === 'string' && r.predicate.startsWith('no-null-keys'));

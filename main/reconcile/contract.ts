@@ -3,7 +3,8 @@
 // names its line, and checked against a JSON schema before anything reads a table.
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import Ajv, { type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
+import { validate as standaloneValidate } from './contract-validator';
 import { LineCounter, parseDocument, isNode, visit } from 'yaml';
 import { LakerecError } from '../../shared/errors';
 import type { ContractSummary } from '../../shared/reconcile';
@@ -109,11 +110,12 @@ export const CONTRACT_SCHEMA = {
   },
 } as const;
 
-let validator: ReturnType<Ajv['compile']> | null = null;
-function validate(v: unknown): ErrorObject[] {
-  if (!validator) validator = new Ajv({ allErrors: true, strict: true }).compile(CONTRACT_SCHEMA);
-  return validator(v) ? [] : (validator.errors ?? []);
+/** The schema's errors for a value, from the committed standalone validator (no Ajv at run time). */
+export function contractSchemaErrors(v: unknown): ErrorObject[] {
+  const f = standaloneValidate as unknown as ((x: unknown) => boolean) & { errors?: ErrorObject[] | null };
+  return f(v) ? [] : (f.errors ?? []);
 }
+const validate = contractSchemaErrors;
 
 function describeAjvError(e: ErrorObject): string {
   const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : 'the contract';

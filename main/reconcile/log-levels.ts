@@ -2,7 +2,7 @@
 // and what the log alone says at counts level: per-partition row counts from add-action stats,
 // null keys from nullCount, partitions removed by a commit, late partitions, repeated files.
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { LakerecError } from '../../shared/errors';
+import { LakerecError, toErrorData } from '../../shared/errors';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import { levelIndex, type Level, type PartitionResult, type SchemaComparison } from '../../shared/reconcile';
 import { sqlIdent, sqlString } from '../engine/duck';
@@ -85,11 +85,26 @@ export function compareSchema(source: SourceSide, target: TargetSide, contract: 
   };
 }
 
-/** Per-partition target row counts from add-action stats (numRecords minus DV cardinality). */
-export function countsFromStats(target: TargetSide, part: PartitionSpec): Map<string | null, number> | null {
+/** What the log says about the target's row counts, per partition, without opening a data file. */
+export interface TargetLogCounts {
+  /** Per-partition rows (numRecords minus deletion-vector cardinality); null when some file lacks them. */
+  counts: Map<string | null, number> | null;
+  files: number;
+  /** Files whose add action carries no numRecords: their rows are unknown to the log, never 0. */
+  withoutNumRecords: number;
+  /** Files with numRecords that belong to no single partition (a non-Delta partition column whose stats span values). */
+  unattributable: number;
+}
+
+/** The target's per-partition row counts from its add actions' stats (the counts level's target side). */
+export function targetCountsFromLog(target: TargetSide, part: PartitionSpec): TargetLogCounts {
   const out = new Map<string | null, number>();
-  for (const f of target.snapshot.files) {
-    if (f.numRecords === null) return null;
+  let withoutNumRecords = 0;
+  let unattributable = 0;
+  const files = target.snapshot.files;
+  for (const f of files) {
+    const n = f.numRecords;
+    if (n === null) { withoutNumRecords++; continue; }
     let v: string | null;
     if (part.column === null) v = null;
     else if (part.targetIsDeltaPartition) v = f.partitionValues[part.column] ?? null;
@@ -97,12 +112,75 @@ export function countsFromStats(target: TargetSide, part: PartitionSpec): Map<st
       // Not a Delta partition column: a file belongs to one partition only if its min equals its max.
       const mn = f.stats?.minValues?.[part.column];
       const mx = f.stats?.maxValues?.[part.column];
-      if (mn === undefined || mn === null || mn !== mx || (f.stats?.nullCount?.[part.column] ?? 0) !== 0) return null;
+      if (mn === undefined || mn === null || mn !== mx || (f.stats?.nullCount?.[part.column] ?? 0) !== 0) { unattributable++; continue; }
       v = String(mn);
     }
-    out.set(v, (out.get(v) ?? 0) + f.numRecords);
+    out.set(v, (out.get(v) ?? 0) + n);
   }
-  return out;
+  return { counts: withoutNumRecords === 0 && unattributable === 0 ? out : null, files: files.length, withoutNumRecords, unattributable };
+}
+
+/** Per-partition target row counts from add-action stats (numRecords minus DV cardinality). */
+export function countsFromStats(target: TargetSide, part: PartitionSpec): Map<string | null, number> | null {
+  return targetCountsFromLog(target, part).counts;
+}
+
+// Parquet physical types whose footer min/max are the values themselves (never truncated);
+// floating point is left out (-0.0 and 0.0, NaN).
+const EXACT_STAT_TYPES = new Set(['BOOLEAN', 'INT32', 'INT64', 'INT96']);
+
+/**
+ * The source's per-partition row counts from its Parquet footers, without reading a data page:
+ * when the partition column is a column of the files and every row group holds one value of it
+ * (min = max, exact, no nulls) or only nulls. Null when the footers cannot say (then the caller
+ * scans). The labels are DuckDB's text of the typed value, the same as a scan's.
+ */
+export async function sourceCountsFromFooters(conn: DuckDBConnection, contract: Contract, source: SourceSide, part: PartitionSpec & { srcHasCol: boolean }): Promise<Record<string, unknown>[] | null> {
+  const files = source.kind === 'parquet' ? source.parquetFiles : null;
+  if (!files || files.length === 0) return null;
+  const list = `[${files.map(sqlString).join(', ')}]`;
+  if (part.column === null) {
+    const r = await rows(conn, `SELECT sum(num_rows) AS n FROM parquet_file_metadata(${list})`);
+    return [{ p: null, n: r[0]?.n ?? 0 }];
+  }
+  if (!part.srcHasCol) return null;
+  const raw = Object.entries(contract.renames).find(([, t]) => t === part.column)?.[0] ?? part.column;
+  // A column that (also) comes from hive-style paths: the scan's value is the path's.
+  if (files.some((f) => f.includes(`/${raw}=`) || f.includes(`\\${raw}=`))) return null;
+  const type = source.columns.find((c) => c.name === part.column)?.type;
+  if (!type || /FLOAT|DOUBLE|REAL/.test(type)) return null;
+  const col = `path_in_schema = ${sqlString(raw)}`;
+  const groups = await rows(conn, `SELECT any_value(row_group_num_rows) AS n, count(*) FILTER (WHERE ${col}) AS has,
+      any_value(stats_min_value) FILTER (WHERE ${col}) AS mn, any_value(stats_max_value) FILTER (WHERE ${col}) AS mx,
+      any_value(stats_null_count) FILTER (WHERE ${col}) AS nc, any_value(type) FILTER (WHERE ${col}) AS t,
+      bool_and(coalesce(min_is_exact, false) AND coalesce(max_is_exact, false)) FILTER (WHERE ${col}) AS exact
+    FROM parquet_metadata(${list}) GROUP BY file_name, row_group_id`);
+  const byValue = new Map<string | null, number>();
+  for (const g of groups) {
+    const n = num(g.n);
+    if (num(g.has) !== 1) return null;
+    // An empty row group holds no partition (a scan would not name one).
+    if (n === 0) continue;
+    let v: string | null;
+    if (g.nc !== null && num(g.nc) === n) v = null;
+    else {
+      if (g.mn === null || g.mn !== g.mx || num(g.nc) !== 0) return null;
+      if (!EXACT_STAT_TYPES.has(String(g.t)) && g.exact !== true) return null;
+      v = String(g.mn);
+    }
+    byValue.set(v, (byValue.get(v) ?? 0) + n);
+  }
+  const values = [...byValue.keys()].filter((v): v is string => v !== null);
+  const labelOf = new Map<string, unknown>();
+  if (values.length > 0) {
+    // The footer's text becomes the column's type, then DuckDB's text of it; `type` is DuckDB's own (DESCRIBE).
+    try {
+      for (const r of await rows(conn, `SELECT v, CAST(CAST(v AS ${type}) AS VARCHAR) AS p FROM (VALUES ${values.map((v) => `(${sqlString(v)})`).join(', ')}) t(v)`)) labelOf.set(String(r.v), r.p);
+    } catch {
+      return null;
+    }
+  }
+  return [...byValue].map(([v, n]) => ({ p: v === null ? null : labelOf.get(v) ?? null, n }));
 }
 
 export function nullKeysFromStats(target: TargetSide, keys: string[]): number | null {
@@ -244,10 +322,12 @@ export interface CountsLevel {
   late: Evidence['late'];
   /** The source's per-partition sums when its one pass ran here (checksum and deeper), else null. */
   sourceSumRows: Record<string, unknown>[] | null;
+  /** The source's counts came from its Parquet footers (no data page read). */
+  sourceFromFooters: boolean;
 }
 
 export function noCounts(): CountsLevel {
-  return { removals: new Map(), logConsulted: false, statsDuplicates: [], statsNullKeys: null, late: null, sourceSumRows: null };
+  return { removals: new Map(), logConsulted: false, statsDuplicates: [], statsNullKeys: null, late: null, sourceSumRows: null, sourceFromFooters: false };
 }
 
 /**
@@ -273,26 +353,44 @@ export async function countsLevel(
   } else {
     report(ctx, { phase: 'counting source rows', done: 0, total: null });
   }
-  let counted: Record<string, unknown>[];
+  let counted: Record<string, unknown>[] | null = null;
   try {
-    counted = await rows(conn, countSql);
+    // Below checksum level the Parquet footers may already hold the counts (no data page read).
+    if (at < levelIndex('checksum')) counted = await sourceCountsFromFooters(conn, contract, source, part);
+    if (counted) out.sourceFromFooters = true;
+    counted ??= await rows(conn, countSql);
   } catch (e) {
     throw new LakerecError('source_unreadable', `cannot read the source: ${(e as Error).message.split('\n')[0]}`);
   }
   if (at >= levelIndex('checksum')) out.sourceSumRows = counted;
+  let fromFooters = 0;
   for (const r of counted) {
     const p = getP(text(r.p));
     p.sourceRows = num(r.n);
-    reads.sourceRowsRead += p.sourceRows;
+    if (out.sourceFromFooters) fromFooters += p.sourceRows;
+    else reads.sourceRowsRead += p.sourceRows;
   }
+  if (out.sourceFromFooters) notes.push(`source counted from its Parquet footers: ${fromFooters.toLocaleString('en-US')} rows, no data page read`);
   throwIfCancelled(ctx);
-  const statsCounts = countsFromStats(target, part);
-  if (statsCounts) {
-    for (const [v, n] of statsCounts) getP(v).targetRows = n;
+  const fromLog = targetCountsFromLog(target, part);
+  if (fromLog.counts) {
+    for (const [v, n] of fromLog.counts) getP(v).targetRows = n;
   } else {
-    notes.push('the target has files without row-count statistics or not attributable to one partition: counts compared from its data');
-    await registerTargetView(conn, target, tgtView);
-    for (const r of await rows(conn, `SELECT ${part.targetSql} AS p, count(*) AS n FROM ${tgtView} GROUP BY 1`)) getP(text(r.p)).targetRows = num(r.n);
+    // The log does not know these rows (never read as 0): they are counted from the data files.
+    const why = [
+      fromLog.withoutNumRecords ? `${fromLog.withoutNumRecords.toLocaleString('en-US')} of ${fromLog.files.toLocaleString('en-US')} files carry no numRecords` : '',
+      fromLog.unattributable ? `${fromLog.unattributable.toLocaleString('en-US')} files span more than one ${part.column ?? ''} value` : '',
+    ].filter(Boolean).join(' and ');
+    notes.push(`the target's row counts are unknown from its log (${why}): counts compared from its data`);
+    let counted: Record<string, unknown>[];
+    try {
+      await registerTargetView(conn, target, tgtView);
+      counted = await rows(conn, `SELECT ${part.targetSql} AS p, count(*) AS n FROM ${tgtView} GROUP BY 1`);
+    } catch (e) {
+      const d = toErrorData(e);
+      throw new LakerecError(d.code === 'internal' ? 'io_error' : d.code, `the target's row counts are unknown: its log has none (${why}) and its data files cannot be counted: ${d.message.split('\n')[0]}`);
+    }
+    for (const r of counted) getP(text(r.p)).targetRows = num(r.n);
     reads.targetRowsRead = [...partitions.values()].reduce((a, p) => a + p.targetRows, 0);
     reads.targetFilesRead = target.snapshot.files.length;
   }

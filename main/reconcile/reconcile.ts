@@ -19,8 +19,13 @@ import { keysLevel } from './keydiff';
 import { assembleResult, newTally, type DataLevels } from './result';
 
 
-/** DuckDB's memory for one reconcile: with Node's own, a run stays under 2 GB of RSS (issue #14). */
-export const RECONCILE_MEMORY_LIMIT = '1536MB';
+/**
+ * DuckDB's memory for one reconcile: with what DuckDB holds outside its limit and Node's own, a run
+ * stays under 2 GB of RSS (issue #14; measured at 100M rows a side by main/bench/reconcile-scale.ts).
+ */
+export const RECONCILE_MEMORY_LIMIT = '1280MB';
+/** Freed memory goes back to the OS past this much per thread (without it 1536MB peaked at 2.2-2.5 GB). */
+export const RECONCILE_ALLOCATOR_FLUSH = '16MB';
 
 export interface ReconcileOptions {
   /** Source of truth: Parquet file or folder, CSV, JSON lines, or a Delta table (`path@version`). */
@@ -42,7 +47,7 @@ export interface ReconcileOptions {
   exampleLimit?: number;
   /** Row digest: md5 of canonical bytes (default; stable) or DuckDB hash() (faster; bound to the DuckDB version). */
   digest?: DigestMode;
-  /** DuckDB memory limit (default 1536MB, so a run stays under 2 GB of RSS); beyond it the per-row tables spill to a temp folder. */
+  /** DuckDB memory limit (default RECONCILE_MEMORY_LIMIT, so a run stays under 2 GB of RSS); beyond it the per-row tables spill to a temp folder. */
   memoryLimit?: string;
 }
 
@@ -65,7 +70,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
   if (mode !== 'md5' && mode !== 'fast') throw new LakerecError('usage', `unknown digest "${String(mode)}"; md5 or fast`);
   throwIfCancelled(ctx);
   // DuckDB spills the per-row tables and the join to openDuck()'s temp folder beyond this.
-  const duck = await openDuck({ memoryLimit: opts.memoryLimit ?? RECONCILE_MEMORY_LIMIT });
+  const duck = await openDuck({ memoryLimit: opts.memoryLimit ?? RECONCILE_MEMORY_LIMIT, allocatorFlush: RECONCILE_ALLOCATOR_FLUSH });
   const conn = duck.conn;
   // Cancelling stops the running query too, not just the next step.
   const detach = interruptOnAbort(conn, ctx?.signal);

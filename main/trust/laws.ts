@@ -10,6 +10,7 @@ import type { LawCheck, LawDay, LawsResult } from '../../shared/trust';
 import { openDuck, sqlIdent, interruptOnAbort } from '../engine/duck';
 import { contractError, loadContract, type Contract } from '../reconcile/contract';
 import { openSource, openTarget, registerTargetView } from '../reconcile/sides';
+import type { DeltaTable } from '../delta/table';
 
 export interface LawsOptions {
   source: string;
@@ -18,6 +19,8 @@ export interface LawsOptions {
   contract: Contract | string;
   cwd?: string;
   ctx?: JobContext;
+  /** The table already open (the reconcile's): its cached snapshot, no second log read. */
+  open?: DeltaTable;
 }
 
 const INTEGER = /^(BIGINT|INTEGER|SMALLINT|TINYINT|UBIGINT|UINTEGER|USMALLINT|UTINYINT|HUGEINT)$/;
@@ -37,7 +40,7 @@ export async function checkLaws(opts: LawsOptions): Promise<LawsResult> {
   try {
     const conn = duck.conn;
     report(ctx, { phase: 'reading the table log', done: 0, total: null });
-    const target = await openTarget(opts.table, opts.version);
+    const target = await openTarget(opts.table, opts.version, opts.open);
     const src = await openSource(conn, opts.source, cwd, contract, target, 'lk_law_s');
     await registerTargetView(conn, target, 'lk_law_t', undefined, false);
     throwIfCancelled(ctx);

@@ -75,14 +75,15 @@ export function attachProvenance(result: ReconcileResult, index: ProvenanceIndex
 }
 
 /** Provenance of a reconcile result's target (its root and version, as the result names them). */
-export async function withProvenance(result: ReconcileResult, root: string, opts: { allowOutsidePaths?: boolean } = {}): Promise<ReconcileResult> {
+export async function withProvenance(result: ReconcileResult, root: string, opts: { allowOutsidePaths?: boolean; table?: DeltaTable } = {}): Promise<ReconcileResult> {
   if (result.target.kind !== 'delta') return result;
   const all = [...result.rowDiffs, ...result.findings.flatMap((f) => f.evidence.exampleRows)];
   if (!all.some((d) => d.targetFile)) return result;
   let table: DeltaTable;
   let snapshot: Snapshot;
   try {
-    table = await DeltaTable.open(root, { allowOutsidePaths: opts.allowOutsidePaths ?? false });
+    // The reconcile's own open table when given: its snapshot is cached, the log is not read again.
+    table = opts.table ?? await DeltaTable.open(root, { allowOutsidePaths: opts.allowOutsidePaths ?? false });
     snapshot = await table.snapshot(result.target.version === null ? {} : { version: result.target.version });
   } catch {
     return result;

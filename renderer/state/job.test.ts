@@ -1,5 +1,5 @@
 // The one job lifecycle: a newer call wins, the older is aborted, progress only from the newest.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiCallError } from '../../shared/api';
 import type { Progress } from '../../shared/jobs';
 import { createJob, errorOf } from './job';
@@ -56,5 +56,37 @@ describe('createJob', () => {
     await job.run(async () => 1, { done: () => { throw new ApiCallError({ code: 'log_corrupt', message: 'bad' }); }, error: (e) => errors.push(e.code) });
     expect(errors).toEqual(['log_corrupt']);
     expect(errorOf(new Error('boom')).code).toBe('internal');
+  });
+
+  it('shows plain progress of one phase at most every 100 ms (the latest wins), a new phase and every progress with data at once, and none after the end', async () => {
+    vi.useFakeTimers();
+    try {
+      const job = createJob<Progress & { data?: { probe: number } }>();
+      const seen: string[] = [];
+      const gate = held<string>();
+      let report: ((p: Progress & { data?: { probe: number } }) => void) | null = null;
+      const run = job.run(({ onProgress }) => { report = onProgress; return gate.promise; }, {
+        progress: (p) => seen.push(p.data ? `probe ${p.data.probe}` : `read ${p.done}`),
+        done: () => { seen.push('done'); },
+        error: (e) => seen.push(`error ${e.code}`),
+      });
+      for (let i = 1; i <= 50; i++) report!({ phase: 'reading log', done: i, total: 100 });
+      expect(seen).toEqual(['read 1']); // the first at once, the rest held
+      vi.advanceTimersByTime(100);
+      expect(seen).toEqual(['read 1', 'read 50']); // only the latest of those
+      report!({ phase: 'reading log', done: 60, total: 100 });
+      report!({ phase: 'probing', done: 1, total: 2, data: { probe: 7 } }); // flushes the held line first
+      report!({ phase: 'probing', done: 2, total: 2, data: { probe: 8 } });
+      expect(seen).toEqual(['read 1', 'read 50', 'read 60', 'probe 7', 'probe 8']);
+      report!({ phase: 'probing', done: 2, total: 3 }); // held: the same phase, within 100 ms
+      report!({ phase: 'replaying', done: 5, total: 9 }); // a new phase: at once
+      report!({ phase: 'replaying', done: 6, total: 9 }); // held, then dropped by the end
+      gate.resolve('x');
+      await run;
+      vi.advanceTimersByTime(500);
+      expect(seen).toEqual(['read 1', 'read 50', 'read 60', 'probe 7', 'probe 8', 'read 2', 'read 5', 'done']);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -3,7 +3,7 @@
 import type { StoreApi } from 'zustand/vanilla';
 import { ApiCallError, type ApiClient } from '../../shared/api';
 import { toErrorData, type LakerecErrorData } from '../../shared/errors';
-import type { Progress } from '../../shared/jobs';
+import { progressGate, type Progress } from '../../shared/jobs';
 
 /** What a screen shows for a job: not started, running, finished, failed. */
 export type JobStatus = 'idle' | 'running' | 'done' | 'error';
@@ -39,6 +39,9 @@ export interface Job<P extends Progress = Progress> {
   drop(): void;
 }
 
+/** The shortest time between two plain progress lines on screen (ms). */
+const PROGRESS_MS = 100;
+
 export function createJob<P extends Progress = Progress>(): Job<P> {
   let seq = 0;
   let controller: AbortController | null = null;
@@ -49,14 +52,19 @@ export function createJob<P extends Progress = Progress>(): Job<P> {
       const ac = new AbortController();
       controller = ac;
       const current = (): boolean => mine === seq;
+      // Plain progress lines at most every PROGRESS_MS, the latest winning; bisect's probes (data) all pass.
+      const gate = progressGate<P>((p) => { if (current()) handlers.progress?.(p); }, PROGRESS_MS);
       const onProgress = (p: P): void => {
-        if (current()) handlers.progress?.(p);
+        if (current()) gate.push(p);
       };
+      const settle = (): void => gate.close();
       try {
         const value = await work({ signal: ac.signal, current, onProgress });
+        settle();
         if (!current()) return;
         await handlers.done(value);
       } catch (e) {
+        settle();
         if (!current()) return;
         handlers.error(errorOf(e));
       } finally {

@@ -1,6 +1,6 @@
 // One version opened: its commit (operation, parameters, writer, metrics), the findings at it,
 // what changed per partition (a bar chart), and the files it added and removed.
-import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { useRef, useState } from 'react';
 import type { CommitFile, PartitionChange } from '../../shared/api';
 import type { EvidenceValue, HeuristicHit } from '../../shared/forensics';
 import { ErrorPanel } from '../ui/ErrorPanel';
@@ -9,7 +9,8 @@ import { useNav } from '../app/nav';
 import { canBisect, useBisectThis } from '../app/next-step';
 import { formatUtc, operationKind } from '../history/format';
 import type { DetailState } from './store';
-import { compact, formatBytes, formatInt } from './timeline';
+import { compact, formatBytes, formatInt, niceAxis } from './timeline';
+import { useElementWidth } from '../ui/useElementHeight';
 import { WindowedList } from './WindowedList';
 import { whoLine } from './who';
 
@@ -48,38 +49,71 @@ export function Finding({ h }: { h: HeuristicHit }) {
   );
 }
 
+/** The partition chart's frame: labels on the left, the row axis below. */
+const PART = { left: 158, right: 24, top: 4, axis: 26, row: 22 } as const;
+const PART_LABEL_CHARS = 22;
+
+/**
+ * Rows added (right) and removed (left) per partition the commit touched: one SVG of our own
+ * (as the timeline), so stepping through versions re-draws a few rectangles, not a chart library.
+ */
 function PartitionChart({ parts }: { parts: PartitionChange[] }) {
   const shown = parts.length > 40 ? [...parts].sort((a, b) => (b.addedRows + b.removedRows) - (a.addedRows + a.removedRows)).slice(0, 40) : parts;
-  const data = shown.map((p) => ({ name: p.partition || '(whole table)', added: p.addedRows, removed: -p.removedRows, p }));
-  const height = Math.max(70, 26 + data.length * 22);
+  const height = Math.max(70, 26 + shown.length * PART.row);
+  const ref = useRef<HTMLDivElement>(null);
+  const width = useElementWidth(ref);
+  const [hover, setHover] = useState<number | null>(null);
+  let hi = 0;
+  let lo = 0;
+  for (const p of shown) { hi = Math.max(hi, p.addedRows); lo = Math.min(lo, -p.removedRows); }
+  const axis = niceAxis(lo, hi === 0 && lo === 0 ? 1 : hi);
+  const [x0, x1] = axis.domain;
+  const plotW = Math.max(1, width - PART.left - PART.right);
+  const xOf = (n: number) => PART.left + ((n - x0) / (x1 - x0 || 1)) * plotW;
+  const bottom = height - PART.axis;
+  const band = (bottom - PART.top) / Math.max(1, shown.length);
+  const thick = band * 0.56;
+  const tip = hover === null ? undefined : shown[hover];
   return (
-    <div className="partition-chart" data-testid="partition-chart" data-partitions={parts.length}>
+    <div className="partition-chart" data-testid="partition-chart" data-partitions={parts.length} ref={ref}>
       {parts.length > shown.length && <p className="muted small">The {shown.length} partitions that changed most of {parts.length}.</p>}
-      <ResponsiveContainer width="100%" height={height}>
-        <BarChart data={data} layout="vertical" stackOffset="sign" margin={{ top: 4, right: 24, bottom: 4, left: 8 }} barCategoryGap="22%">
-          <CartesianGrid horizontal={false} stroke="#eef0f3" />
-          <XAxis type="number" tickFormatter={(n: number) => compact(n)} tick={{ fontSize: 11, fill: '#57606a' }} />
-          <YAxis type="category" dataKey="name" width={150} tick={{ fontSize: 11, fill: '#1f2328', fontFamily: 'ui-monospace, monospace' }} interval={0} />
-          <Tooltip
-            isAnimationActive={false}
-            content={({ active, payload }) => {
-              const p = (payload?.[0]?.payload as { p?: PartitionChange } | undefined)?.p;
-              if (!active || !p) return null;
-              return (
-                <div className="chart-tip">
-                  <div className="chart-tip-title mono">{p.partition || '(whole table)'}</div>
-                  <div className="mono"><span className="add">+{formatInt(p.addedRows)}</span> rows in {p.addedFiles} file(s), {formatBytes(p.addedBytes)}</div>
-                  <div className="mono"><span className="remove">−{formatInt(p.removedRows)}</span> rows in {p.removedFiles} file(s), {formatBytes(p.removedBytes)}</div>
-                  {p.rewrittenFiles > 0 && <div className="muted">{p.rewrittenFiles} file(s) rewritten in place (deletion vectors): their deleted rows count as removed</div>}
-                  {!p.rowsKnown && <div className="muted">some files have no row count in their stats</div>}
-                </div>
-              );
-            }}
-          />
-          <Bar dataKey="added" stackId="r" fill="#2da44e" isAnimationActive={false} name="rows added" />
-          <Bar dataKey="removed" stackId="r" fill="#cf222e" fillOpacity={0.75} isAnimationActive={false} name="rows removed" />
-        </BarChart>
-      </ResponsiveContainer>
+      {width > 0 && (
+        <svg width={width} height={height} role="img" aria-label="Rows added and removed per partition" onMouseLeave={() => setHover(null)}>
+          {axis.ticks.map((t) => <line key={`g${t}`} x1={xOf(t)} x2={xOf(t)} y1={PART.top} y2={bottom} stroke="#eef0f3" />)}
+          {shown.map((p, i) => {
+            const y = PART.top + i * band;
+            const name = p.partition || '(whole table)';
+            return (
+              <g key={name} onMouseEnter={() => setHover(i)}>
+                <rect x={0} y={y} width={width} height={band} fill={hover === i ? 'rgba(9,105,218,0.06)' : 'transparent'} />
+                <text x={PART.left - 6} y={y + band / 2} dy="0.35em" textAnchor="end" fontSize={11} fill="#1f2328" fontFamily="ui-monospace, monospace">
+                  {name.length > PART_LABEL_CHARS ? `${name.slice(0, PART_LABEL_CHARS - 1)}…` : name}
+                  <title>{name}</title>
+                </text>
+                {p.addedRows > 0 && <rect className="partition-bar" x={xOf(0)} y={y + (band - thick) / 2} width={xOf(p.addedRows) - xOf(0)} height={thick} fill="#2da44e" />}
+                {p.removedRows > 0 && <rect className="partition-bar" x={xOf(-p.removedRows)} y={y + (band - thick) / 2} width={xOf(0) - xOf(-p.removedRows)} height={thick} fill="#cf222e" fillOpacity={0.75} />}
+              </g>
+            );
+          })}
+          <line x1={xOf(0)} x2={xOf(0)} y1={PART.top} y2={bottom} stroke="#8c959f" />
+          <line x1={PART.left} x2={PART.left + plotW} y1={bottom} y2={bottom} stroke="#666" />
+          {axis.ticks.map((t) => (
+            <g key={`t${t}`}>
+              <line x1={xOf(t)} x2={xOf(t)} y1={bottom} y2={bottom + 6} stroke="#666" />
+              <text x={xOf(t)} y={bottom + 18} textAnchor="middle" fontSize={11} fill="#57606a">{compact(t)}</text>
+            </g>
+          ))}
+        </svg>
+      )}
+      {tip && hover !== null && (
+        <div className="chart-tip partition-tip" style={{ top: PART.top + (hover + 1) * band + 4, left: PART.left }}>
+          <div className="chart-tip-title mono">{tip.partition || '(whole table)'}</div>
+          <div className="mono"><span className="add">+{formatInt(tip.addedRows)}</span> rows in {tip.addedFiles} file(s), {formatBytes(tip.addedBytes)}</div>
+          <div className="mono"><span className="remove">−{formatInt(tip.removedRows)}</span> rows in {tip.removedFiles} file(s), {formatBytes(tip.removedBytes)}</div>
+          {tip.rewrittenFiles > 0 && <div className="muted">{tip.rewrittenFiles} file(s) rewritten in place (deletion vectors): their deleted rows count as removed</div>}
+          {!tip.rowsKnown && <div className="muted">some files have no row count in their stats</div>}
+        </div>
+      )}
     </div>
   );
 }

@@ -1,16 +1,19 @@
 // Rows added (up) and removed (down) per version, coloured by what happened to the rows (added,
 // removed, only rearranged by a compaction), optionally on a signed log scale so small commits
-// show beside large ones; with markers for the
-// heuristics that fired, checkpoints and versions the log can no longer produce. Long logs are
-// drawn as buckets; hovering a bucket lists its versions' exact values.
-import { memo, useMemo, useState } from 'react';
-import {
-  Bar, BarChart, CartesianGrid, Cell, ReferenceArea, ReferenceDot, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis,
-  type TooltipContentProps,
-} from 'recharts';
+// show beside large ones; with markers for the heuristics that fired, checkpoints and versions
+// the log can no longer produce. Long logs are drawn as buckets; hovering a bucket lists its
+// versions' exact values.
+//
+// Drawn as one SVG of our own, not recharts: a 10,000-version log is at most MAX_BARS buckets,
+// and the bars of one colour are one <path>, so opening the timeline (and coming back to its tab)
+// creates a few hundred plain elements instead of recharts' component tree per bar (issue #12:
+// that tree was most of the page's time to paint the timeline). The geometry is pure
+// (chartGeometry in timeline.ts) and unit-tested.
+import { memo, useMemo, useRef, useState } from 'react';
 import type { HeuristicHit, VersionSummary } from '../../shared/forensics';
 import { operationKind } from '../history/format';
-import { bucketOf, buildBuckets, compact, formatInt, moved, niceAxis, OP_COLOURS, ROW_COLOURS, symlog, unsymlog, type Bucket } from './timeline';
+import { useElementWidth } from '../ui/useElementHeight';
+import { bucketOf, bucketsFor, chartGeometry, formatInt, moved, OP_COLOURS, ROW_COLOURS, type Bucket, type ChartGeometry } from './timeline';
 
 interface Props {
   versions: VersionSummary[];
@@ -59,127 +62,54 @@ function BucketTip({ b, versions, heuristics }: { b: Bucket; versions: VersionSu
   );
 }
 
-/** Contiguous runs of buckets where `test` holds, as [firstKey, lastKey]. */
-function runs(buckets: Bucket[], test: (b: Bucket) => boolean): [number, number][] {
-  const out: [number, number][] = [];
-  for (const b of buckets) {
-    if (!test(b)) continue;
-    const last = out[out.length - 1];
-    if (last && last[1] === b.key - 1) last[1] = b.key;
-    else out.push([b.key, b.key]);
-  }
-  return out;
-}
-
-// Plot geometry shared by the chart and the selection overlay (a category band per bucket).
-const MARGIN = { top: 14, right: 16, bottom: 0, left: 4 };
-const Y_WIDTH = 44;
-const X_HEIGHT = 30;
 const HEIGHT = 190;
+const TICK = { fontSize: 11, fill: '#57606a' } as const;
 
-interface BodyProps {
-  buckets: Bucket[];
-  log: boolean;
-  versions: VersionSummary[];
-  heuristics: HeuristicHit[];
-  onSelect(version: number): void;
-}
-
-// The recharts tree is costly to rebuild (hundreds of bars): it is drawn once per data set, and
-// the selection is an overlay on top of it, so stepping through versions stays instant.
-const ChartBody = memo(function ChartBody({ buckets, log, versions, heuristics, onSelect }: BodyProps) {
-  const bucketed = buckets.length < versions.length;
-  // On the log scale the bars carry sign(n)·log10(1+|n|); the axis labels the rows they stand for.
-  const data = useMemo(() => (log ? buckets.map((b) => ({ ...b, added: symlog(b.added), removed: symlog(b.removed) })) : buckets), [buckets, log]);
-  const axis = useMemo(() => {
-    let lo = 0;
-    let hi = 0;
-    for (const b of data) { hi = Math.max(hi, b.added); lo = Math.min(lo, b.removed); }
-    if (log) {
-      const top = Math.max(1, Math.ceil(hi));
-      const bottom = Math.min(0, Math.floor(lo));
-      const ticks: number[] = [];
-      for (let t = bottom; t <= top; t++) ticks.push(t);
-      return { domain: [bottom, top] as [number, number], ticks };
-    }
-    return niceAxis(lo, hi === 0 && lo === 0 ? 1 : hi);
-  }, [data, log]);
-  const [yMin, yMax] = axis.domain;
-  const unreadable = useMemo(() => runs(buckets, (b) => b.unreadable), [buckets]);
-
-  const renderTip = (p: TooltipContentProps) => {
-    const idx = typeof p.activeIndex === 'number' ? p.activeIndex : Number(p.activeIndex);
-    const b = Number.isFinite(idx) ? buckets[idx] : undefined;
-    if (!p.active || !b) return null;
-    return <BucketTip b={b} versions={versions} heuristics={heuristics} />;
-  };
-
+/** The static drawing: re-rendered only when the data, the scale or the width changes. */
+const Plot = memo(function Plot({ g, buckets, onHover, onPick }: { g: ChartGeometry; buckets: Bucket[]; onHover(k: number | null): void; onPick(b: Bucket): void }) {
+  const top = g.plot.top;
+  const h = g.plot.bottom - g.plot.top;
   return (
-      <ResponsiveContainer width="100%" height={HEIGHT}>
-        <BarChart
-          data={data}
-          stackOffset="sign"
-          barCategoryGap={bucketed ? 0 : '18%'}
-          margin={MARGIN}
-          onClick={(s) => {
-            const i = typeof s.activeTooltipIndex === 'number' ? s.activeTooltipIndex : Number(s.activeTooltipIndex);
-            const b = Number.isFinite(i) ? buckets[i] : undefined;
-            if (b) onSelect(b.first === b.last ? b.first : b.peak);
-          }}
-        >
-          <CartesianGrid vertical={false} stroke="#eef0f3" />
-          <XAxis
-            dataKey="key"
-            tickFormatter={(k: number) => { const b = buckets[k]; return b ? `v${b.first}` : ''; }}
-            tick={{ fontSize: 11, fill: '#57606a' }}
-            tickLine={false}
-            axisLine={{ stroke: '#c8ced6' }}
-            minTickGap={24}
-            height={X_HEIGHT}
-          />
-          <YAxis
-            domain={[yMin, yMax]}
-            ticks={axis.ticks}
-            tickFormatter={(n: number) => compact(Math.round(log ? unsymlog(n) : n))}
-            tick={{ fontSize: 11, fill: '#57606a' }}
-            tickLine={false}
-            axisLine={false}
-            width={Y_WIDTH}
-            allowDataOverflow
-          />
-          {unreadable.map(([a, z]) => (
-            <ReferenceArea key={`u${a}`} x1={a} x2={z} fill="#afb8c1" fillOpacity={0.35} stroke="none" ifOverflow="extendDomain" />
-          ))}
-          <ReferenceLine y={0} stroke="#8c959f" />
-          {buckets.filter((b) => b.warn || b.info).map((b) => (
-            <ReferenceLine key={`h${b.key}`} x={b.key} stroke={b.warn ? '#cf222e' : '#d4a72c'} strokeDasharray={b.warn ? undefined : '3 3'} strokeWidth={b.warn ? 1.5 : 1}
-              label={b.warn ? { value: '⚑', position: 'top', fill: '#cf222e', fontSize: 12 } : undefined} />
-          ))}
-          {buckets.filter((b) => b.checkpoint).map((b) => (
-            <ReferenceDot key={`c${b.key}`} x={b.key} y={yMin} r={4} fill="#8250df" stroke="#fff" ifOverflow="visible" />
-          ))}
-          <Tooltip content={renderTip} cursor={{ fill: 'rgba(9,105,218,0.06)' }} isAnimationActive={false} />
-          <Bar dataKey="added" stackId="rows" isAnimationActive={false} minPointSize={0}>
-            {buckets.map((b) => <Cell key={b.key} fill={b.rearrange ? ROW_COLOURS.rearranged : ROW_COLOURS.added} />)}
-          </Bar>
-          <Bar dataKey="removed" stackId="rows" isAnimationActive={false}>
-            {buckets.map((b) => <Cell key={b.key} fill={b.rearrange ? ROW_COLOURS.rearranged : ROW_COLOURS.removed} fillOpacity={b.rearrange ? 0.6 : 0.85} />)}
-          </Bar>
-        </BarChart>
-      </ResponsiveContainer>
+    <svg className="timeline-svg" width={g.width} height={HEIGHT} role="img" aria-label="Rows added and removed per version" onMouseLeave={() => onHover(null)}>
+      {g.yTicks.map((t) => <line key={`g${t.value}`} x1={g.plot.left} x2={g.plot.right} y1={t.y} y2={t.y} stroke="#eef0f3" />)}
+      {g.unreadable.map((u) => (
+        <rect key={`u${u.x}`} className="timeline-unreadable" x={u.x} y={top} width={u.width} height={h} fill="#afb8c1" fillOpacity={0.35} />
+      ))}
+      {g.paths.map((p) => p.d && <path key={p.key} className="timeline-bars" data-kind={p.key} d={p.d} fill={p.fill} fillOpacity={p.opacity} />)}
+      <line className="timeline-ref-line" data-kind="zero" x1={g.plot.left} x2={g.plot.right} y1={g.zeroY} y2={g.zeroY} stroke="#8c959f" />
+      {g.marks.map((m) => (
+        <g key={`h${m.key}`} className="timeline-ref-line" data-kind={m.warn ? 'warn' : 'info'}>
+          <line x1={m.x} x2={m.x} y1={top} y2={g.plot.bottom} stroke={m.warn ? '#cf222e' : '#d4a72c'} strokeWidth={m.warn ? 1.5 : 1} strokeDasharray={m.warn ? undefined : '3 3'} />
+          {m.warn && <text x={m.x} y={top - 3} textAnchor="middle" fill="#cf222e" fontSize={12}>⚑</text>}
+        </g>
+      ))}
+      {g.checkpoints.map((x) => <circle key={`c${x}`} className="timeline-checkpoint" cx={x} cy={g.plot.bottom} r={4} fill="#8250df" stroke="#fff" />)}
+      <line x1={g.plot.left} x2={g.plot.right} y1={g.plot.bottom} y2={g.plot.bottom} stroke="#c8ced6" />
+      {g.yTicks.map((t) => <text key={`y${t.value}`} x={g.plot.left - 6} y={t.y} dy="0.35em" textAnchor="end" {...TICK}>{t.label}</text>)}
+      {g.xTicks.map((t) => <text key={`x${t.key}`} x={t.x} y={g.plot.bottom + 16} textAnchor="middle" {...TICK}>{t.label}</text>)}
+      {/* One hit area per bucket, over the whole plot height: hover shows its tip, a click opens it. */}
+      {buckets.map((b) => (
+        <rect key={b.key} className="timeline-hit" data-testid="timeline-bucket" data-first={b.first} data-last={b.last}
+          x={g.plot.left + b.key * g.band} y={top} width={g.band} height={h} fill="transparent"
+          onMouseEnter={() => onHover(b.key)} onClick={() => onPick(b)} />
+      ))}
+    </svg>
   );
 });
 
 function TimelineChartImpl({ versions, heuristics, selected, onSelect }: Props) {
-  const buckets = useMemo(() => buildBuckets(versions, heuristics), [versions, heuristics]);
+  const buckets = bucketsFor(versions, heuristics);
   const bucketed = buckets.length < versions.length;
   const unreadable = useMemo(() => buckets.some((b) => b.unreadable), [buckets]);
   const rearranged = useMemo(() => buckets.some((b) => b.rearrange), [buckets]);
   const [log, setLog] = useState(false);
-  const sel = selected === null ? null : bucketOf(buckets, selected);
-  const n = Math.max(1, buckets.length);
-  const plotLeft = MARGIN.left + Y_WIDTH;
-  const plotRight = MARGIN.right;
+  const [hover, setHover] = useState<number | null>(null);
+  const plotRef = useRef<HTMLDivElement>(null);
+  const width = useElementWidth(plotRef);
+  const g = useMemo(() => (width > 0 ? chartGeometry(buckets, { width, height: HEIGHT, log, bucketed }) : null), [buckets, width, log, bucketed]);
+  const pick = useMemo(() => (b: Bucket) => onSelect(b.first === b.last ? b.first : b.peak), [onSelect]);
+  const sel = selected === null || !g ? null : bucketOf(buckets, selected)?.key ?? null;
+  const hovered = hover === null ? undefined : buckets[hover];
   return (
     <div className="timeline" data-testid="timeline-chart" data-buckets={buckets.length} data-bucketed={bucketed}>
       <div className="timeline-legend">
@@ -193,20 +123,26 @@ function TimelineChartImpl({ versions, heuristics, selected, onSelect }: Props) 
         <label className="legend-item legend-log"><input type="checkbox" checked={log} onChange={(e) => setLog(e.target.checked)} data-testid="timeline-log" /> log scale</label>
         {bucketed && <span className="legend-note">{versions.length.toLocaleString('en-US')} versions in {buckets.length} bars of up to {buckets[0].to - buckets[0].from}: hover for exact values</span>}
       </div>
-      <div className="timeline-plot">
-        <ChartBody buckets={buckets} log={log} versions={versions} heuristics={heuristics} onSelect={onSelect} />
-        {sel && (
+      <div className="timeline-plot" ref={plotRef} style={{ height: HEIGHT }}>
+        {g && <Plot g={g} buckets={buckets} onHover={setHover} onPick={pick} />}
+        {g && hovered && (
+          <div className="timeline-cursor" style={{ left: g.plot.left + hovered.key * g.band, width: Math.max(1, g.band), top: g.plot.top, height: g.plot.bottom - g.plot.top }} />
+        )}
+        {g && sel !== null && (
           <div
             className="timeline-sel"
             data-testid="timeline-selection"
             data-version={selected ?? ''}
-            style={{
-              left: `calc(${plotLeft}px + (100% - ${plotLeft + plotRight}px) * ${sel.key / n})`,
-              width: `max(3px, calc((100% - ${plotLeft + plotRight}px) / ${n}))`,
-              top: MARGIN.top,
-              height: HEIGHT - MARGIN.top - X_HEIGHT,
-            }}
+            style={{ left: g.plot.left + sel * g.band, width: Math.max(3, g.band), top: g.plot.top, height: g.plot.bottom - g.plot.top }}
           />
+        )}
+        {g && hovered && (
+          // Beside the bucket, on the side with room.
+          <div className="timeline-tipbox" style={hovered.key * g.band + g.plot.left < g.width / 2
+            ? { left: g.plot.left + (hovered.key + 1) * g.band + 10 }
+            : { right: g.width - (g.plot.left + hovered.key * g.band) + 10 }}>
+            <BucketTip b={hovered} versions={versions} heuristics={heuristics} />
+          </div>
         )}
       </div>
     </div>

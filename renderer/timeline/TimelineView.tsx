@@ -1,7 +1,7 @@
 // The investigation (timeline forensics) screen: the table's header, the timeline of every
 // version with the findings marked, the findings and versions lists, and the selected commit.
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { matchesFilter, type VersionFilter, type VersionSummary } from '../../shared/forensics';
+import { HEURISTIC_LABELS, matchesFilter, type VersionFilter, type VersionSummary } from '../../shared/forensics';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { JobProgress } from '../ui/JobProgress';
 import { CopyButton } from '../ui/CopyButton';
@@ -82,10 +82,10 @@ function Findings({ onPick }: { onPick(v: number): void }) {
           {hits.map((h, i) => (
             <li key={i}>
               <button type="button" className={`finding-item ${h.severity}${selected === h.version ? ' active' : ''}`} data-testid="finding-item"
-                data-name={h.name} data-version={h.version} onClick={() => onPick(h.version)} title={h.message}>
+                data-name={h.name} data-version={h.version} onClick={() => onPick(h.version)} title={`${h.name}: ${h.message}`}>
                 <span className="mono strong">v{h.version}</span>
                 <span className={`sev sev-${h.severity}`}>{h.severity}</span>
-                <code className="ellipsis">{h.name}</code>
+                <span className="ellipsis" data-testid="finding-label">{HEURISTIC_LABELS[h.name]}</span>
               </button>
             </li>
           ))}
@@ -229,7 +229,9 @@ export function TimelineView() {
   const cancel = useTimeline((s) => s.cancel);
   const select = useTimeline((s) => s.select);
   const focus = useNav((s) => s.focus);
-  const tablePath = table?.status === 'ready' ? table.summary?.path ?? null : null;
+  // The timeline needs only the open's answer (the log is read): it is requested and drawn while
+  // the versions list for the History tab is still on its way, not after it.
+  const tablePath = table && table.status !== 'error' ? table.summary?.path ?? null : null;
 
   useEffect(() => {
     if (tablePath && tablePath !== timelineStoreFor(client).getState().path) void load(tablePath);
@@ -246,7 +248,7 @@ export function TimelineView() {
   }, [focus, client, tablePath, load, select]);
 
   // Opening, or failed to open: the table view says so (loading with Cancel, or the error).
-  if (!table || table.status !== 'ready') return <HistoryView />;
+  if (!table || !tablePath) return <HistoryView />;
 
   return (
     <div className="investigate" data-testid="investigate">

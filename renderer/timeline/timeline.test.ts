@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NO_WHO, type HeuristicHit, type VersionSummary } from '../../shared/forensics';
 import { requestOf } from '../bisect/store';
-import { bucketOf, buildBuckets, MAX_BARS, niceAxis } from './timeline';
+import { bucketOf, bucketsFor, buildBuckets, CHART_MARGIN, chartGeometry, MAX_BARS, niceAxis } from './timeline';
 
 function version(v: number, added: number | null, removed: number | null, op = 'WRITE'): VersionSummary {
   return {
@@ -74,5 +74,44 @@ describe('bars coloured by what happened to the rows', () => {
     expect(b[2].removed).toBe(-10); // an overwrite's removed rows are removed rows, whatever the operation
     for (const n of [0, 1, 9, 1000, -5, -123456]) expect(unsymlog(symlog(n))).toBeCloseTo(n, 6);
     expect(symlog(-999)).toBeCloseTo(-3, 6);
+  });
+});
+
+describe('timeline chart geometry', () => {
+  const vs = [version(0, 100, 0, 'CREATE TABLE'), version(1, 0, 40, 'DELETE'), version(2, 50, 0), version(3, null, null)];
+  vs[2] = { ...vs[2], readable: false };
+  const buckets = buildBuckets(vs, [hit(1, 'warn'), hit(2, 'info')]);
+  const g = chartGeometry(buckets, { width: 464, height: 190, log: false, bucketed: false });
+
+  it('places each bucket in its band, added above the zero line and removed below it', () => {
+    expect(g.band).toBe((464 - CHART_MARGIN.right - CHART_MARGIN.left) / 4);
+    const added = g.paths.find((p) => p.key === 'added')!.d;
+    const removed = g.paths.find((p) => p.key === 'removed')!.d;
+    expect(added.match(/M/g)).toHaveLength(2); // v0 and v2; v1 added nothing, v3 has no stats
+    expect(removed.match(/M/g)).toHaveLength(1); // v1
+    // Every added bar ends on the zero line; the removed one starts there.
+    for (const m of added.matchAll(/M[\d.]+ ([\d.]+)h[\d.]+v([\d.]+)/g)) expect(Number(m[1]) + Number(m[2])).toBeCloseTo(g.zeroY, 1);
+    expect(Number(/M[\d.]+ ([\d.]+)/.exec(removed)![1])).toBeCloseTo(g.zeroY, 1);
+    expect(g.zeroY).toBeGreaterThan(g.plot.top);
+    expect(g.zeroY).toBeLessThan(g.plot.bottom);
+  });
+
+  it('marks findings at their bucket centre, warn apart from info, and unreadable and checkpoint buckets', () => {
+    expect(g.marks).toEqual([{ key: 1, x: g.plot.left + 1.5 * g.band, warn: true }, { key: 2, x: g.plot.left + 2.5 * g.band, warn: false }]);
+    expect(g.unreadable.length).toBeGreaterThan(0);
+    expect(g.checkpoints).toEqual([g.plot.left + 0.5 * g.band]); // v0 (version % 100 === 0)
+    expect(g.xTicks[0]).toMatchObject({ key: 0, label: 'v0' });
+    expect(g.yTicks.map((t) => t.label)).toContain('0');
+  });
+
+  it('labels the log scale in rows', () => {
+    const lg = chartGeometry(buckets, { width: 464, height: 190, log: true, bucketed: false });
+    expect(lg.yTicks.map((t) => t.label)).toEqual(['-99', '-9', '0', '9', '99', '999']);
+  });
+
+  it('keeps the buckets of one versions array (a remount of the tab reuses them)', () => {
+    const hs = [hit(1, 'warn')];
+    expect(bucketsFor(vs, hs)).toBe(bucketsFor(vs, hs));
+    expect(bucketsFor(vs, [])).not.toBe(bucketsFor(vs, hs));
   });
 });

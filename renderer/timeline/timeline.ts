@@ -168,3 +168,110 @@ export function niceAxis(lo: number, hi: number, count = 4): { domain: [number, 
   for (let t = a; t <= z + step / 2; t += step) ticks.push(Math.round(t));
   return { domain: [a, z], ticks };
 }
+
+// The buckets of a versions array, kept while that array is alive: the forensics result is
+// immutable in the store, so coming back to the Timeline tab (a remount) reuses them.
+const bucketCache = new WeakMap<VersionSummary[], { heuristics: HeuristicHit[]; buckets: Bucket[] }>();
+
+export function bucketsFor(versions: VersionSummary[], heuristics: HeuristicHit[]): Bucket[] {
+  const hit = bucketCache.get(versions);
+  if (hit && hit.heuristics === heuristics) return hit.buckets;
+  const buckets = buildBuckets(versions, heuristics);
+  bucketCache.set(versions, { heuristics, buckets });
+  return buckets;
+}
+
+/** Where everything of the timeline chart goes, in pixels of a `width` x `height` SVG. */
+export interface ChartGeometry {
+  width: number;
+  plot: { left: number; right: number; top: number; bottom: number };
+  /** The width of one bucket's band. */
+  band: number;
+  zeroY: number;
+  yTicks: { value: number; y: number; label: string }[];
+  xTicks: { key: number; x: number; label: string }[];
+  /** The bars, one path per colour: added, removed, and rows only rearranged (above and below). */
+  paths: { key: 'added' | 'removed' | 'rearranged-up' | 'rearranged-down'; d: string; fill: string; opacity: number }[];
+  /** Runs of unreadable buckets, as x ranges. */
+  unreadable: { x: number; width: number }[];
+  /** A finding's line at its bucket's centre (warn outranks info in one bucket). */
+  marks: { key: number; x: number; warn: boolean }[];
+  /** Buckets with a checkpoint: the x of their dot on the axis. */
+  checkpoints: number[];
+}
+
+/** Margins around the plot: room for the y labels at the left, the x labels below, the ⚑ above. */
+export const CHART_MARGIN = { top: 14, right: 16, bottom: 30, left: 48 } as const;
+/** A bar is at most this wide (a log of three versions is not three slabs). */
+const MAX_BAR = 56;
+
+const px = (n: number): string => String(Math.round(n * 100) / 100);
+
+export function chartGeometry(buckets: Bucket[], opts: { width: number; height: number; log: boolean; bucketed: boolean }): ChartGeometry {
+  const { width, height, log, bucketed } = opts;
+  const plot = { left: CHART_MARGIN.left, right: Math.max(CHART_MARGIN.left + 1, width - CHART_MARGIN.right), top: CHART_MARGIN.top, bottom: height - CHART_MARGIN.bottom };
+  const n = Math.max(1, buckets.length);
+  const band = (plot.right - plot.left) / n;
+  // On the log scale the bars stand for sign(n)·log10(1+|n|); the axis labels the rows they stand for.
+  const up = (b: Bucket) => (log ? symlog(b.added) : b.added);
+  const down = (b: Bucket) => (log ? symlog(b.removed) : b.removed);
+  let lo = 0;
+  let hi = 0;
+  for (const b of buckets) { hi = Math.max(hi, up(b)); lo = Math.min(lo, down(b)); }
+  let domain: [number, number];
+  let ticks: number[];
+  if (log) {
+    const top = Math.max(1, Math.ceil(hi));
+    const bottom = Math.min(0, Math.floor(lo));
+    ticks = [];
+    for (let t = bottom; t <= top; t++) ticks.push(t);
+    domain = [bottom, top];
+  } else {
+    ({ domain, ticks } = niceAxis(lo, hi === 0 && lo === 0 ? 1 : hi));
+  }
+  const [yMin, yMax] = domain;
+  const yOf = (v: number) => plot.top + ((yMax - Math.max(yMin, Math.min(yMax, v))) / (yMax - yMin || 1)) * (plot.bottom - plot.top);
+  const zeroY = yOf(0);
+  // One bar per version: a gap between bars (18% of the band each side); buckets touch.
+  const barW = Math.min(MAX_BAR, bucketed ? band : band * 0.64);
+  const d = { added: '', removed: '', 'rearranged-up': '', 'rearranged-down': '' };
+  const rect = (x: number, y0: number, y1: number) => `M${px(x)} ${px(Math.min(y0, y1))}h${px(barW)}v${px(Math.abs(y1 - y0))}h${px(-barW)}Z`;
+  for (const b of buckets) {
+    const x = plot.left + b.key * band + (band - barW) / 2;
+    const a = up(b);
+    const r = down(b);
+    if (a > 0) d[b.rearrange ? 'rearranged-up' : 'added'] += rect(x, yOf(a), zeroY);
+    if (r < 0) d[b.rearrange ? 'rearranged-down' : 'removed'] += rect(x, zeroY, yOf(r));
+  }
+  const unreadable: { x: number; width: number }[] = [];
+  for (const b of buckets) {
+    if (!b.unreadable) continue;
+    const last = unreadable[unreadable.length - 1];
+    const x = plot.left + b.key * band;
+    if (last && Math.abs(last.x + last.width - x) < 1e-6) last.width += band;
+    else unreadable.push({ x, width: band });
+  }
+  const centre = (b: Bucket) => plot.left + (b.key + 0.5) * band;
+  // x labels (v<first>): as many as fit with a gap of 24 px between them.
+  const longest = buckets.reduce((m, b) => Math.max(m, String(b.first).length + 1), 2);
+  const every = Math.max(1, Math.ceil((longest * 6.5 + 24) / Math.max(band, 1e-6)));
+  const xTicks: ChartGeometry['xTicks'] = [];
+  for (let k = 0; k < buckets.length; k += every) xTicks.push({ key: k, x: centre(buckets[k]), label: `v${buckets[k].first}` });
+  return {
+    width,
+    plot,
+    band,
+    zeroY,
+    yTicks: ticks.map((t) => ({ value: t, y: yOf(t), label: compact(Math.round(log ? unsymlog(t) : t)) })),
+    xTicks,
+    paths: [
+      { key: 'added', d: d.added, fill: ROW_COLOURS.added, opacity: 1 },
+      { key: 'rearranged-up', d: d['rearranged-up'], fill: ROW_COLOURS.rearranged, opacity: 1 },
+      { key: 'removed', d: d.removed, fill: ROW_COLOURS.removed, opacity: 0.85 },
+      { key: 'rearranged-down', d: d['rearranged-down'], fill: ROW_COLOURS.rearranged, opacity: 0.6 },
+    ],
+    unreadable,
+    marks: buckets.filter((b) => b.warn || b.info).map((b) => ({ key: b.key, x: centre(b), warn: b.warn })),
+    checkpoints: buckets.filter((b) => b.checkpoint).map(centre),
+  };
+}

@@ -5,6 +5,10 @@ import type { JobContext, Progress } from '../jobs';
 import type { ProofResult, RunKind, RunRecord } from '../proof';
 import type { BisectResult } from '../bisect';
 import type { ForensicsResult } from '../forensics';
+import type { PackedRows } from './packed';
+
+/** A ForensicsResult whose `versions` travel packed (unpackRows gives the VersionSummary list back). */
+export type PackedForensics = Omit<ForensicsResult, 'versions'> & { versions: PackedRows };
 import type {
   AppInfo, RecentTable, TableSummary, VersionRow, TableOverview, CommitDetail, BisectRequest, JobProgress, ContractCheck, ContractText, ReconcileRequest, ReconcileRun, ExportedReport, EngineChoice, ProofRequest, TrustRequest, MutationRequest,
 } from './shapes';
@@ -28,6 +32,8 @@ export interface ApiMap {
   pickFolder: { request: Empty; response: { path: string | null } };
   /** Every version summarised from the log, the heuristics that fired, and the header (a job). */
   forensics: { request: { path: string }; response: { overview: TableOverview; forensics: ForensicsResult } };
+  /** The same as `forensics`, its versions packed by column (PackedRows): what the timeline loads. */
+  timeline: { request: { path: string }; response: { overview: TableOverview; forensics: PackedForensics } };
   /** One version: its commit, the files it added and removed, what changed per partition (a job). */
   commitDetail: { request: { path: string; version: number }; response: CommitDetail };
   /** Search the history for the first bad version (a job: each probe arrives as progress `data`). */

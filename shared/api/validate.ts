@@ -262,6 +262,7 @@ export const apiSpec: { [M in ApiMethod]: MethodSpec<M> } = {
   forgetRecent: { validate: pathRequest('forgetRecent'), job: false },
   pickFolder: { validate: empty('pickFolder'), job: false },
   forensics: { validate: pathRequest('forensics'), job: true },
+  timeline: { validate: pathRequest('timeline'), job: true },
   commitDetail: { validate: commitDetailRequest, job: true },
   bisect: { validate: bisectRequest, job: true },
   pickSource: { validate: empty('pickSource'), job: false },

@@ -20,6 +20,7 @@ import { metricsDisagree } from './metrics_disagree';
 import { checksumDisagrees } from './checksum_disagrees';
 import { timestampFromFileTime } from './timestamp_from_file_time';
 import { vacuumedHistory } from './vacuumed_history';
+import { versionMissing } from './version_missing';
 import { dataFilesMissing } from './data_files_missing';
 
 export type { Heuristic, HeuristicHooks, RunInput, VersionContext } from './types';
@@ -28,5 +29,5 @@ export const HEURISTICS: readonly Heuristic[] = [
   partitionOutsideItsDay, nullsAppeared, partitionEmptied, overwriteShrankTheTable, overwriteWiderThanPredicate,
   duplicateBatch, blindAppendAfterOverwrite, schemaChanged, protocolUpgraded, largeDelete, dvHeavyDelete,
   clockWentBackwards, statsMissing, writerChanged, emptyCommit, metricsDisagree, checksumDisagrees,
-  timestampFromFileTime, vacuumedHistory, dataFilesMissing,
+  timestampFromFileTime, vacuumedHistory, versionMissing, dataFilesMissing,
 ];

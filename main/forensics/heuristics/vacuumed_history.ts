@@ -1,4 +1,5 @@
-// vacuumed_history: versions the log can no longer produce (cleaned-up commits, unsupported features).
+// vacuumed_history: versions the log can no longer produce (cleaned-up commits, unsupported features,
+// a checkpoint that cannot be read). A commit missing between two that exist is version_missing.
 import { ranges } from '../helpers';
 import type { Heuristic } from './types';
 
@@ -7,7 +8,7 @@ export const vacuumedHistory: Heuristic = {
   start({ history: h }) {
     return {
       end() {
-        const unreadable = h.states.filter((s) => !s.info.readable).map((s) => s.version);
+        const unreadable = h.states.filter((s) => !s.info.readable && s.info.unreadableCause !== 'version_missing').map((s) => s.version);
         if (!unreadable.length) return [];
         return [{
           name: 'vacuumed_history', version: unreadable[unreadable.length - 1], severity: 'info',
