@@ -129,6 +129,7 @@ export type HeuristicName =
   | 'protocol_upgraded'
   | 'vacuumed_history'
   | 'version_missing'
+  | 'versions_unreadable'
   | 'data_files_missing'
   | 'dv_heavy_delete'
   | 'large_delete'
@@ -152,7 +153,8 @@ export const HEURISTIC_LABELS: Record<HeuristicName, string> = {
   duplicate_batch: 'A batch repeats files already in the table',
   schema_changed: 'The schema changed',
   protocol_upgraded: 'The protocol was upgraded',
-  vacuumed_history: 'Versions the log can no longer produce',
+  vacuumed_history: 'Versions lost to log cleanup',
+  versions_unreadable: 'Versions this reader cannot read',
   version_missing: 'A version is missing from the log',
   data_files_missing: 'Data files are missing',
   dv_heavy_delete: 'Deletion vectors hide half or more of their files',

@@ -154,4 +154,26 @@ describe('a commit missing between two that exist', () => {
     expect(r.heuristics.find((h) => h.name === 'version_missing')).toMatchObject({ version: 5, evidence: { missingVersions: 'v5', before: 4, after: 6, unreadableAfter: 'v6-v7' } });
     expect(r.heuristics.find((h) => h.name === 'vacuumed_history')?.evidence).toMatchObject({ unreadableVersions: 'v0-v2', oldestReadable: 3 });
   });
+  // Only log cleanup is vacuumed history. A version the reader cannot read for another reason
+  // (a reader feature it does not support, a schema the protocol forbids) is named as such.
+  it('versions unreadable for a reason other than cleanup are versions_unreadable with that reason, not vacuumed_history', async () => {
+    const md = metaData() as unknown as { metaData: Record<string, unknown> };
+    const dup = { metaData: { ...md.metaData, schemaString: JSON.stringify({ type: 'struct', fields: [{ name: 'id', type: 'long', nullable: true, metadata: {} }, { name: 'ID', type: 'long', nullable: true, metadata: {} }, { name: 'dt', type: 'string', nullable: true, metadata: {} }] }) } };
+    const root = new HandLog(join(dir, 'unreadable-kinds'))
+      .commit(0, [protocol(), md as never, commitInfo(0, 'CREATE TABLE')])
+      .commit(1, [commitInfo(1, 'WRITE'), add('dt=a/1.parquet', 10, { dt: 'a' })])
+      .commit(2, [commitInfo(2, 'ALTER'), dup as never])
+      .commit(3, [commitInfo(3, 'ALTER'), md as never])
+      .commit(4, [commitInfo(4, 'UPGRADE'), protocol({ minReaderVersion: 3, minWriterVersion: 7, readerFeatures: ['futureFeature'], writerFeatures: ['futureFeature'] })])
+      .root;
+    const r = await forensics(root);
+    expect(r.heuristics.some((h) => h.name === 'vacuumed_history')).toBe(false);
+    const hits = r.heuristics.filter((h) => h.name === 'versions_unreadable');
+    expect(hits.map((h) => [h.version, h.severity, h.evidence.cause, h.evidence.unreadableVersions])).toEqual([
+      [2, 'warn', 'unreadable', 'v2'],
+      [4, 'warn', 'unsupported_feature', 'v4'],
+    ]);
+    expect(hits[0].message).toMatch(/"id" and "ID"/);
+    expect(hits[1].message).toMatch(/futureFeature/);
+  });
 });

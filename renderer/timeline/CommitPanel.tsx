@@ -2,7 +2,7 @@
 // what changed per partition (a bar chart), and the files it added and removed.
 import { useRef, useState } from 'react';
 import type { CommitFile, PartitionChange } from '../../shared/api';
-import type { EvidenceValue, HeuristicHit } from '../../shared/forensics';
+import { HEURISTIC_LABELS, type EvidenceValue, type HeuristicHit } from '../../shared/forensics';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { CopyButton } from '../ui/CopyButton';
 import { useNav } from '../app/nav';
@@ -32,6 +32,7 @@ export function Finding({ h }: { h: HeuristicHit }) {
     <div className={`finding ${h.severity}`} data-testid="commit-finding" data-name={h.name}>
       <div className="finding-head">
         <span className={`sev sev-${h.severity}`}>{h.severity}</span>
+        <span className="finding-label" data-testid="commit-finding-label">{HEURISTIC_LABELS[h.name]}</span>
         <code className="finding-name">{h.name}</code>
         {canBisect(h.name) && (
           <button type="button" className="btn btn-small finding-next" data-testid="bisect-this"

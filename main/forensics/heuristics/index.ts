@@ -21,6 +21,7 @@ import { checksumDisagrees } from './checksum_disagrees';
 import { timestampFromFileTime } from './timestamp_from_file_time';
 import { vacuumedHistory } from './vacuumed_history';
 import { versionMissing } from './version_missing';
+import { versionsUnreadable } from './versions_unreadable';
 import { dataFilesMissing } from './data_files_missing';
 
 export type { Heuristic, HeuristicHooks, RunInput, VersionContext } from './types';
@@ -29,5 +30,5 @@ export const HEURISTICS: readonly Heuristic[] = [
   partitionOutsideItsDay, nullsAppeared, partitionEmptied, overwriteShrankTheTable, overwriteWiderThanPredicate,
   duplicateBatch, blindAppendAfterOverwrite, schemaChanged, protocolUpgraded, largeDelete, dvHeavyDelete,
   clockWentBackwards, statsMissing, writerChanged, emptyCommit, metricsDisagree, checksumDisagrees,
-  timestampFromFileTime, vacuumedHistory, versionMissing, dataFilesMissing,
+  timestampFromFileTime, vacuumedHistory, versionMissing, versionsUnreadable, dataFilesMissing,
 ];
