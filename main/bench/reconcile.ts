@@ -56,6 +56,8 @@ export interface CountsFigure {
 
 export interface ReconcileBenchFigures {
   rows: number;
+  /** The key reconciled on (BenchKey). */
+  key: BenchKey;
   threads: number;
   levels: LevelFigure[];
   counts: CountsFigure | null;
@@ -81,10 +83,21 @@ const schema: StructType = {
   ],
 };
 
+/**
+ * The key the bench reconciles on: `int` (the default: `id` BIGINT over a dense range, which the
+ * key bitmaps of keydiff.ts take), `text` (`id` as VARCHAR 'ord-' || i) or `pair` (keys [id, qty]).
+ */
+export type BenchKey = 'int' | 'text' | 'pair';
+
+function schemaFor(key: BenchKey): StructType {
+  return key === 'text' ? { ...schema, fields: schema.fields.map((f) => (f.name === 'id' ? { ...f, type: 'string' } : f)) } : schema;
+}
+
 /** The rows; `divergent` changes 1% of the customers in the third partition (dt=2026-08-12). */
-function rowsSql(n: number, divergent: boolean): string {
+function rowsSql(n: number, divergent: boolean, key: BenchKey = 'int'): string {
   const customer = divergent ? `CASE WHEN i % 6 = 2 AND i % 100 = 2 THEN 'changed-' || i ELSE 'cust-' || (i % 99991) END` : `'cust-' || (i % 99991)`;
-  return `SELECT i::BIGINT AS id, (i % 1000)::INTEGER AS qty, (i * 0.01)::DECIMAL(18,2) AS amount, ${customer} AS customer,
+  const id = key === 'text' ? `'ord-' || i` : 'i::BIGINT';
+  return `SELECT ${id} AS id, (i % 1000)::INTEGER AS qty, (i * 0.01)::DECIMAL(18,2) AS amount, ${customer} AS customer,
     DATE '2026-08-10' + (i % 6)::INTEGER AS dt, TIMESTAMPTZ '2026-08-10 00:00:00+00' + to_microseconds((i % 6) * 86400000000 + (i % 86400) * 1000000) AS ts
     FROM range(${n}) r(i)`;
 }
@@ -212,8 +225,9 @@ export async function benchDigestCandidates(source: string, rounds: number): Pro
   }
 }
 
-export async function benchReconcile(opts: { rows?: number; workDir?: string; runs?: number; counts?: boolean; digests?: boolean } = {}): Promise<ReconcileBenchFigures> {
+export async function benchReconcile(opts: { rows?: number; workDir?: string; runs?: number; counts?: boolean; digests?: boolean; key?: BenchKey; levels?: Level[] } = {}): Promise<ReconcileBenchFigures> {
   const n = opts.rows ?? 10_000_000;
+  const key = opts.key ?? 'int';
   const best = Math.max(1, opts.runs ?? 3);
   const dir = opts.workDir ?? mkdtempSync(join(tmpdir(), 'lakerec-bench-rec-'));
   const owns = !opts.workDir;
@@ -224,15 +238,16 @@ export async function benchReconcile(opts: { rows?: number; workDir?: string; ru
     {
       const duck = await openDuck();
       try {
-        await duck.conn.run(`COPY (${rowsSql(n, false)}) TO ${sqlString(source)} (FORMAT parquet)`);
-        const w = await DeltaWriter.create(table, { schema, partitionColumns: ['dt'], duck, data: { sql: rowsSql(n, true) } });
+        await duck.conn.run(`COPY (${rowsSql(n, false, key)}) TO ${sqlString(source)} (FORMAT parquet)`);
+        const w = await DeltaWriter.create(table, { schema: schemaFor(key), partitionColumns: ['dt'], duck, data: { sql: rowsSql(n, true, key) } });
         w.close();
       } finally {
         duck.close();
       }
     }
     const contract = join(dir, 'contract.yaml');
-    writeFileSync(contract, 'version: 1\nname: bench\nkeys: [id]\npartitioning: { column: dt }\n');
+    const keyCols = key === 'pair' ? ['id', 'qty'] : ['id'];
+    writeFileSync(contract, `version: 1\nname: bench\nkeys: [${keyCols.join(', ')}]\npartitioning: { column: dt }\n`);
     const setupMs = performance.now() - t0;
 
     const files = (await (await DeltaTable.open(table)).snapshot()).files.map((f) => sqlString(f.absolutePath)).join(', ');
@@ -240,8 +255,10 @@ export async function benchReconcile(opts: { rows?: number; workDir?: string; ru
     const src = `read_parquet(${sqlString(source)})`;
     const tgt = `read_parquet([${files}], hive_partitioning = true)`;
     // What a data engineer writes: the key and a hash of the row per side, joined on the key.
-    const diffSql = `SELECT count(*) FILTER (WHERE t.id IS NULL) AS missing, count(*) FILTER (WHERE s.id IS NULL) AS extra, count(*) FILTER (WHERE s.id = t.id) AS changed
-      FROM (SELECT id, hash(${cols}) AS h FROM ${src}) s FULL OUTER JOIN (SELECT id, hash(${cols}) AS h FROM ${tgt}) t ON s.id = t.id
+    const kc = keyCols.join(', ');
+    const on = keyCols.map((c) => `s.${c} = t.${c}`).join(' AND ');
+    const diffSql = `SELECT count(*) FILTER (WHERE t.id IS NULL) AS missing, count(*) FILTER (WHERE s.id IS NULL) AS extra, count(*) FILTER (WHERE ${on}) AS changed
+      FROM (SELECT ${kc}, hash(${cols}) AS h FROM ${src}) s FULL OUTER JOIN (SELECT ${kc}, hash(${cols}) AS h FROM ${tgt}) t ON ${on}
       WHERE s.h IS DISTINCT FROM t.h`;
     const sumSql = (from: string) => `SELECT dt, count(*), sum(hash(${cols})::HUGEINT) FROM ${from} GROUP BY dt`;
 
@@ -251,7 +268,8 @@ export async function benchReconcile(opts: { rows?: number; workDir?: string; ru
     let duckChecksumMs = Infinity;
     let duckDiffCpuMs = Infinity;
     let duckChecksumCpuMs = Infinity;
-    const plan: { level: Level; digest?: DigestMode }[] = [{ level: 'rows' }, { level: 'keys' }, { level: 'checksum' }, { level: 'checksum', digest: 'md5' }];
+    const plan: { level: Level; digest?: DigestMode }[] = ([{ level: 'rows' }, { level: 'keys' }, { level: 'checksum' }, { level: 'checksum', digest: 'md5' }] as { level: Level; digest?: DigestMode }[])
+      .filter((p) => !opts.levels || opts.levels.includes(p.level));
     const ours = new Map<string, { ms: number; cpuMs: number; peak: number; digest: string; verdict: string; findings: string[] }>();
     try {
       for (let round = 0; round < best; round++) {
@@ -262,7 +280,7 @@ export async function benchReconcile(opts: { rows?: number; workDir?: string; ru
         duckChecksumMs = Math.min(duckChecksumMs, dc.ms);
         duckChecksumCpuMs = Math.min(duckChecksumCpuMs, dc.cpuMs);
         // Rows and keys swap places every other round, so neither gains from running second.
-        const order = round % 2 === 0 ? plan : [plan[1], plan[0], ...plan.slice(2)];
+        const order = round % 2 === 0 || plan.length < 2 ? plan : [plan[1], plan[0], ...plan.slice(2)];
         for (const p of order) {
           const k = `${p.level}.${p.digest ?? 'default'}`;
           const r = await timed(() => reconcile({ source, target: { root: table }, contract, level: p.level, ...(p.digest ? { digest: p.digest } : {}) }));
@@ -274,8 +292,8 @@ export async function benchReconcile(opts: { rows?: number; workDir?: string; ru
     } finally {
       duck.close();
     }
-    const rowsMs = ours.get('rows.default')!.ms;
-    const rowsCpuMs = ours.get('rows.default')!.cpuMs;
+    const rowsMs = ours.get('rows.default')?.ms ?? NaN;
+    const rowsCpuMs = ours.get('rows.default')?.cpuMs ?? NaN;
     const levels: LevelFigure[] = plan.map((p) => {
       const o = ours.get(`${p.level}.${p.digest ?? 'default'}`)!;
       const [baseline, baselineMs, baselineCpuMs, goal]: [LevelFigure['baseline'], number, number, number] = p.level === 'rows'
@@ -288,9 +306,10 @@ export async function benchReconcile(opts: { rows?: number; workDir?: string; ru
       };
     });
     const counts = opts.counts === false ? null : await benchCounts(best);
-    const digests = opts.digests === false ? null : await benchDigestCandidates(source, best);
+    // The digest candidates' integer mix takes id as an integer: measured with the integer key only.
+    const digests = opts.digests === false || key !== 'int' ? null : await benchDigestCandidates(source, best);
     return {
-      rows: n, threads, levels, counts, digests,
+      rows: n, key, threads, levels, counts, digests,
       duckDiffMs: Math.round(duckDiffMs), duckChecksumMs: Math.round(duckChecksumMs),
       peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024), setupMs: Math.round(setupMs), bestOf: best,
     };
@@ -301,7 +320,7 @@ export async function benchReconcile(opts: { rows?: number; workDir?: string; ru
 
 export function formatReconcileFigures(f: ReconcileBenchFigures): string {
   const lines = [
-    `reconcile bench: ${f.rows.toLocaleString('en-US')}-row Parquet source vs ${f.rows.toLocaleString('en-US')}-row Delta table, one partition divergent; DuckDB threads ${f.threads}; best of ${f.bestOf}`,
+    `reconcile bench: ${f.rows.toLocaleString('en-US')}-row Parquet source vs ${f.rows.toLocaleString('en-US')}-row Delta table, one partition divergent; key ${f.key}; DuckDB threads ${f.threads}; best of ${f.bestOf}`,
     `  DuckDB by hand: full-outer-join diff ${f.duckDiffMs} ms; sum(hash(cols)) over both sides ${f.duckChecksumMs} ms`,
   ];
   for (const l of f.levels) {
@@ -327,7 +346,12 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href &
   if (workDir) mkdirSync(workDir, { recursive: true });
   // LAKEREC_BENCH_LEVELS_ONLY=1 times the levels alone (no counts process, no digest candidates).
   const levelsOnly = !!process.env.LAKEREC_BENCH_LEVELS_ONLY;
-  benchReconcile({ rows, runs, ...(workDir ? { workDir } : {}), ...(levelsOnly ? { counts: false, digests: false } : {}) }).then((f) => { process.stdout.write(formatReconcileFigures(f) + '\n'); }, (e: unknown) => {
+  // LAKEREC_BENCH_KEY=text|pair reconciles on a text key or a two-column key (default: int);
+  // LAKEREC_BENCH_LEVEL=rows times that one level (with the hand-written baselines).
+  const key = (process.env.LAKEREC_BENCH_KEY ?? 'int') as BenchKey;
+  if (!['int', 'text', 'pair'].includes(key)) { process.stderr.write('LAKEREC_BENCH_KEY must be int, text or pair\n'); process.exit(2); }
+  const only = process.env.LAKEREC_BENCH_LEVEL ? process.env.LAKEREC_BENCH_LEVEL.split(',') as Level[] : undefined;
+  benchReconcile({ rows, runs, key, ...(only ? { levels: only } : {}), ...(workDir ? { workDir } : {}), ...(levelsOnly ? { counts: false, digests: false } : {}) }).then((f) => { process.stdout.write(formatReconcileFigures(f) + '\n'); }, (e: unknown) => {
     process.stderr.write(`bench failed: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(3);
   });

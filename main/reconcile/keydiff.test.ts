@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDuck, type Duck } from '../engine/duck';
 import { mulberry32 } from '../../shared/random';
-import { keyBitmapProof } from './keydiff';
+import { keyBitmapProof, keyHashProof } from './keydiff';
 import { partitionIn, rows } from './sql';
 
 let duck: Duck;
@@ -112,5 +112,105 @@ describe('key bitmaps', () => {
     await duck.conn.run(`CREATE OR REPLACE TEMP TABLE lk_s AS SELECT DATE '2026-08-10' AS p, CAST(18446744073709551615 AS UBIGINT) AS k0, 0::UBIGINT AS h1`);
     await duck.conn.run(`CREATE OR REPLACE TEMP TABLE lk_t AS SELECT * FROM lk_s`);
     expect(await keyBitmapProof(duck.conn, { ...int, srcType: 'UBIGINT', tgtType: 'UBIGINT' }, nn, 'true')).toBeNull();
+  });
+});
+
+/** The GROUP BY / SEMI JOIN answers for a key of several columns K (the queries keydiff.ts runs). */
+async function truthK(K: string[], notNull: string, inD: string): Promise<{ sourceUnique: boolean; cross: boolean; targetDiffUnique: boolean }> {
+  const one = async (sql: string) => Number((await rows(duck.conn, sql))[0].n);
+  const Kl = K.join(', ');
+  const on = K.map((k) => `d.${k} = x.${k}`).join(' AND ');
+  const sdup = await one(`SELECT count(*) AS n FROM (SELECT ${Kl} FROM lk_s WHERE ${notNull} GROUP BY ${Kl} HAVING count(*) > 1)`);
+  const dk = `SELECT ${Kl} FROM lk_s WHERE ${notNull} AND ${inD} UNION SELECT ${Kl} FROM lk_t WHERE ${notNull} AND ${inD}`;
+  const outside = (tb: string) => `SELECT x.${K.join(', x.')} FROM (SELECT ${Kl} FROM ${tb} WHERE ${notNull} AND NOT (${inD})) x SEMI JOIN (${dk}) d ON ${on}`;
+  const xk = await one(`SELECT count(*) AS n FROM (${outside('lk_s')} UNION ${outside('lk_t')})`);
+  const tdup = await one(`SELECT count(*) AS n FROM (SELECT ${Kl} FROM lk_t WHERE ${notNull} AND ${inD} GROUP BY ${Kl} HAVING count(*) > 1)`);
+  return { sourceUnique: sdup === 0, cross: xk > 0, targetDiffUnique: tdup === 0 };
+}
+
+type KeyRow = [number, (string | number | null)[]];
+
+/** lk_s and lk_t with key columns of the given types: (p DATE, k0, k1, ..., h1). */
+async function loadK(types: string[], src: KeyRow[], tgt: KeyRow[]): Promise<void> {
+  const lit = (v: string | number | null) => (v === null ? 'NULL' : typeof v === 'number' ? String(v) : `'${v.replace(/'/g, "''")}'`);
+  const K = types.map((_, i) => `k${i}`);
+  const values = (rs: KeyRow[]) => rs.length
+    ? rs.map(([d, ks]) => `(DATE '${DAYS[d]}', ${ks.map(lit).join(', ')}, 0::UBIGINT)`).join(', ')
+    : `(NULL::DATE, ${K.map(() => 'NULL').join(', ')}, 0::UBIGINT)`;
+  const table = (name: string, rs: KeyRow[]) =>
+    `CREATE OR REPLACE TEMP TABLE ${name} AS SELECT p, ${K.map((k, i) => `CAST(${k} AS ${types[i]}) AS ${k}`).join(', ')}, h1 FROM (VALUES ${values(rs)}) v(p, ${K.join(', ')}, h1)${rs.length ? '' : ' WHERE false'}`;
+  await duck.conn.run(table('lk_s', src));
+  await duck.conn.run(table('lk_t', tgt));
+}
+
+describe('key hashes', () => {
+  // Text keys (with unicode look-alikes), two-column keys (text + integer), sparse integer keys.
+  const shapes: { name: string; types: string[]; key: (i: number, rnd: () => number) => (string | number | null)[] }[] = [
+    { name: 'text', types: ['VARCHAR'], key: (i, rnd) => [rnd() < 0.05 ? null : i % 5 === 0 ? `ord-\u00e9${i}` : i % 5 === 1 ? `ord-e\u0301${i - 1}` : `ord-${i}`] },
+    { name: 'two columns', types: ['VARCHAR', 'INTEGER'], key: (i, rnd) => [rnd() < 0.03 ? null : `c${i % 4}`, rnd() < 0.03 ? null : Math.floor(i / 4)] },
+    { name: 'sparse integer', types: ['BIGINT'], key: (i, rnd) => [rnd() < 0.05 ? null : i * 1_000_003 - 7_000_000] },
+  ];
+  for (const shape of shapes) {
+    it(`give the answers of the GROUP BY queries on random tables with a ${shape.name} key (dups, crossings, nulls)`, async () => {
+      const rnd = mulberry32(shape.name.length * 31);
+      const K = shape.types.map((_, i) => `k${i}`);
+      const seen = { sourceDup: 0, cross: 0, targetDup: 0, clean: 0 };
+      for (let c = 0; c < 60; c++) {
+        const base = Math.floor(rnd() * 1000);
+        const n = 1 + Math.floor(rnd() * 40);
+        const skip = rnd() < 0.2;
+        const which = rnd();
+        const dDays = which < 0.15 ? [0, 1, 2] : which < 0.25 ? [] : which < 0.7 ? [2] : [1, 2];
+        const inD = dDays.length === 3 && !skip ? 'true' : dDays.length === 0 ? 'false' : partitionIn('p', 'DATE', dDays.map((d) => 'dt=' + DAYS[d]));
+        const src: KeyRow[] = [];
+        for (let i = 0; i < n; i++) {
+          const k = shape.key(base + i, rnd);
+          src.push([Math.floor(rnd() * 3), k]);
+          if (rnd() < 0.05) src.push([Math.floor(rnd() * 3), k]); // repeated in the source
+        }
+        const tgt: KeyRow[] = [];
+        for (const [d, k] of src) {
+          if (!dDays.includes(d)) { tgt.push([d, k]); continue; }
+          const r = rnd();
+          if (r < 0.08) continue;
+          tgt.push([r < 0.16 ? dDays[Math.floor(rnd() * dDays.length)] : d, k]);
+          if (rnd() < 0.06) tgt.push([d, k]);
+        }
+        if (dDays.length && rnd() < 0.3) tgt.push([dDays[0], src[Math.floor(rnd() * src.length)][1]]);
+        if (dDays.length && rnd() < 0.2) tgt.push([dDays[0], shape.key(base + n + 5, rnd)]);
+        await loadK(shape.types, src, tgt);
+        const notNull = `NOT (${K.map((k) => `${k} IS NULL`).join(' OR ')})${skip ? ` AND NOT ${partitionIn('p', 'DATE', ['dt=' + DAYS[0]])}` : ''}`;
+        const want = await truthK(K, notNull, inD);
+        const got = await keyHashProof(duck.conn, K, true, notNull, inD);
+        const what = `case ${c}: ${JSON.stringify({ src, tgt, inD, skip })}`;
+        // No two of a few hundred keys share a 64-bit hash: each answer is the exact one.
+        expect(got, what).toEqual(want);
+        if (!want.sourceUnique) seen.sourceDup++;
+        if (want.cross) seen.cross++;
+        if (!want.targetDiffUnique) seen.targetDup++;
+        if (want.sourceUnique && !want.cross && want.targetDiffUnique) seen.clean++;
+      }
+      for (const v of Object.values(seen)) expect(v).toBeGreaterThan(3);
+    });
+  }
+
+  it('stand aside (null) for a key not in the digest, of another type on each side, or a float', async () => {
+    await loadK(['VARCHAR'], [[0, ['a']]], [[0, ['a']]]);
+    expect(await keyHashProof(duck.conn, ['k0'], true, 'NOT (k0 IS NULL)', 'true')).toEqual({ sourceUnique: true, cross: false, targetDiffUnique: true });
+    expect(await keyHashProof(duck.conn, ['k0'], false, 'NOT (k0 IS NULL)', 'true')).toBeNull();
+    await duck.conn.run(`CREATE OR REPLACE TEMP TABLE lk_t AS SELECT p, CAST(1 AS BIGINT) AS k0, h1 FROM lk_s`);
+    await duck.conn.run(`CREATE OR REPLACE TEMP TABLE lk_s AS SELECT p, CAST(1 AS INTEGER) AS k0, h1 FROM lk_s`);
+    expect(await keyHashProof(duck.conn, ['k0'], true, 'NOT (k0 IS NULL)', 'true')).toBeNull();
+    await loadK(['DOUBLE'], [[0, [0]]], [[0, [0]]]);
+    expect(await keyHashProof(duck.conn, ['k0'], true, 'NOT (k0 IS NULL)', 'true')).toBeNull();
+  });
+
+  it('prove nothing from a hash that repeats: the exact queries decide (no rows: all proved)', async () => {
+    // Two copies of one key in the source, one of them in the diff's partition: not unique, and crossing.
+    await loadK(['VARCHAR', 'BIGINT'], [[0, ['a', 1]], [2, ['a', 1]], [1, ['b', 2]]], [[0, ['a', 1]], [2, ['a', 1]], [1, ['b', 2]]]);
+    const inD = partitionIn('p', 'DATE', ['dt=' + DAYS[2]]);
+    expect(await keyHashProof(duck.conn, ['k0', 'k1'], true, 'NOT (k0 IS NULL OR k1 IS NULL)', inD)).toEqual({ sourceUnique: false, cross: true, targetDiffUnique: true });
+    await loadK(['VARCHAR'], [], []);
+    expect(await keyHashProof(duck.conn, ['k0'], true, 'NOT (k0 IS NULL)', 'true')).toEqual({ sourceUnique: true, cross: false, targetDiffUnique: true });
   });
 });

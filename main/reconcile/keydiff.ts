@@ -55,9 +55,10 @@ export async function diffKeys(
   const on = (a: string, b: string) => K.map((k) => `${a}.${k} = ${b}.${k}`).join(' AND ');
   const inD = onlyPartitions === null ? 'true' : onlyPartitions.length ? pIn(onlyPartitions) : 'false';
   // The usual case (no key repeated, none in two partitions) proved exactly and cheaply when it can be.
-  const proof = K.length === 1
-    ? await keyBitmapProof(conn, { srcType: srcType.get(keyCols[0])!, tgtType: tgtType.get(keyCols[0])!, inDigest: digestCols.includes(keyCols[0]) }, notNull, inD)
-    : null;
+  const inDigest = keyCols.every((c) => digestCols.includes(c));
+  const proof = (K.length === 1
+    ? await keyBitmapProof(conn, { srcType: srcType.get(keyCols[0])!, tgtType: tgtType.get(keyCols[0])!, inDigest }, notNull, inD)
+    : null) ?? await keyHashProof(conn, K, inDigest, notNull, inD);
   // A key not unique in the source is a finding of its own, so the source is checked in full.
   await exec(conn, proof?.sourceUnique
     ? `CREATE OR REPLACE TEMP TABLE lk_sdup AS SELECT ${Kl} FROM lk_s WHERE false`
@@ -386,6 +387,37 @@ export async function keyBitmapProof(
   }
   const sourceUnique = num(r.s_keys) === num(r.s_n);
   return { sourceUnique, cross: !sourceUnique || num(r.crossing) > 0, targetDiffUnique: num(r.t_keys) === num(r.t_n) };
+}
+
+/** Key types whose equal values always hash alike in DuckDB (floats: -0.0 = 0.0; nested: not needed). */
+const HASHABLE = new Set(['integer', 'decimal', 'string', 'boolean', 'date', 'timestamp', 'timestamp_naive', 'time', 'blob', 'uuid']);
+
+/**
+ * Any other key (text, several columns, a sparse integer range): the same three answers from one
+ * 64-bit hash per key (DuckDB hash(k0, k1, ...)), grouped once over the source's rows and the
+ * target's rows in the diff's partitions. Equal keys hash alike, so distinct hashes prove distinct
+ * keys: a side is unique when no hash repeats on it, and nothing crosses when no hash of a source
+ * key outside the diff's partitions is also a hash inside them (outside them the target holds the
+ * source's rows, as for the bitmaps). A hash that repeats proves nothing (a repeated key, or two
+ * keys colliding): that answer is left false (cross: true) and the caller runs the exact GROUP BY
+ * query for it. Grouping on one UBIGINT instead of the key values, and one aggregation where the
+ * queries it stands in for are three. Null when a key column is not in the digest or its type
+ * differs between the sides or may hash apart at equal values (floats).
+ */
+export async function keyHashProof(conn: DuckDBConnection, K: string[], inDigest: boolean, notNull: string, inD: string): Promise<KeyBitmapProof | null> {
+  if (!inDigest) return null;
+  // The types as the pass stored them: equal values hash alike only at one type.
+  const types = async (tb: string) => new Map((await rows(conn, `SELECT column_name AS c, data_type AS t FROM duckdb_columns() WHERE table_name = '${tb}' AND database_name = 'temp'`)).map((r) => [text(r.c)!, text(r.t)!]));
+  const [st, tt] = [await types('lk_s'), await types('lk_t')];
+  if (!K.every((k) => st.has(k) && st.get(k) === tt.get(k) && HASHABLE.has(compareFamily(st.get(k)!, false)))) return null;
+  const h = `hash(${K.join(', ')})`;
+  const r = (await rows(conn, `SELECT count(*) FILTER (WHERE s_n > 1) AS s_rep, count(*) FILTER (WHERE t_n > 1) AS t_rep,
+      count(*) FILTER (WHERE s_n > s_in AND (s_in > 0 OR t_n > 0)) AS crossing
+    FROM (SELECT h, count(*) FILTER (WHERE src) AS s_n, count(*) FILTER (WHERE src AND d) AS s_in, count(*) FILTER (WHERE NOT src) AS t_n
+      FROM (SELECT ${h} AS h, true AS src, ${inD} AS d FROM lk_s WHERE ${notNull}
+        UNION ALL SELECT ${h} AS h, false AS src, true AS d FROM lk_t WHERE ${notNull} AND ${inD})
+      GROUP BY h)`))[0];
+  return { sourceUnique: num(r.s_rep) === 0, cross: num(r.crossing) > 0, targetDiffUnique: num(r.t_rep) === 0 };
 }
 
 /**
