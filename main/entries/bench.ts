@@ -4,7 +4,7 @@
 //
 //   npm run bench                 full sizes (10M rows, 10,000 versions)
 //   npm run bench -- --quick      the reconcile bench on 1M rows instead of 10M (ratios stay comparable)
-//   npm run bench -- --only log-replay,bisect --merge   (re-measure some, keep the rest; also: history, timeline-ui, reconcile, demo)
+//   npm run bench -- --only log-replay,bisect --merge   (re-measure some, keep the rest; also: history, timeline-ui, reconcile, reconcile-keys, demo)
 //   npm run bench -- --only reconcile-scale --merge [--scale-rows N] [--scale-dir D]   (peak RSS at 100M rows; minutes; not in --quick; D keeps the data)
 //
 // The modules are imported dynamically so each stays its own chunk (each can also run alone).
@@ -77,6 +77,26 @@ async function main(): Promise<void> {
       countsMsMedian: counts.length ? Math.round(median(counts.map((c) => c.ms))) : null,
       digests: runs[runs.length - 1]?.digests ?? null,
     };
+  }
+
+  // The rows level on a text key and on a two-column key (the bitmaps take neither; the key
+  // hashes of keydiff.ts do): its own section, so --merge keeps the integer key's figures.
+  if (want('reconcile-keys')) {
+    const { benchReconcile, formatReconcileFigures } = await import('../bench/reconcile');
+    const rows = args.quick ? 1_000_000 : 10_000_000;
+    const out: Record<string, unknown> = { rows };
+    for (const key of ['text', 'pair'] as const) {
+      const ratios: number[] = [];
+      const cpu: number[] = [];
+      const ms: number[] = [];
+      for (let r = 0; r < (args.quick ? 1 : Math.min(args.runs, 3)); r++) {
+        const f = await benchReconcile({ rows, key, levels: ['rows'], counts: false, digests: false });
+        say(formatReconcileFigures(f));
+        ratios.push(f.levels[0].ratio); cpu.push(f.levels[0].ratioCpu); ms.push(f.levels[0].ms);
+      }
+      out[key === 'text' ? 'rowsTextKey' : 'rowsPairKey'] = { ratioMedian: round(median(ratios)), ratioCpuMedian: round(median(cpu)), msMedian: Math.round(median(ms)), baseline: 'full-outer-join diff', goal: 2, runs: ratios.length };
+    }
+    results.reconcileKeys = out;
   }
 
   if (want('reconcile-counts')) {

@@ -81,6 +81,11 @@ function benchMetrics(bench: Json, ns: string, put: (name: string, v: unknown) =
   put(`${ns}.reconcile_counts.log.runs`, get(bench, 'reconcileCounts', 'log', 'runs'));
   put(`${ns}.reconcile_counts.rows`, get(bench, 'reconcileCounts', 'process', 'rows'));
   put(`${ns}.reconcile_counts.runs`, get(bench, 'reconcileCounts', 'process', 'runs'));
+  // reconcile-keys: the rows level on a text key and a two-column key (the key hashes of keydiff.ts).
+  for (const [key, field] of [['text', 'rowsTextKey'], ['pair', 'rowsPairKey']]) {
+    put(`${ns}.reconcile_keys.${key}.ratio`, get(bench, 'reconcileKeys', field, 'ratioMedian'));
+    put(`${ns}.reconcile_keys.${key}.ratio_cpu`, get(bench, 'reconcileKeys', field, 'ratioCpuMedian'));
+  }
   // reconcile-scale: peak RSS at rows level on the largest size built (full runs only).
   put(`${ns}.reconcile_scale.peak_rss_mb`, get(bench, 'reconcileScale', 'peakRssMb'));
   put(`${ns}.reconcile_scale.spill_mb`, get(bench, 'reconcileScale', 'spillPeakMb'));

@@ -169,10 +169,11 @@ describe('key hashes', () => {
         const dDays = which < 0.15 ? [0, 1, 2] : which < 0.25 ? [] : which < 0.7 ? [2] : [1, 2];
         const inD = dDays.length === 3 && !skip ? 'true' : dDays.length === 0 ? 'false' : partitionIn('p', 'DATE', dDays.map((d) => 'dt=' + DAYS[d]));
         const src: KeyRow[] = [];
+        const dupRate = rnd() < 0.4 ? 0.08 : 0;
         for (let i = 0; i < n; i++) {
           const k = shape.key(base + i, rnd);
           src.push([Math.floor(rnd() * 3), k]);
-          if (rnd() < 0.05) src.push([Math.floor(rnd() * 3), k]); // repeated in the source
+          if (rnd() < dupRate) src.push([Math.floor(rnd() * 3), k]); // repeated in the source
         }
         const tgt: KeyRow[] = [];
         for (const [d, k] of src) {
@@ -189,10 +190,11 @@ describe('key hashes', () => {
         const want = await truthK(K, notNull, inD);
         const got = await keyHashProof(duck.conn, K, true, notNull, inD);
         const what = `case ${c}: ${JSON.stringify({ src, tgt, inD, skip })}`;
-        // No two of a few hundred keys share a 64-bit hash: each answer is the exact one.
-        expect(got, what).toEqual(want);
+        // No two of a few hundred keys share a 64-bit hash: each answer is the exact one, but with a
+        // repeated source key the crossing is not proved (the GROUP BY queries decide it).
+        expect(got, what).toEqual({ ...want, cross: want.sourceUnique ? want.cross : true });
         if (!want.sourceUnique) seen.sourceDup++;
-        if (want.cross) seen.cross++;
+        if (want.cross && want.sourceUnique) seen.cross++;
         if (!want.targetDiffUnique) seen.targetDup++;
         if (want.sourceUnique && !want.cross && want.targetDiffUnique) seen.clean++;
       }
