@@ -57,7 +57,8 @@ export interface LogReplayFigures {
   runs: number;
 }
 
-function findTableRoot(dir: string): string | null {
+/** The table folder inside an extracted benchmark archive (the first folder holding _delta_log). */
+export function findTableRoot(dir: string): string | null {
   if (existsSync(join(dir, '_delta_log'))) return dir;
   for (const d of readdirSync(dir, { withFileTypes: true })) {
     if (d.isDirectory()) {

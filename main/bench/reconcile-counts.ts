@@ -12,7 +12,7 @@
 //
 //   npm run bench -- --only reconcile-counts --merge
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -20,6 +20,7 @@ import { openDuck, sqlString } from '../engine/duck';
 import { repoRoot } from '../engine/repo';
 import { openTarget } from '../reconcile/sides';
 import { targetCountsFromLog } from '../reconcile/log-levels';
+import { findTableRoot } from './log-replay';
 
 export interface CountsProcessFigures {
   rows: number;
@@ -121,16 +122,6 @@ export async function benchCountsProcess(runs = 9): Promise<CountsProcessFigures
   }
 }
 
-function findTableRoot(dir: string): string | null {
-  if (existsSync(join(dir, '_delta_log'))) return dir;
-  for (const d of readdirSync(dir, { withFileTypes: true })) {
-    if (d.isDirectory()) {
-      const r = findTableRoot(join(dir, d.name));
-      if (r) return r;
-    }
-  }
-  return null;
-}
 
 export async function benchCountsLog(runs = 5, input = resolve(repoRoot(), '..', 'shared', 'bench', '300k-add-files-100-col-partitioned.tar.zst')): Promise<CountsLogFigures> {
   const empty: CountsLogFigures = { input: null, files: 0, partitions: 0, withoutNumRecords: 0, answer: '', oursMs: 0, duckdbMs: 0, ratio: 0, oursCpuMs: 0, duckdbCpuMs: 0, cpuRatio: 0, goal: 2, runs: 0 };

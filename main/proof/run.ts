@@ -233,6 +233,8 @@ export async function runProof(opts: ProofOptions): Promise<ProofResult> {
   const leak = C.profileNoLeak(declared, profiles, { ...result, checks: [...checks, ...tail] }, g ? confidentialValues(g) : []);
   result.checks = [...checks, leak, ...tail];
   result.passed = result.checks.every((c) => c.status !== 'fail');
+  // A cancel that came while the last step or the checks ran is honoured: the user asked for no answer.
+  throwIfCancelled(ctx);
   report(ctx, { phase: 'done', done: steps.length, total: steps.length });
   return result;
 }

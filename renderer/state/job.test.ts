@@ -36,6 +36,20 @@ describe('createJob', () => {
     expect(seen).toEqual(['progress b', 'done b']);
   });
 
+  it('cancel wins over an answer that crossed it: the screen says cancelled, not the late result', async () => {
+    const job = createJob();
+    const seen: string[] = [];
+    const answer = held<string>();
+    const run = job.run(() => answer.promise, {
+      done: (v) => { seen.push(`done ${v}`); },
+      error: (e) => seen.push(`error ${e.code}`),
+    });
+    job.cancel();
+    answer.resolve('finished anyway'); // the engine had already answered
+    await run;
+    expect(seen).toEqual(['error cancelled']);
+  });
+
   it('cancel aborts the call, which still ends through error; drop ignores what it answers', async () => {
     const job = createJob();
     const seen: string[] = [];

@@ -62,6 +62,8 @@ export function createJob<P extends Progress = Progress>(): Job<P> {
         const value = await work({ signal: ac.signal, current, onProgress });
         settle();
         if (!current()) return;
+        // Cancel was pressed and the answer crossed it on the way: the screen says cancelled, as asked.
+        if (ac.signal.aborted) throw new ApiCallError({ code: 'cancelled', message: 'The job was cancelled.' });
         await handlers.done(value);
       } catch (e) {
         settle();
