@@ -12,11 +12,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { StructType } from '../../shared/delta';
 import { DeltaWriter } from '../delta/writer';
 import { openDuck, sqlString } from '../engine/duck';
 import { repoRoot } from '../engine/repo';
 import { RECONCILE_MEMORY_LIMIT } from '../reconcile/reconcile';
+import { rowsSql, schemaFor } from './reconcile';
 
 export interface ScaleFigures {
   rows: number;
@@ -43,25 +43,8 @@ export interface ScaleFigures {
   kept: boolean;
 }
 
-const schema: StructType = {
-  type: 'struct',
-  fields: [
-    { name: 'id', type: 'long', nullable: false, metadata: {} },
-    { name: 'qty', type: 'integer', nullable: true, metadata: {} },
-    { name: 'amount', type: 'decimal(18,2)', nullable: true, metadata: {} },
-    { name: 'customer', type: 'string', nullable: true, metadata: {} },
-    { name: 'dt', type: 'date', nullable: true, metadata: {} },
-    { name: 'ts', type: 'timestamp', nullable: true, metadata: {} },
-  ],
-};
-
-/** The rows; `divergent` changes 1% of the customers in one partition (dt=2026-08-12). */
-function rowsSql(n: number, divergent: boolean): string {
-  const customer = divergent ? `CASE WHEN i % 6 = 2 AND i % 100 = 2 THEN 'changed-' || i ELSE 'cust-' || (i % 99991) END` : `'cust-' || (i % 99991)`;
-  return `SELECT i::BIGINT AS id, (i % 1000)::INTEGER AS qty, (i * 0.01)::DECIMAL(18,2) AS amount, ${customer} AS customer,
-    DATE '2026-08-10' + (i % 6)::INTEGER AS dt, TIMESTAMPTZ '2026-08-10 00:00:00+00' + to_microseconds((i % 6) * 86400000000 + (i % 86400) * 1000000) AS ts
-    FROM range(${n}) r(i)`;
-}
+// The same rows and schema as the 10M bench (main/bench/reconcile.ts), at scale.
+const schema = schemaFor('int');
 
 /** Bytes under a folder (regular files; a file that vanishes mid-walk counts 0). */
 function sizeOf(dir: string): number {

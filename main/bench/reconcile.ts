@@ -89,12 +89,13 @@ const schema: StructType = {
  */
 export type BenchKey = 'int' | 'text' | 'pair';
 
-function schemaFor(key: BenchKey): StructType {
+/** The bench table's schema for a key (also the 100M-row scale bench's, main/bench/reconcile-scale.ts). */
+export function schemaFor(key: BenchKey): StructType {
   return key === 'text' ? { ...schema, fields: schema.fields.map((f) => (f.name === 'id' ? { ...f, type: 'string' } : f)) } : schema;
 }
 
 /** The rows; `divergent` changes 1% of the customers in the third partition (dt=2026-08-12). */
-function rowsSql(n: number, divergent: boolean, key: BenchKey = 'int'): string {
+export function rowsSql(n: number, divergent: boolean, key: BenchKey = 'int'): string {
   const customer = divergent ? `CASE WHEN i % 6 = 2 AND i % 100 = 2 THEN 'changed-' || i ELSE 'cust-' || (i % 99991) END` : `'cust-' || (i % 99991)`;
   const id = key === 'text' ? `'ord-' || i` : 'i::BIGINT';
   return `SELECT ${id} AS id, (i % 1000)::INTEGER AS qty, (i * 0.01)::DECIMAL(18,2) AS amount, ${customer} AS customer,
