@@ -3,13 +3,12 @@
 // route) and then given by path; both name double_load. The contract editor shows a problem on
 // its line; a bad source is an error in words; the run is listed in Runs. Nothing is ever
 // written into the table.
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumSkip, ensureArtifacts, startChromiumSession, stopChromiumSession, type WebMode } from './helpers';
-import { dropFile, ensureDoubleLoad, treeState } from './screens-helpers';
+import { copyLake, dropFile, treeState } from './screens-helpers';
 
 const missing = chromiumSkip('reconcile');
 
@@ -26,12 +25,7 @@ describe.skipIf(missing !== null)('Reconcile screen (web mode, Chromium)', () =>
   const shot = (name: string) => page.screenshot({ path: join(ensureArtifacts(), name) });
 
   beforeAll(async () => {
-    const lake = ensureDoubleLoad();
-    dir = mkdtempSync(join(tmpdir(), 'lakerec-e2e-reconcile-'));
-    lakeCopy = join(dir, 'double_load');
-    cpSync(lake, lakeCopy, { recursive: true });
-    table = join(lakeCopy, 'table');
-    before = treeState(table);
+    ({ dir, lakeCopy, table, before } = copyLake('double_load', 'lakerec-e2e-reconcile-'));
     ({ server, browser, page } = await startChromiumSession([table], join(dir, 'user-data'), { page: { viewport: { width: 1360, height: 900 } }, errors, goto: true }));
     await page.locator('[data-testid=tab-reconcile]').click();
     await page.locator('[data-testid=reconcile-view]').waitFor();

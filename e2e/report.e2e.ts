@@ -5,14 +5,13 @@
 // when opened with the network off; no confidential value is in it. The CLI's --html over the
 // same inputs gives the same sections.
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumSkip, ensureArtifacts, repoRoot, startChromiumSession, stopChromiumSession, type WebMode } from './helpers';
-import { ensureDoubleLoad, treeState } from './screens-helpers';
+import { copyLake, treeState } from './screens-helpers';
 
 const missing = chromiumSkip('report');
 
@@ -34,11 +33,7 @@ describe.skipIf(missing !== null)('incident report export (web mode, Chromium)',
   const reportFile = () => join(ensureArtifacts(), 'incident-report.html');
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'lakerec-e2e-report-'));
-    lake = join(dir, 'double_load');
-    cpSync(ensureDoubleLoad(), lake, { recursive: true });
-    table = join(lake, 'table');
-    before = treeState(table);
+    ({ dir, lakeCopy: lake, table, before } = copyLake('double_load', 'lakerec-e2e-report-'));
     contract = readFileSync(join(lake, 'contract.yaml'), 'utf8').replace('customer_id: { sensitivity: internal', 'customer_id: { sensitivity: confidential');
     ({ server, browser, page } = await startChromiumSession([table], join(dir, 'user-data'), { page: { viewport: { width: 1360, height: 900 }, acceptDownloads: true } }));
   });

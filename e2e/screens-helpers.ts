@@ -1,20 +1,35 @@
-// Shared by the reconcile, report and proof e2e: the double_load sample lake, a fingerprint of a
-// folder (a table must never change), and a file dropped on the page.
+// Shared by the reconcile, report, trust and proof e2e: a sample lake and a copy of it, a
+// fingerprint of a folder (a table must never change), and a file dropped on the page.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import type { Page } from 'playwright-core';
 import { repoRoot } from './helpers';
 
-const LAKE = join(repoRoot, 'sample-lakes', 'built', 'double_load');
-
-/** The double_load lake (table, source extract, contract), built if the sample lakes are not. */
-export function ensureDoubleLoad(): string {
-  if (!existsSync(join(LAKE, 'table', '_delta_log'))) {
-    const r = spawnSync(process.execPath, [join(repoRoot, 'dist', 'main', 'cli.js'), 'build-sample-lakes', '--only', 'double_load'], { cwd: repoRoot, stdio: 'inherit' });
-    if (r.status !== 0) throw new Error('building the double_load lake failed (node dist/main/cli.js build-sample-lakes --only double_load)');
+/** A sample lake (table, source extract, contract), built alone if the sample lakes are not. */
+export function ensureLake(name: string): string {
+  const lake = join(repoRoot, 'sample-lakes', 'built', name);
+  if (!existsSync(join(lake, 'table', '_delta_log'))) {
+    const r = spawnSync(process.execPath, [join(repoRoot, 'dist', 'main', 'cli.js'), 'build-sample-lakes', '--only', name], { cwd: repoRoot, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error(`building the ${name} lake failed (node dist/main/cli.js build-sample-lakes --only ${name})`);
   }
-  return LAKE;
+  return lake;
+}
+
+/** The double_load lake, the one most screens' e2e reconcile. */
+export const ensureDoubleLoad = (): string => ensureLake('double_load');
+
+/**
+ * A copy of a sample lake in a new temp folder (a screen may write beside the table, never in it),
+ * with the table's file state taken before anything runs.
+ */
+export function copyLake(name: string, prefix: string): { dir: string; lakeCopy: string; table: string; before: string[] } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const lakeCopy = join(dir, name);
+  cpSync(ensureLake(name), lakeCopy, { recursive: true });
+  const table = join(lakeCopy, 'table');
+  return { dir, lakeCopy, table, before: treeState(table) };
 }
 
 /** Every file under `dir` with its size and mtime: the table must not change. */

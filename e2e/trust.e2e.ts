@@ -2,25 +2,15 @@
 // table), a source that cannot be read is an error in words; then the mutation score runs with
 // progress per mutant and shows the per-level table; keys and laws are verified. Screenshots of the
 // empty, error, running and full states. The table is never written.
-import { cpSync, existsSync, mkdtempSync, readdirSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumSkip, ensureArtifacts, repoRoot, startChromiumSession, stopChromiumSession, type WebMode } from './helpers';
-import { treeState } from './screens-helpers';
+import { chromiumSkip, ensureArtifacts, startChromiumSession, stopChromiumSession, type WebMode } from './helpers';
+import { copyLake, treeState } from './screens-helpers';
 
 const missing = chromiumSkip('trust');
-
-function ensureControl(): string {
-  const lake = join(repoRoot, 'sample-lakes', 'built', 'control');
-  if (!existsSync(join(lake, 'table', '_delta_log'))) {
-    const r = spawnSync(process.execPath, [join(repoRoot, 'dist', 'main', 'cli.js'), 'build-sample-lakes', '--only', 'control'], { cwd: repoRoot, stdio: 'inherit' });
-    if (r.status !== 0) throw new Error('building the control lake failed');
-  }
-  return lake;
-}
 
 describe.skipIf(missing !== null)('Trust tab (web mode, Chromium)', () => {
   let dir: string;
@@ -34,11 +24,7 @@ describe.skipIf(missing !== null)('Trust tab (web mode, Chromium)', () => {
   const shot = (name: string) => page.screenshot({ path: join(ensureArtifacts(), name) });
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'lakerec-e2e-trust-'));
-    lakeCopy = join(dir, 'control');
-    cpSync(ensureControl(), lakeCopy, { recursive: true });
-    table = join(lakeCopy, 'table');
-    before = treeState(table);
+    ({ dir, lakeCopy, table, before } = copyLake('control', 'lakerec-e2e-trust-'));
     ({ server, browser, page } = await startChromiumSession([table], join(dir, 'user-data'), { page: { viewport: { width: 1360, height: 900 } }, errors, goto: true }));
     await page.locator('[data-testid=tab-trust]').click();
     await page.locator('[data-testid=trust-view]').waitFor();
