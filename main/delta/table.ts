@@ -18,6 +18,7 @@ import { checkReaderProtocol } from './features';
 import { columnMappingMode, parseSchemaString, validateMetadata } from './schema';
 import { deletionVectorLocation, dvStoragePath } from './dv';
 import { bindStorage, LIMIT_KNOBS, LocalStorage, type ReadLimits, type Storage } from './storage';
+import { pushTo } from '../../shared/group';
 
 export interface OpenOptions {
   /** Read data and DV files whose paths resolve outside the table root (off by default). */
@@ -160,7 +161,7 @@ export class DeltaTable {
     const readable = new Map<number, boolean>();
     const readableAt = (v: number): boolean => readable.get(v) ?? false;
     const compactionsByEnd = new Map<number, number[]>();
-    for (const c of this.listing.compactions) compactionsByEnd.set(c.to, [...(compactionsByEnd.get(c.to) ?? []), c.from]);
+    for (const c of this.listing.compactions) pushTo(compactionsByEnd, c.to, c.from);
     // Metadata cleanup (PROTOCOL.md) deletes only the oldest commits, before a checkpoint it keeps:
     // versions gone below the oldest listed one, with a checkpoint in the log, are expired history.
     // Any other gap (versions are contiguous) is a version missing from the log.

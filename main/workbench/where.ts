@@ -7,6 +7,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { LakerecError } from '../../shared/errors';
 import { sqlIdent, sqlString } from '../engine/duck';
+import { pushTo } from '../../shared/group';
 
 export const MAX_WHERE_CHARS = 4000;
 
@@ -115,7 +116,7 @@ export async function checkWhere(conn: DuckDBConnection, text: string, view: str
   if (!shapeOk) throw refuse('The filter is one boolean expression (as after WHERE): it cannot close the parenthesis or add clauses (ORDER BY, LIMIT, UNION, ...).');
 
   const byLower = new Map<string, string[]>();
-  for (const n of cols.names) byLower.set(n.toLowerCase(), [...(byLower.get(n.toLowerCase()) ?? []), n]);
+  for (const n of cols.names) pushTo(byLower, n.toLowerCase(), n);
   const referenced = new Set<string>();
 
   const visit = (v: unknown, depth: number): void => {

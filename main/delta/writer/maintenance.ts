@@ -14,6 +14,7 @@ import type { WriterCore } from './core';
 import { REWRITE, filesMatching, removeOf, scanSql, writeFiles } from './datafiles';
 import { misuse, type CommitResult, type VacuumOptions, type VacuumResult } from './options';
 import { logPath } from './schema';
+import { pushTo } from '../../../shared/group';
 
 const DEFAULT_RETENTION_MS = 7 * 24 * 3600 * 1000;
 
@@ -25,7 +26,7 @@ export async function optimize(w: WriterCore, where?: string): Promise<CommitRes
   const groups = new Map<string, AddFile[]>();
   for (const f of w.st.files.values()) {
     const k = JSON.stringify(w.partitionColumns.map((c) => f.partitionValues[c] ?? null));
-    groups.set(k, [...(groups.get(k) ?? []), f]);
+    pushTo(groups, k, f);
   }
   // Several small files become one; a file with a deletion vector is rewritten without its deleted rows.
   let candidates = [...groups.values()].filter((g) => g.length > 1 || g.some((f) => f.deletionVector));

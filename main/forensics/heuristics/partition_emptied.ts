@@ -2,6 +2,7 @@
 import type { HeuristicHit } from '../../../shared/forensics';
 import type { FileEntry } from '../../delta/history';
 import type { Heuristic } from './types';
+import { pushTo } from '../../../shared/group';
 
 export const partitionEmptied: Heuristic = {
   names: ['partition_emptied'],
@@ -18,7 +19,7 @@ export const partitionEmptied: Heuristic = {
         const remParts = new Map<string, FileEntry[]>();
         for (const r of dataRems) {
           const p = part.partOf(r);
-          remParts.set(p, [...(remParts.get(p) ?? []), r]);
+          pushTo(remParts, p, r);
         }
         for (const [p, rs] of remParts) {
           if (p.endsWith('=mixed')) continue;

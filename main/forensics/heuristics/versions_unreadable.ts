@@ -4,6 +4,7 @@
 import type { UnreadableCause } from '../../../shared/forensics';
 import { ranges } from '../helpers';
 import type { Heuristic } from './types';
+import { pushTo } from '../../../shared/group';
 
 const OWN_FINDING: ReadonlySet<UnreadableCause> = new Set(['history_expired', 'version_missing']);
 
@@ -17,7 +18,7 @@ export const versionsUnreadable: Heuristic = {
           if (s.info.readable) continue;
           const cause = s.info.unreadableCause ?? 'unreadable';
           if (OWN_FINDING.has(cause)) continue;
-          byCause.set(cause, [...(byCause.get(cause) ?? []), s.version]);
+          pushTo(byCause, cause, s.version);
         }
         return [...byCause].map(([cause, versions]) => {
           const reason = h.byVersion.get(versions[0])?.info.reason ?? null;
