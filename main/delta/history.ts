@@ -129,21 +129,29 @@ export function previousState(h: History, st: VersionState): VersionState | unde
   return st.index > 0 ? h.states[st.index - 1] : undefined;
 }
 
-/** Schema and column mapping of a metadata, tolerant of a schema the reader already rejected. */
-type SchemaInfo = { schema: StructType; mode: ReturnType<typeof columnMappingMode>; toLogical: Map<string, string> };
+/**
+ * Schema and column mapping of a metadata, tolerant of a schema the reader already rejected
+ * (`parseError`); `problem` is why the snapshot refuses it, decided on first use.
+ */
+type SchemaInfo = {
+  schema: StructType; mode: ReturnType<typeof columnMappingMode>; toLogical: Map<string, string>;
+  parseError?: string; problem?: string | null;
+};
 const schemaCache = new WeakMap<Metadata, SchemaInfo>();
-const emptySchema: SchemaInfo = { schema: { type: 'struct', fields: [] }, mode: 'none', toLogical: new Map() };
+const emptySchema = (): SchemaInfo => ({ schema: { type: 'struct', fields: [] }, mode: 'none', toLogical: new Map() });
+const NO_METADATA = emptySchema();
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 /** Parsed once per metaData action (a 10,000-commit log has one or two, and 10,000 adds). */
 function schemaOf(md: Metadata | null): SchemaInfo {
-  if (!md) return emptySchema;
+  if (!md) return NO_METADATA;
   let s = schemaCache.get(md);
   if (!s) {
     try {
       const schema = parseSchemaString(md);
       const mode = columnMappingMode(md);
       s = { schema, mode, toLogical: physicalToLogical(schema, mode) };
-    } catch {
-      s = emptySchema;
+    } catch (e) {
+      s = { ...emptySchema(), parseError: messageOf(e) };
     }
     schemaCache.set(md, s);
   }
@@ -234,13 +242,15 @@ export function missingStateError(p: Protocol | null, md: Metadata | null, versi
  * null. A version is unreadable for it, not the whole log: an engine may write a schema-less
  * metaData first and the real one a commit later (Databricks DLT does). Checked once per action.
  */
-const metadataProblems = new WeakMap<Metadata, string | null>();
 function metadataProblem(md: Metadata, version: number): string | null {
-  if (metadataProblems.has(md)) return metadataProblems.get(md)!;
-  let problem: string | null = null;
-  try { validateMetadata(md, parseSchemaString(md), version); } catch (e) { problem = e instanceof Error ? e.message : String(e); }
-  metadataProblems.set(md, problem);
-  return problem;
+  const s = schemaOf(md);
+  if (s.problem === undefined) {
+    s.problem = s.parseError ?? null;
+    if (s.problem === null) {
+      try { validateMetadata(md, s.schema, version); } catch (e) { s.problem = messageOf(e); }
+    }
+  }
+  return s.problem;
 }
 
 /** Why the reader cannot read a version under this protocol, or null when it can. */
