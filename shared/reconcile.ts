@@ -1,7 +1,7 @@
 // The reconcile result as plain, serialisable data: the CLI prints it, the window renders it,
 // the reports (markdown, HTML, JSON) are made from it. Nothing here needs node or a DOM.
 
-import type { CommitRef, RowProvenance } from './trust';
+import type { CommitRef, RowProvenance } from './provenance';
 
 export const LEVELS = ['schema', 'counts', 'checksum', 'keys', 'rows'] as const;
 export type Level = (typeof LEVELS)[number];

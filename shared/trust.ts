@@ -3,24 +3,9 @@
 // commit behind a row. The CLI prints these, the window renders them, the reports embed them.
 import type { FindingMode, Level } from './reconcile';
 
-/** The commit that added a data file: the rows it holds were written by it. */
-export interface CommitRef {
-  version: number;
-  /** ms since epoch (null when the commit is known only from a checkpoint). */
-  timestamp: number | null;
-  operation: string | null;
-  /** commitInfo.engineInfo (the writer), else null. */
-  writer: string | null;
-  /** True when the commit file is gone (log cleanup): only the version is known. */
-  fromCheckpoint: boolean;
-}
+import type { RowProvenance } from './provenance';
 
-/** Where a target row lives: its data file, its row inside it, the commit that added the file. */
-export interface RowProvenance {
-  file: string;
-  row: number | null;
-  commit: CommitRef | null;
-}
+export type { CommitRef, RowProvenance } from './provenance';
 
 // ---------------------------------------------------------------------------------------------
 // mutation testing

@@ -7,19 +7,11 @@ import { sqlIdent } from '../engine/duck';
 import { canonicalRow, columnHashSql, compareFamily } from './canonical';
 import type { Contract } from './contract';
 import type { KeyDiffEvidence } from './classify';
-import type { SchemaLevel } from './log-levels';
+import type { SchemaLevel, StoredColumns } from './levels';
 import { storedColumns, type ChecksumLevel, type PassPlan } from './pass';
 import type { Tally } from './result';
 import { registerTargetView, type TargetSide } from './sides';
 import { dayOf, exec, label, num, partitionIn, rows, text, type PartitionSpec } from './sql';
-
-/** Which optional columns the pass stored (pass.ts): md5's second half, the ordering value. */
-export interface StoredColumns {
-  h2: boolean;
-  o: boolean;
-  /** The type p is stored in (one DuckDB printed), or null when p is text. */
-  pType: string | null;
-}
 
 export interface KeyDiffResult {
   evidence: KeyDiffEvidence;

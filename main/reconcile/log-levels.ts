@@ -10,6 +10,7 @@ import { checkScalarExpression } from '../engine/expression';
 import type { ActiveFile } from '../delta/types';
 import { typesComparable } from './canonical';
 import { materialise, sumsSql, type PassPlan } from './pass';
+import type { CountsLevel, SchemaLevel } from './levels';
 import type { Tally } from './result';
 import { contractError, type Contract } from './contract';
 import type { Evidence, PartitionRemoval, StatsDuplicate } from './classify';
@@ -288,14 +289,6 @@ export function duplicateFilesFromStats(target: TargetSide, part: PartitionSpec)
   return out;
 }
 
-/** The schema level: the partition spec, the schema comparison, each side's column types; the keys must exist and compare. */
-export interface SchemaLevel {
-  part: PartitionSpec & { srcHasCol: boolean };
-  schema: SchemaComparison;
-  srcType: Map<string, string>;
-  tgtType: Map<string, string>;
-}
-
 export async function schemaLevel(conn: DuckDBConnection, contract: Contract, source: SourceSide, target: TargetSide): Promise<SchemaLevel> {
   const part = await partitionSpec(conn, contract, source, target);
   const schema = compareSchema(source, target, contract, part);
@@ -311,19 +304,6 @@ export async function schemaLevel(conn: DuckDBConnection, contract: Contract, so
     }
   }
   return { part, schema, srcType, tgtType };
-}
-
-/** What the counts level found in the log (its empty values below counts level). */
-export interface CountsLevel {
-  removals: Map<string, PartitionRemoval>;
-  logConsulted: boolean;
-  statsDuplicates: StatsDuplicate[];
-  statsNullKeys: number | null;
-  late: Evidence['late'];
-  /** The source's per-partition sums when its one pass ran here (checksum and deeper), else null. */
-  sourceSumRows: Record<string, unknown>[] | null;
-  /** The source's counts came from its Parquet footers (no data page read). */
-  sourceFromFooters: boolean;
 }
 
 export function noCounts(): CountsLevel {

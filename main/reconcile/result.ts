@@ -8,7 +8,7 @@ import {
 import { toHex128 } from './checksum';
 import { classify, type KeyDiffEvidence } from './classify';
 import { contractSummary, type Contract } from './contract';
-import type { CountsLevel } from './log-levels';
+import type { CountsLevel } from './levels';
 import type { SourceSide, TargetSide } from './sides';
 import { label, type PartitionSpec } from './sql';
 

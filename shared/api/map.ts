@@ -10,7 +10,7 @@ import type { PackedRows } from './packed';
 /** A ForensicsResult whose `versions` travel packed (unpackRows gives the VersionSummary list back). */
 export type PackedForensics = Omit<ForensicsResult, 'versions'> & { versions: PackedRows };
 import type {
-  AppInfo, RecentTable, TableSummary, VersionRow, TableOverview, CommitDetail, BisectRequest, JobProgress, ContractCheck, ContractText, ReconcileRequest, ReconcileRun, ExportedReport, EngineChoice, ProofRequest, TrustRequest, MutationRequest,
+  AppInfo, RecentTable, TableSummary, VersionRow, TableOverview, CommitDetail, BisectRequest, ProgressDataMap, ContractCheck, ContractText, ReconcileRequest, ReconcileRun, ExportedReport, EngineChoice, ProofRequest, TrustRequest, MutationRequest,
 } from './shapes';
 import type { KeysResult, LawsResult, MutationResult } from '../trust';
 import type { DiffRequest, DiffResult, PartitionHealth, PartitionHealthRequest, RowsPage, RowsRequest, SchemaAt, SchemaHistory } from '../workbench';
@@ -79,6 +79,10 @@ export interface ApiMap {
 }
 
 export type ApiMethod = keyof ApiMap;
+/** What a method's progress carries besides the line (ProgressDataMap in shapes.ts), per method. */
+export type ProgressData<M extends ApiMethod> = M extends keyof ProgressDataMap ? ProgressDataMap[M] : never;
+/** A progress report as a method's caller receives it: `data` typed per method (absent for most). */
+export type JobProgress<M extends ApiMethod = ApiMethod> = Progress & { data?: ProgressData<M> };
 export type ApiRequest<M extends ApiMethod> = ApiMap[M]['request'];
 export type ApiResponse<M extends ApiMethod> = ApiMap[M]['response'];
 

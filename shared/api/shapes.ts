@@ -1,11 +1,9 @@
 // The shapes the API's methods take and return (the map that names them: map.ts).
-import type { Progress } from '../jobs';
 import type { ProofStep } from '../proof';
 import type { ContractSummary, Level, ReconcileResult } from '../reconcile';
 import type { BisectPlan, PredicateSpec, ProbeEvent } from '../bisect';
 import type { CommitWho } from '../forensics';
 import type { MutationProgress } from '../trust';
-import type { ApiMethod } from './map';
 
 export type TransportMode = 'electron' | 'web';
 
@@ -117,9 +115,6 @@ export interface ProgressDataMap {
   /** Each mutant as it finishes (its outcome per level). */
   mutationScore: MutationProgress;
 }
-export type ProgressData<M extends ApiMethod> = M extends keyof ProgressDataMap ? ProgressDataMap[M] : never;
-/** A progress report as a method's caller receives it: `data` typed per method (absent for most). */
-export type JobProgress<M extends ApiMethod = ApiMethod> = Progress & { data?: ProgressData<M> };
 
 /** One problem in a contract's YAML, with the line it is on (null when the text has no line for it). */
 export interface ContractProblem {

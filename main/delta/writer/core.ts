@@ -12,7 +12,6 @@ import type { Duck } from '../../engine/duck';
 import type { Storage } from '../storage';
 import { commitVersion, tableStorage } from './commit';
 import { protocolFor, sameProtocol } from './features';
-import { autoCheckpoint } from './maintenance';
 import { misuse, WRITER_ENGINE_INFO, type CommitResult, type WriterOptions, type WriterState } from './options';
 import { parseSchema } from './schema';
 import { canonicalisePath } from '../paths';
@@ -47,8 +46,13 @@ export class WriterCore {
   /** Things that went wrong without failing a commit (an automatic checkpoint). */
   readonly warnings: string[] = [];
   private store: Storage | null = null;
+  /**
+   * Runs after every commit (the automatic checkpoint). Handed in by DeltaWriter, so the core does
+   * not import maintenance, which works on a core.
+   */
+  private readonly afterCommit: (w: WriterCore) => Promise<void>;
 
-  constructor(root: string, state: WriterState, duck: Duck, ownsDuck: boolean, opts: WriterOptions) {
+  constructor(root: string, state: WriterState, duck: Duck, ownsDuck: boolean, opts: WriterOptions, afterCommit: (w: WriterCore) => Promise<void>) {
     this.root = resolve(root);
     this.logDir = join(this.root, '_delta_log');
     this.st = state;
@@ -58,6 +62,7 @@ export class WriterCore {
     this.engineInfo = opts.engineInfo ?? WRITER_ENGINE_INFO;
     this.ctx = opts.ctx;
     this.allowOutside = opts.allowOutsidePaths ?? false;
+    this.afterCommit = afterCommit;
   }
 
   /** Where commits and checkpoints are published (opened on first use: the root exists by then). */
@@ -170,7 +175,7 @@ export class WriterCore {
       this.st.tombstones.delete(a.path);
     }
     this.st.version = version;
-    await autoCheckpoint(this);
+    await this.afterCommit(this);
     return { version, commitInfo, adds: c.adds, removes: c.removes };
   }
 

@@ -75,7 +75,7 @@ export class DeltaWriter {
       createdTime: clock(),
     };
     const duck = opts.duck ?? await openDuck({ threads: 2 });
-    const core = new WriterCore(abs, { version: -1, protocol, metadata, files: new Map(), tombstones: new Map() }, duck, !opts.duck, opts);
+    const core = new WriterCore(abs, { version: -1, protocol, metadata, files: new Map(), tombstones: new Map() }, duck, !opts.duck, opts, maintenance.autoCheckpoint);
     const w = new DeltaWriter(core);
     try {
       const adds: AddFile[] = [];
@@ -112,7 +112,7 @@ export class DeltaWriter {
    */
   static async fromState(root: string, state: WriterState, opts: WriterOptions = {}): Promise<DeltaWriter> {
     const duck = opts.duck ?? await openDuck({ threads: 2 });
-    return new DeltaWriter(new WriterCore(root, state, duck, !opts.duck, opts));
+    return new DeltaWriter(new WriterCore(root, state, duck, !opts.duck, opts, maintenance.autoCheckpoint));
   }
 
   /**
