@@ -119,6 +119,15 @@ export default tseslint.config(
     },
   },
   {
+    // No circle of imports anywhere (build/import-graph.mjs reads the graph with TypeScript's parser).
+    files: ['main/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.tsx', 'preload/**/*.ts', 'sample-lakes/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    plugins: { layers },
+    rules: {
+      'layers/no-cycle': ['error', { root: repoRoot }],
+    },
+  },
+  {
     files: ['main/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {

@@ -5,6 +5,7 @@
 // what it may import (`allow`). A file under main/ in no layer is an error too, so a new folder
 // has to be placed in the map before it can be built on.
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { ImportGraph } from './import-graph.mjs';
 
 /** @typedef {{ name: string, folders: string[], allow?: string[] }} Layer */
 
@@ -108,4 +109,42 @@ const rule = {
   },
 };
 
-export default { rules: { imports: rule } };
+// `layers/no-cycle`: no file may reach itself through static imports (type imports included). The
+// graph of the files on disk is read once per lint run; the file being linted brings its own text,
+// so an edit that closes a circle is reported on the import that closes it.
+let graph = null;
+let graphStamp = 0;
+const noCycle = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'no circle of imports between modules' },
+    schema: [{ type: 'object', properties: { root: { type: 'string' } }, additionalProperties: false }],
+    messages: {
+      cycle: 'import circle: {{path}}. Move what both need into a module both import, or invert one dependency.',
+    },
+  },
+  create(context) {
+    const opts = context.options[0] ?? {};
+    const root = opts.root ?? process.cwd();
+    // One lint run lints many files within seconds; a long-lived process (an editor) re-reads.
+    const now = Date.now();
+    if (!graph || now - graphStamp > 2000) {
+      graph = new ImportGraph();
+      graphStamp = now;
+    }
+    const toRel = (abs) => relative(root, abs).split(sep).join('/');
+    return {
+      Program(node) {
+        const text = context.sourceCode.getText();
+        const path = graph.cycleThrough(context.filename, text);
+        if (!path) return;
+        const next = path[1];
+        const stmt = node.body.find((st) => st.source && typeof st.source.value === 'string'
+          && resolve(dirname(context.filename), st.source.value).replace(/\.(js|mjs)$/, '') === next.replace(/\.(ts|tsx|mts|js|mjs)$/, '').replace(/\/index$/, ''));
+        context.report({ node: stmt ?? node, messageId: 'cycle', data: { path: path.map(toRel).join(' -> ') } });
+      },
+    };
+  },
+};
+
+export default { rules: { imports: rule, 'no-cycle': noCycle } };

@@ -1,10 +1,11 @@
 // The layer map in eslint.config.js is a real rule: an import that runs up the map (or sideways
 // between siblings, or out of sample-lakes' allow list) fails the lint; the imports the map allows
 // pass. Each case lints a planted file, through ESLint's own Node API with the repository's config.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 let eslint: ESLint;
@@ -70,5 +71,39 @@ describe('the main/ layer map (eslint.config.js)', () => {
 
   it('leaves tests free to drive any layer', async () => {
     expect(await layerErrors('main/delta/planted.test.ts', "import { runCli } from '../cli/main';\nexport const x = runCli;\n")).toEqual([]);
+  });
+});
+
+describe('no import circles (layers/no-cycle)', () => {
+  // The rule reads the other files from disk, so the circle's other half is planted on disk.
+  const dir = resolve(root, 'main', 'testing', `planted-cycle-${process.pid}`);
+  const rel = (f: string) => `main/testing/planted-cycle-${process.pid}/${f}`;
+  beforeAll(() => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(resolve(dir, 'b.ts'), "import { a } from './a';\nexport const b = () => a;\n");
+    writeFileSync(resolve(dir, 'c.ts'), "import type { A } from './a';\nexport type C = A;\n");
+    writeFileSync(resolve(dir, 'd.ts'), "export const d = () => import('./a');\n");
+    writeFileSync(resolve(dir, 'a.ts'), 'export const a = 1;\n');
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  async function cycleErrors(file: string, code: string): Promise<string[]> {
+    const [r] = await eslint.lintText(code, { filePath: resolve(root, file) });
+    return r.messages.filter((m) => m.ruleId === 'layers/no-cycle').map((m) => m.message);
+  }
+
+  it('fails an import that closes a circle, naming the path', async () => {
+    const e = await cycleErrors(rel('a.ts'), "import { b } from './b';\nexport const a = b;\n");
+    expect(e).toHaveLength(1);
+    expect(e[0]).toContain(`${rel('a.ts')} -> ${rel('b.ts')} -> ${rel('a.ts')}`);
+  });
+
+  it('counts a circle of type imports too', async () => {
+    const e = await cycleErrors(rel('a.ts'), "import type { C } from './c';\nexport type A = C | number;\nexport const a = 1;\n");
+    expect(e).toHaveLength(1);
+  });
+
+  it('does not count a lazy import(): it runs after both modules have loaded', async () => {
+    expect(await cycleErrors(rel('a.ts'), "import { d } from './d';\nexport const a = d;\n")).toEqual([]);
   });
 });
