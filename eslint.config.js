@@ -22,8 +22,8 @@ export const MAIN_LAYERS = [
     { name: 'proof', folders: ['main/proof'] },
     { name: 'runs', folders: ['main/runs'] },
   ],
-  // bisect reads file lifetimes from main/forensics/history.ts today; once the file history lives
-  // in main/delta (#12) bisect no longer needs forensics, and could sit beside it.
+  // Above reconcile: bisect's matches-source predicate and trust's mutants run the reconcile; bisect
+  // reads file lifetimes from the reader's one history (main/delta/history.ts), not from forensics.
   [
     { name: 'bisect', folders: ['main/bisect'] },
     { name: 'trust', folders: ['main/trust'] },
