@@ -4,9 +4,9 @@
 import type { ApiHandlers, ProgressEvent } from '../../shared/api';
 import type { JobContext } from '../../shared/jobs';
 import { progressGate, throwIfCancelled } from '../../shared/jobs';
-import { writeFile } from 'node:fs/promises';
-import { assertOutsideTables } from '../engine/outputs';
+import { writeOutput } from '../engine/outputs';
 import { removeStaleTempDirs } from '../engine/tempdirs';
+import { resolve } from 'node:path';
 import { Dispatcher } from './dispatch';
 import type { DialogKind, EngineChannel, EngineConfig, HostToEngine } from './engine-protocol';
 import { createService } from './service';
@@ -54,9 +54,9 @@ export function runEngine(channel: EngineChannel, config: EngineConfig): void {
     saveFile: async (defaultName: string, content: string, tableRoots: string[]) => {
       const path = await ask('saveFile', defaultName);
       if (path === null) return null;
-      const out = assertOutsideTables(path, tableRoots, 'the report');
-      await writeFile(out, content, 'utf8');
-      return out;
+      // The one output guard: never inside a table the window opened (or any other), atomic.
+      writeOutput(path, content, { what: 'the report', roots: tableRoots });
+      return resolve(path);
     },
   } : {};
   let service = createService({
