@@ -9,7 +9,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, createWriteStream, rmSync } from 'node:fs';
 import { makeTempDir, removeStaleTempDirs } from '../engine/tempdirs';
-import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, rm, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -278,7 +278,9 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       refuse(413, quotaMessage);
       return;
     }
-    const dir = await mkdtemp(join(uploadDir, 'u-'));
+    // One folder per upload inside this launch's uploads folder (from makeTempDir, so cleaned after a crash).
+    const dir = join(uploadDir, `u-${randomBytes(6).toString('hex')}`);
+    await mkdir(dir, { mode: 0o700 });
     const file = join(dir, name);
     let size = 0;
     const ok = await new Promise<boolean>((done) => {
