@@ -9,6 +9,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, createWriteStream, rmSync } from 'node:fs';
 import { makeTempDir, removeStaleTempDirs } from '../engine/tempdirs';
+import { JsonTooDeep, parseBoundedJson } from '../engine/json-depth';
 import { chmod, mkdir, rm, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -220,9 +221,10 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     let body: unknown;
     try {
       const text = await readBody(req);
-      body = text === '' ? {} : JSON.parse(text);
+      body = text === '' ? {} : parseBoundedJson(text);
     } catch (e) {
       if (e instanceof BodyTooLarge) sendError(res, 400, 'usage', 'The request body is larger than 1 MB.');
+      else if (e instanceof JsonTooDeep) sendError(res, 400, 'usage', `The request body is nested deeper than ${e.limit} levels.`);
       else sendError(res, 400, 'usage', 'The request body is not valid JSON (or larger than 1 MB).');
       return;
     }
