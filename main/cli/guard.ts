@@ -18,7 +18,7 @@ export interface GuardedArgs {
  * when it is not a flag's value (a file source is; a contract or baseline file is not, so the
  * documented `--baseline F --write-baseline F` still updates F).
  */
-export function readGuardedArgs(cmd: Pick<Command, 'outputs'>, argv: readonly string[], cwd: string): GuardedArgs {
+function readGuardedArgs(cmd: Pick<Command, 'outputs'>, argv: readonly string[], cwd: string): GuardedArgs {
   const outs = new Set(cmd.outputs ?? []);
   const roots: string[] = [];
   const outputs: GuardedArgs['outputs'] = [];

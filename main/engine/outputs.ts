@@ -5,8 +5,8 @@
 //
 // The guard resolves the path to its real location (symlinks followed, dangling ones too; `..`
 // collapsed; a missing tail appended to its nearest existing ancestor) and refuses it when it lies
-//  - under a root this process was given (setOutputRoots: the tables and sources of the command,
-//    the tables the window opened), compared both as written and as resolved; or
+//  - under a root it was given (setOutputRoots: the tables and sources of the command line; the
+//    window passes the tables it opened per call), compared both as written and as resolved; or
 //  - inside any Delta table at all: an ancestor folder holding `_delta_log`, whoever named it.
 // It then writes atomically: a temp file in the same real folder, renamed over the target. A rename
 // replaces the directory entry, never the file's bytes, so an existing output that is a hard link
@@ -70,19 +70,9 @@ export function enclosingTable(real: string): string | null {
 
 let roots: string[] = [];
 
-/** The tables and sources this command (or window) reads: no output may land under them. */
+/** The tables and sources this command reads: no output may land under them (the CLI's dispatcher sets them). */
 export function setOutputRoots(list: readonly string[]): void {
   roots = list.map((r) => resolve(r));
-}
-
-/** Adds a root (the window opened another table). */
-export function addOutputRoot(root: string): void {
-  const r = resolve(root);
-  if (!roots.includes(r)) roots.push(r);
-}
-
-export function outputRoots(): readonly string[] {
-  return roots;
 }
 
 function refuse(what: string, abs: string, root: string): never {
