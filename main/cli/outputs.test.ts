@@ -3,32 +3,17 @@
 // output flag is tried inside the table, inside its _delta_log, through a symlinked folder,
 // through `..` and inside the source: exit 2, one line, and the table and source byte-identical.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHash } from 'node:crypto';
-import { linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from './main';
 import { commands } from './commands';
+import { treeHash } from '../testing/tree-hash';
 
 let dir: string;
 let table: string;
 let source: string;
 let contract: string;
-
-function treeHash(root: string): string {
-  const h = createHash('sha256');
-  const walk = (d: string) => {
-    for (const n of readdirSync(d).sort()) {
-      const p = join(d, n);
-      const st = lstatSync(p);
-      h.update(p + '\0' + String(st.mode) + '\0');
-      if (st.isDirectory()) walk(p);
-      else h.update(readFileSync(p));
-    }
-  };
-  walk(root);
-  return h.digest('hex');
-}
 
 async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
