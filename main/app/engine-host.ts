@@ -31,9 +31,10 @@ export interface EngineHostOptions {
   /** How long a cancelled job may take to stop before its process is ended (ms). */
   cancelGraceMs?: number;
   /**
-   * The time limit of an interactive call (INTERACTIVE_METHODS), ms; default the engine's own
-   * query limit (queryTimeLimitMs) plus cancelGraceMs. The engine interrupts its query at the
-   * limit; a query DuckDB cannot interrupt (stuck inside one vector of rows) is ended here.
+   * The time limit of an interactive call (INTERACTIVE_METHODS), ms; default twice the engine's
+   * own query limit (queryTimeLimitMs: the call may open the table first) plus cancelGraceMs. The
+   * engine interrupts its query at its limit; a query DuckDB cannot interrupt (stuck inside one
+   * vector of rows) is ended here.
    */
   interactiveLimitMs?: number;
   /** Electron: shows a native dialog the engine asked for. */
@@ -80,7 +81,7 @@ export class EngineHost {
       const proc = this.process(lane);
       proc.send({ type: 'call', id, method: String(method), request, jobId: opts.jobId });
       if (typeof method === 'string' && INTERACTIVE_METHODS.has(method)) {
-        const limit = this.opts.interactiveLimitMs ?? queryTimeLimitMs() + (this.opts.cancelGraceMs ?? 5000);
+        const limit = this.opts.interactiveLimitMs ?? 2 * queryTimeLimitMs() + (this.opts.cancelGraceMs ?? 5000);
         setTimeout(() => {
           const p = this.pending.get(id);
           if (!p || this.lanes.get(lane) !== proc) return;
