@@ -11,6 +11,8 @@ export const FS_WRITES = [
   'rename', 'renameSync', 'copyFile', 'copyFileSync', 'cp', 'cpSync', 'link', 'linkSync', 'symlink', 'symlinkSync',
   'truncate', 'truncateSync', 'ftruncate', 'ftruncateSync', 'mkdtemp', 'mkdtempSync', 'rm', 'rmSync', 'rmdir', 'rmdirSync',
   'unlink', 'unlinkSync', 'mkdir', 'mkdirSync', 'chmod', 'chmodSync', 'utimes', 'utimesSync',
+  // fs.promises by its other name, and the flags that open a file for writing
+  'promises',
 ];
 
 const FS_MODULE = '/^(node:)?fs(\\u002Fpromises)?$/';
@@ -24,6 +26,11 @@ export function fsRestrictions(list, message) {
     { selector: `ImportDeclaration[source.value=${FS_MODULE}] > ImportDefaultSpecifier`, message: `${message} (no default import of fs: name what you read)` },
     { selector: `ImportExpression[source.value=${FS_MODULE}]`, message },
     { selector: `CallExpression[callee.name='require'][arguments.0.value=${FS_MODULE}]`, message },
+    ...(list.includes('writeFile') ? [
+      // open(path, 'w'), openSync(path, 'a+'), ... and the O_ flags that write
+      { selector: "CallExpression[callee.name=/^open(Sync)?$/] > Literal.arguments:nth-child(2)[value=/[wa+]/]", message },
+      { selector: 'MemberExpression[property.name=/^O_(WRONLY|RDWR|CREAT|APPEND|TRUNC)$/]', message },
+    ] : []),
   ];
 }
 

@@ -21,6 +21,9 @@ describe('no fs write outside the output guard', () => {
     ['a namespace import', "import * as fs from 'node:fs';\nfs.writeFileSync('/tmp/x', 'y');\n"],
     ['a default import', "import fs from 'node:fs';\nfs.appendFileSync('/tmp/x', 'y');\n"],
     ['a dynamic import', "export async function f(): Promise<void> { const fs = await import('node:fs'); fs.writeFileSync('/tmp/x', 'y'); }\n"],
+    ['fs.promises by name', "import { promises } from 'node:fs';\nvoid promises.writeFile('/tmp/x', 'y');\n"],
+    ['a file opened for writing', "import { openSync } from 'node:fs';\nexport const fd = openSync('/tmp/x', 'w');\n"],
+    ['a file opened with write flags', "import { constants, openSync } from 'node:fs';\nexport const fd = openSync('/tmp/x', constants.O_WRONLY | constants.O_CREAT);\n"],
     ['a temp folder of its own', "import { mkdtempSync } from 'node:fs';\nmkdtempSync('/tmp/lakerec-x-');\n"],
   ];
   for (const [what, code] of bypasses) {
@@ -36,6 +39,7 @@ describe('no fs write outside the output guard', () => {
 
   it('reading stays allowed, and so does the guard itself', async () => {
     expect(await restricted("import { readFileSync } from 'node:fs';\nexport const x = readFileSync('/etc/hostname', 'utf8');\n", 'main/cli/planted-bypass.ts')).toEqual([]);
+    expect(await restricted("import { constants, openSync } from 'node:fs';\nexport const fd = openSync('/etc/hostname', constants.O_RDONLY | constants.O_NONBLOCK);\nexport const fd2 = openSync('/etc/hostname', 'r');\n", 'main/cli/planted-bypass.ts')).toEqual([]);
     expect(await restricted("import { renameSync } from 'node:fs';\nrenameSync('/tmp/a', '/tmp/b');\n", 'main/engine/outputs.ts')).toEqual([]);
   });
 });
