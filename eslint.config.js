@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tseslint from 'typescript-eslint';
 import layers from './build/eslint-layers.mjs';
+import { FS_DEV_TOOLS, FS_WRITERS, FS_WRITES, fsRestrictions } from './build/eslint-fs-writes.mjs';
 
 // main/'s inner layers, low to high (docs/architecture.md). A file imports its own layer, shared/
 // and any layer of a lower tier; never a sibling of its tier, never upwards (build/eslint-layers.mjs).
@@ -135,6 +136,22 @@ export default tseslint.config(
           { group: ['**/renderer/**', '../renderer', '../../renderer', 'react', 'react-dom', 'zustand', 'recharts'], message: 'main/ is the engine: no UI imports.' },
         ],
       }],
+    },
+  },
+  // One output guard (build/eslint-fs-writes.mjs): fs writes only in the allow-listed modules,
+  // and temp folders only through makeTempDir (one naming scheme, one cleanup) in the product.
+  {
+    files: ['main/**/*.ts'],
+    ignores: ['**/*.test.ts', ...FS_WRITERS, ...FS_DEV_TOOLS],
+    rules: {
+      'no-restricted-syntax': ['error', ...fsRestrictions(FS_WRITES, 'lakerec writes files only through main/engine/outputs.ts (writeOutput) and temp folders through main/engine/tempdirs.ts (makeTempDir): docs/security.md')],
+    },
+  },
+  {
+    files: FS_WRITERS.filter((f) => f !== 'main/engine/tempdirs.ts'),
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', ...fsRestrictions(['mkdtemp', 'mkdtempSync'], 'every temp folder comes from makeTempDir (main/engine/tempdirs.ts): one name with the owner pid and start time, one cleanup')],
     },
   },
 );

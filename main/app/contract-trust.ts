@@ -2,8 +2,9 @@
 // such and not run until the user accepts it once; the acceptance is remembered per real path
 // and content hash (a changed file must be accepted again), in the app-data folder.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync, realpathSync } from 'node:fs';
+import { writeOutput } from '../engine/outputs';
+import { join, resolve } from 'node:path';
 
 export const ACCEPTED_CONTRACTS_FILE = 'accepted-contracts.json';
 const MAX_ENTRIES = 500;
@@ -42,9 +43,6 @@ export class AcceptedContracts {
     const p = realOrResolved(path);
     const kept = this.read().filter((e) => !(e.path === p && e.sha256 === sha256));
     kept.push({ path: p, sha256, acceptedAt: new Date().toISOString() });
-    mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-    const tmp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(kept.slice(-MAX_ENTRIES), null, 1), { mode: 0o600 });
-    renameSync(tmp, this.file);
+    writeOutput(this.file, JSON.stringify(kept.slice(-MAX_ENTRIES), null, 1), { what: 'the accepted contracts list', mode: 0o600 });
   }
 }

@@ -7,6 +7,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { apiSpec, isApiMethod, type ApiResult, type ProgressEvent } from '../../shared/api';
 import type { LakerecErrorData } from '../../shared/errors';
+import { queryTimeLimitMs } from '../engine/duck';
 import type { CallOptions } from './dispatch';
 import type { DialogKind, EngineConfig, EngineToHost, HostToEngine } from './engine-protocol';
 
@@ -29,6 +30,13 @@ export interface EngineHostOptions {
   memoryMb: number;
   /** How long a cancelled job may take to stop before its process is ended (ms). */
   cancelGraceMs?: number;
+  /**
+   * The time limit of an interactive call (INTERACTIVE_METHODS), ms; default twice the engine's
+   * own query limit (queryTimeLimitMs: the call may open the table first) plus cancelGraceMs. The
+   * engine interrupts its query at its limit; a query DuckDB cannot interrupt (stuck inside one
+   * vector of rows) is ended here.
+   */
+  interactiveLimitMs?: number;
   /** Electron: shows a native dialog the engine asked for. */
   dialog?: (kind: DialogKind, defaultName?: string) => Promise<string | null>;
   log?: (line: string) => void;
@@ -46,11 +54,18 @@ interface Pending {
   onProgress?: (e: ProgressEvent) => void;
   done: (r: ApiResult<unknown>) => void;
   cancelled: boolean;
+  /** Ended by the interactive time limit (its process was ended). */
+  timedOut?: number;
 }
+
+/** Calls a user waits on with the window in front of them: each has a time limit. */
+export const INTERACTIVE_METHODS: ReadonlySet<string> = new Set(['rows']);
 
 export class EngineHost {
   private readonly lanes = new Map<Lane, EngineProcess>();
   private readonly pending = new Map<number, Pending>();
+  /** Why a process is about to end, when it said so itself (the memory watchdog). */
+  private readonly ending = new WeakMap<EngineProcess, string>();
   private nextId = 1;
   private closed = false;
 
@@ -63,7 +78,18 @@ export class EngineHost {
     const id = this.nextId++;
     return new Promise((done) => {
       this.pending.set(id, { lane, jobId: opts.jobId, ...(opts.onProgress ? { onProgress: opts.onProgress } : {}), done, cancelled: false });
-      this.process(lane).send({ type: 'call', id, method: String(method), request, jobId: opts.jobId });
+      const proc = this.process(lane);
+      proc.send({ type: 'call', id, method: String(method), request, jobId: opts.jobId });
+      if (typeof method === 'string' && INTERACTIVE_METHODS.has(method)) {
+        const limit = this.opts.interactiveLimitMs ?? 2 * queryTimeLimitMs() + (this.opts.cancelGraceMs ?? 5000);
+        setTimeout(() => {
+          const p = this.pending.get(id);
+          if (!p || this.lanes.get(lane) !== proc) return;
+          p.timedOut = limit;
+          this.opts.log?.(`engine: a ${method} call ran past its time limit of ${limit} ms; ending its process`);
+          proc.kill();
+        }, limit).unref();
+      }
     });
   }
 
@@ -109,10 +135,11 @@ export class EngineHost {
     proc.onMessage((msg) => this.onMessage(proc, msg));
     proc.onExit((why) => {
       if (this.lanes.get(lane) === proc) this.lanes.delete(lane);
+      const over = this.ending.get(proc);
       for (const [id, p] of this.pending) {
         if (p.lane !== lane) continue;
         this.pending.delete(id);
-        p.done({ ok: false, error: this.crashError(p, why) });
+        p.done({ ok: false, error: over !== undefined && !this.closed && !p.cancelled ? { code: 'limit_exceeded', message: over, detail: { reason: 'memory ceiling' } } : this.crashError(p, why) });
       }
     });
     return proc;
@@ -121,6 +148,13 @@ export class EngineHost {
   private crashError(p: Pending, why: string): LakerecErrorData {
     if (this.closed) return { code: 'cancelled', message: 'The workbench is shutting down.' };
     if (p.cancelled) return { code: 'cancelled', message: 'Cancelled: the job did not stop by itself, so the engine running it was ended.' };
+    if (p.timedOut !== undefined) {
+      return {
+        code: 'limit_exceeded',
+        message: `The query ran past its time limit of ${Math.round(p.timedOut / 100) / 10} s and could not be interrupted, so the engine running it was ended; it starts again on the next call (LAKEREC_QUERY_TIME_LIMIT_MS sets the limit).`,
+        detail: { limitMs: p.timedOut },
+      };
+    }
     return {
       code: 'internal',
       message: `The engine stopped while running this ${p.lane === 'job' ? 'job' : 'call'} (${why}); it starts again on the next call. `
@@ -146,6 +180,10 @@ export class EngineHost {
         p.done(msg.result);
         return;
       }
+      case 'overLimit':
+        this.ending.set(proc, msg.message);
+        this.opts.log?.(`engine: ${msg.message}`);
+        return;
       case 'dialog': {
         const show = this.opts.dialog;
         const answer = show ? show(msg.kind, msg.defaultName).catch(() => null) : Promise.resolve(null);

@@ -17,7 +17,9 @@ export type EngineToHost =
   | { type: 'progress'; id: number; event: ProgressEvent }
   | { type: 'result'; id: number; result: ApiResult<unknown> }
   | { type: 'log'; line: string }
-  | { type: 'dialog'; id: number; kind: DialogKind; defaultName?: string };
+  | { type: 'dialog'; id: number; kind: DialogKind; defaultName?: string }
+  /** The memory watchdog ends this process: its running calls fail with this message (main/engine/watchdog.ts). */
+  | { type: 'overLimit'; message: string };
 
 /** What the engine process needs to build its service (plain data: no dialogs, no callbacks). */
 export interface EngineConfig {
@@ -29,6 +31,8 @@ export interface EngineConfig {
   sampleTables?: SampleTable[];
   /** Electron: the host shows the native dialogs the engine asks for. */
   dialogs?: boolean;
+  /** The resident-memory ceiling of the engine process (MB); default: main/engine/watchdog.ts. */
+  rssCeilingMb?: number;
   /** Tests only: methods that crash or hang the engine on purpose (see engine-worker.ts). */
   testFaults?: boolean;
 }

@@ -4,9 +4,10 @@
 import type { ApiHandlers, ProgressEvent } from '../../shared/api';
 import type { JobContext } from '../../shared/jobs';
 import { progressGate, throwIfCancelled } from '../../shared/jobs';
-import { writeFile } from 'node:fs/promises';
-import { assertOutsideTables } from '../engine/outputs';
+import { writeOutput } from '../engine/outputs';
 import { removeStaleTempDirs } from '../engine/tempdirs';
+import { memoryCeiling, overCeilingMessage, startMemoryWatchdog } from '../engine/watchdog';
+import { resolve } from 'node:path';
 import { Dispatcher } from './dispatch';
 import type { DialogKind, EngineChannel, EngineConfig, HostToEngine } from './engine-protocol';
 import { createService } from './service';
@@ -26,6 +27,12 @@ function withTestFaults(h: ApiHandlers): ApiHandlers {
         for (;;) hold.push(new Array<number>(1_000_000).fill(hold.length));
       }
       if (req.path === '/lakerec-test-fault/exit') process.exit(70);
+      if (req.path === '/lakerec-test-fault/rss') {
+        // Memory outside the V8 heap (as a DuckDB string or a native decoder holds it): only the
+        // resident-memory watchdog sees it.
+        const hold: Buffer[] = [];
+        for (let i = 0; i < 4000; i++) { hold.push(Buffer.alloc(16 << 20, i)); await new Promise((r) => setTimeout(r, 2)); }
+      }
       if (req.path === '/lakerec-test-fault/hang') {
         for (;;) { /* a loop that never yields: only the host can end it */ }
       }
@@ -39,6 +46,16 @@ function withTestFaults(h: ApiHandlers): ApiHandlers {
 
 export function runEngine(channel: EngineChannel, config: EngineConfig): void {
   removeStaleTempDirs();
+  // The job ceiling: past it, the running calls fail with one clear line and this process ends
+  // (the host starts a fresh one on the next call).
+  const ceiling = memoryCeiling(config.rssCeilingMb ? { LAKEREC_ENGINE_RSS_MB: String(config.rssCeilingMb) } : process.env);
+  startMemoryWatchdog(ceiling, (rss) => {
+    const message = overCeilingMessage(rss, ceiling);
+    channel.post({ type: 'log', line: `engine: ${message}` });
+    channel.post({ type: 'overLimit', message });
+    // A moment for the message to cross, then the process ends with its memory.
+    setTimeout(() => process.exit(75), 50);
+  });
   const log = (line: string) => channel.post({ type: 'log', line });
   // Dialogs are asked of the host (Electron's main process) and answered by message.
   const waiting = new Map<number, (path: string | null) => void>();
@@ -54,9 +71,9 @@ export function runEngine(channel: EngineChannel, config: EngineConfig): void {
     saveFile: async (defaultName: string, content: string, tableRoots: string[]) => {
       const path = await ask('saveFile', defaultName);
       if (path === null) return null;
-      const out = assertOutsideTables(path, tableRoots, 'the report');
-      await writeFile(out, content, 'utf8');
-      return out;
+      // The one output guard: never inside a table the window opened (or any other), atomic.
+      writeOutput(path, content, { what: 'the report', roots: tableRoots });
+      return resolve(path);
     },
   } : {};
   let service = createService({

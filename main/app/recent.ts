@@ -1,6 +1,7 @@
 // Recent tables, persisted as one small JSON file in the user's app-data folder. A damaged file
 // never stops the window from opening: it reads as an empty list and is rewritten on next open.
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { writeOutput } from '../engine/outputs';
 import { join } from 'node:path';
 import type { RecentTable } from '../../shared/api';
 
@@ -44,10 +45,7 @@ export class RecentTables {
   private update(f: (list: RecentTable[]) => RecentTable[]): Promise<RecentTable[]> {
     const next = this.chain.then(async () => {
       const list = f(await this.list());
-      await mkdir(this.dir, { recursive: true });
-      const tmp = `${this.file}.${process.pid}.tmp`;
-      await writeFile(tmp, JSON.stringify({ tables: list }, null, 2) + '\n', 'utf8');
-      await rename(tmp, this.file);
+      writeOutput(this.file, JSON.stringify({ tables: list }, null, 2) + '\n', { what: 'the recent tables list' });
       return list;
     });
     this.chain = next.catch(() => undefined);

@@ -2,7 +2,8 @@
 // contracts checked line by line, reconcile as a job, the incident report, the round-trip proof
 // with each step pushed as it runs, and the local run history every run is recorded in.
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { ensureOutputDir } from '../engine/outputs';
 import { basename, join } from 'node:path';
 import type {
   ApiHandlers, ContractCheck, ContractText, JobProgress, ReconcileRequest,
@@ -228,7 +229,7 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
         if (req.baseline) {
           if (req.level === 'schema' || req.level === 'counts') throw new LakerecError('usage', 'A baseline stores checksums: choose level checksum, keys or rows to use one.');
           const dir = join(o.runsDir, 'baselines');
-          mkdirSync(dir, { recursive: true, mode: 0o700 });
+          ensureOutputDir(dir, 'the baselines folder');
           baseline = join(dir, `${createHash('sha256').update(`${table}\0${source}\0${contract.name}`).digest('hex').slice(0, 24)}.json`);
         }
         const plain = await reconcile({

@@ -9,7 +9,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, createWriteStream, rmSync } from 'node:fs';
 import { makeTempDir, removeStaleTempDirs } from '../engine/tempdirs';
-import { chmod, mkdtemp, rm, stat } from 'node:fs/promises';
+import { JsonTooDeep, parseBoundedJson } from '../engine/json-depth';
+import { chmod, mkdir, rm, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, resolve, sep } from 'node:path';
@@ -220,9 +221,10 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     let body: unknown;
     try {
       const text = await readBody(req);
-      body = text === '' ? {} : JSON.parse(text);
+      body = text === '' ? {} : parseBoundedJson(text);
     } catch (e) {
       if (e instanceof BodyTooLarge) sendError(res, 400, 'usage', 'The request body is larger than 1 MB.');
+      else if (e instanceof JsonTooDeep) sendError(res, 400, 'usage', `The request body is nested deeper than ${e.limit} levels.`);
       else sendError(res, 400, 'usage', 'The request body is not valid JSON (or larger than 1 MB).');
       return;
     }
@@ -278,7 +280,9 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       refuse(413, quotaMessage);
       return;
     }
-    const dir = await mkdtemp(join(uploadDir, 'u-'));
+    // One folder per upload inside this launch's uploads folder (from makeTempDir, so cleaned after a crash).
+    const dir = join(uploadDir, `u-${randomBytes(6).toString('hex')}`);
+    await mkdir(dir, { mode: 0o700 });
     const file = join(dir, name);
     let size = 0;
     const ok = await new Promise<boolean>((done) => {

@@ -16,3 +16,15 @@ export const commands: Command[] = [
   { name: 'laws', summary: 'data laws: additive measures conserved from source to target per day', usage: 'lakerec laws SOURCE TABLE --contract FILE [--version N] [--json]', load: () => import('./laws') },
   { name: 'build-sample-lakes', summary: 'build the corruption scenarios, the demo lake and the bisect lakes', usage: 'lakerec build-sample-lakes [--out DIR] [--rows N] [--seed S] [--only NAME]... [--json]', load: () => import('./build-sample-lakes') },
 ];
+
+// The flags whose value is a file or folder a command writes: the dispatcher checks each through
+// the output guard before the command runs (main/cli/guard.ts), and main/cli/outputs.test.ts tries
+// each inside a table. A new command declares its own in its entry (`outputs: [...]`).
+const OUTPUT_FLAGS: Record<string, string[]> = {
+  snapshot: ['out'],
+  reconcile: ['write-baseline', 'markdown', 'html'],
+  proof: ['html'],
+  mutate: ['html'],
+  'build-sample-lakes': ['out'],
+};
+for (const c of commands) if (OUTPUT_FLAGS[c.name] && !c.outputs) c.outputs = OUTPUT_FLAGS[c.name];

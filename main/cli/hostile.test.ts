@@ -4,11 +4,11 @@
 // byte-for-byte unchanged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildHostileCorpus, type Cmd, type HostileCorpus } from '../testing/hostile-corpus';
+import { treeHash } from '../testing/tree-hash';
 import { buildHostileCorpus as buildReaderCorpus, leaksSecret, type HostileCorpus as ReaderCorpus } from '../delta/hostile.testkit';
 import { openDuck } from '../engine/duck';
 
@@ -18,23 +18,6 @@ const bin = process.env.LAKEREC_TEST_BIN ?? join(repo, 'main', 'bin', 'lakerec.m
 let corpus: HostileCorpus;
 let reader: ReaderCorpus;
 let dir: string;
-
-function treeHash(root: string): string {
-  const h = createHash('sha256');
-  const walk = (d: string) => {
-    let names: string[];
-    try { names = readdirSync(d).sort(); } catch { return; }
-    for (const n of names) {
-      const p = join(d, n);
-      const st = lstatSync(p);
-      h.update(p + '\0' + String(st.mode) + '\0');
-      if (st.isDirectory()) walk(p);
-      else if (st.isFile()) h.update(readFileSync(p));
-    }
-  };
-  walk(root);
-  return h.digest('hex');
-}
 
 function argsFor(cmd: Cmd, c: HostileCorpus['cases'][number], i: number): string[] {
   switch (cmd) {

@@ -13,4 +13,11 @@ export interface Command {
   summary: string;
   usage: string;
   load: () => Promise<{ run: CommandRun }>;
+  /**
+   * The flags (without dashes) whose value is a file or folder the command writes. The dispatcher
+   * checks each through the output guard before the command runs (main/cli/guard.ts), with every
+   * table and source of the command line as a root; the command then writes only through
+   * writeOutput (main/engine/outputs.ts). The hostile outputs test reads this list.
+   */
+  outputs?: string[];
 }

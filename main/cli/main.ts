@@ -4,6 +4,8 @@ import { LAKEREC_VERSION } from '../../shared/version';
 import { LakerecError, ExitCode, exitCodeFor, toErrorData } from '../../shared/errors';
 import { oneLine } from '../../shared/escape';
 import { commands } from './commands';
+import { guardCommandLine } from './guard';
+import { setOutputRoots } from '../engine/outputs';
 import type { CliIO } from './io';
 
 
@@ -33,6 +35,8 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
   if (rest.includes('--help') || rest.includes('-h')) { io.out(`usage: ${cmd.usage}\n`); return ExitCode.Ok; }
   try {
+    // Every output the command may write is checked before it runs (docs/security.md).
+    guardCommandLine(cmd, rest, io.cwd);
     const mod = await cmd.load();
     return await mod.run(rest, io);
   } catch (e) {
@@ -42,5 +46,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     // escape sequences or NULs, which are written escaped.
     io.err(`lakerec ${name}: ${data.code === 'internal' ? 'error' : data.code.replace(/_/g, ' ')}: ${oneLine(data.message)}\n`);
     return e instanceof LakerecError ? e.exitCode : exitCodeFor(data.code);
+  } finally {
+    setOutputRoots([]);
   }
 }

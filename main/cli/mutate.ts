@@ -2,8 +2,8 @@
 // The table is only read (a sandbox references its files); the run is kept in the run history.
 // Exit: 0 every mutant that ran was killed at the deepest level, 1 a survivor (or a level the
 // table already fails without any mutant), 2 usage, 3 unreadable.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { writeOutput } from '../engine/outputs';
 import { LakerecError, toErrorData } from '../../shared/errors';
 import { LEVELS, type Level } from '../../shared/reconcile';
 import { bool, int, parseArgs, requirePositional, str } from '../engine/args';
@@ -56,15 +56,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   await record(result.overall.survived > 0 ? 'survivors' : 'ok', result);
   const html = str(p, 'html');
-  if (html) {
-    const path = resolve(io.cwd, html);
-    try {
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, renderMutationHtmlPage(result));
-    } catch (e) {
-      throw new LakerecError('io_error', `cannot write report ${path}: ${(e as Error).message}`, { path });
-    }
-  }
+  if (html) writeOutput(resolve(io.cwd, html), renderMutationHtmlPage(result), { what: '--html' });
   io.out(bool(p, 'json') ? JSON.stringify(result, null, 2) + '\n' : mutationLines(result).join('\n') + '\n');
   // A level where the unmutated table already diverges could not judge any mutant: not a pass.
   const unjudged = result.baseline.some((b) => b.verdict === 'diverges');

@@ -2,7 +2,6 @@
 // round-trip proof through two engines. Exit 1 when a check fails. Every run is recorded in the
 // local run history (LAKEREC_DATA_DIR, else the app-data folder).
 // Test doubles (lossy engines) are accepted only with LAKEREC_PROOF_TEST_ENGINES=1: tests only.
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ExitCode, LakerecError, toErrorData } from '../../shared/errors';
 import { listEngines } from '../proof/engines';
@@ -11,6 +10,7 @@ import { runProof } from '../proof/run';
 import { defaultDataDir, recordRun } from '../runs/store';
 import { bool, int, parseArgs, str } from '../engine/args';
 import type { CliIO } from './io';
+import { writeOutput } from '../engine/outputs';
 
 const USAGE = 'lakerec proof --engines duckdb,arrow [--json] [--html FILE] [--seed N] [--rows N] [--evidence]';
 
@@ -36,7 +36,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     },
   });
   const html = str(p, 'html');
-  if (html) writeFileSync(resolve(io.cwd, html), proofHtml(result));
+  if (html) writeOutput(resolve(io.cwd, html), proofHtml(result), { what: '--html' });
   try {
     await recordRun(defaultDataDir(io.env), {
       kind: 'proof', status: result.passed ? 'pass' : 'fail', title: `${result.engines[0]} -> ${result.engines[1]}`,

@@ -1,9 +1,9 @@
 // `lakerec reconcile SOURCE TABLE --contract F [--level L] ...`: the same engine as the window.
 // Reports are written only after the engine has a verdict, so a failed run never leaves a
 // report that claims one. Exit: 0 nothing blocking, 1 blocking finding, 2 usage, 3 unreadable.
-import { appendFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { assertOutsideTables } from '../engine/outputs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { writeOutput } from '../engine/outputs';
+import { join, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
 import { LEVELS, type Level } from '../../shared/reconcile';
 import { bool, int, parseArgs, requirePositional, str } from '../engine/args';
@@ -25,17 +25,6 @@ import { lawsLines, lawsMarkdown, provenanceText, rowsBehindLines, rowsBehindMar
 
 const USAGE = 'lakerec reconcile SOURCE TABLE --contract FILE [--level schema|counts|checksum|keys|rows] [--version N] [--digest fast|md5] [--progress] [--baseline F] [--write-baseline F] [--markdown F] [--html F] [--json] [--why KEY=VALUE]...';
 
-function writeReport(path: string, text: string, io: CliIO, append: boolean): void {
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    if (append) appendFileSync(path, text);
-    else writeFileSync(path, text);
-  } catch (e) {
-    throw new LakerecError('io_error', `cannot write report ${path}: ${(e as Error).message}`, { path });
-  }
-  void io;
-}
-
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const p = parseArgs(argv, {
     contract: 'string', level: 'string', version: 'string', baseline: 'string', 'write-baseline': 'string',
@@ -50,14 +39,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const digest = str(p, 'digest') ?? DEFAULT_DIGEST;
   if (digest !== 'md5' && digest !== 'fast') throw new LakerecError('usage', `--digest must be md5 or fast, got "${digest}"`);
   const at = (f: string | undefined) => (f === undefined ? undefined : resolve(io.cwd, f));
-  // No output may land in a table this command reads (the target, a Delta or folder source).
-  const srcPath = resolve(io.cwd, /@\d+$/.test(source) && !existsSync(resolve(io.cwd, source)) ? source.replace(/@\d+$/, '') : source);
-  // (A TABLE that is no Delta table is an unreadable side, exit 3, found by the reader.)
+  // Every output flag was checked by the dispatcher (commands.ts declares them; main/cli/guard.ts)
+  // against the table and the source; the writes below go through the same guard.
   const tableRoot = resolve(io.cwd, table);
-  const roots = [...(existsSync(join(tableRoot, '_delta_log')) ? [tableRoot] : []), ...(existsSync(srcPath) && statSync(srcPath).isDirectory() ? [srcPath] : [])];
-  for (const [flag, v] of [['--write-baseline', str(p, 'write-baseline')], ['--markdown', str(p, 'markdown')], ['--html', str(p, 'html')]] as const) {
-    if (v !== undefined) assertOutsideTables(resolve(io.cwd, v), roots, flag);
-  }
   const why = p.flags.why as string[] | undefined;
   if (why && why.length > 0) {
     // One key's rows on both sides, with the commit behind each target row (no reconcile pass).
@@ -113,7 +97,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     const path = resolve(io.cwd, md);
     // $GITHUB_STEP_SUMMARY collects every step's summary: append to it, never replace it.
     const summary = io.env.GITHUB_STEP_SUMMARY ? resolve(io.cwd, io.env.GITHUB_STEP_SUMMARY) : null;
-    writeReport(path, renderMarkdown(shown) + [rowsBehindMarkdown(shown.rowDiffs), laws ? lawsMarkdown(laws) : ''].filter(Boolean).map((x) => '\n' + x).join(''), io, path === summary);
+    writeOutput(path, renderMarkdown(shown) + [rowsBehindMarkdown(shown.rowDiffs), laws ? lawsMarkdown(laws) : ''].filter(Boolean).map((x) => '\n' + x).join(''), { what: '--markdown', append: path === summary });
   }
   const html = str(p, 'html');
   if (html) {
@@ -124,7 +108,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       result, table: resolve(io.cwd, table), source: /@\d+$/.test(source) ? null : resolve(io.cwd, source),
       contractText: readContractFile(resolve(io.cwd, contract)), toolVersion: LAKEREC_VERSION, trust: { laws },
     });
-    writeReport(resolve(io.cwd, html), renderIncidentHtml(incident), io, false);
+    writeOutput(resolve(io.cwd, html), renderIncidentHtml(incident), { what: '--html' });
   }
   if (bool(p, 'json')) {
     io.out(laws ? JSON.stringify({ ...(JSON.parse(renderJson(shown)) as object), laws }, null, 2) + '\n' : renderJson(shown));

@@ -7,7 +7,7 @@ import type { CliIO } from './io';
 import { DeltaTable } from '../delta/table';
 import { registerSnapshotView } from '../delta/scan';
 import { openDuck, sqlString } from '../engine/duck';
-import { assertOutsideTables } from '../engine/outputs';
+import { writeOutputWith } from '../engine/outputs';
 
 const usage = 'lakerec snapshot TABLE [--version N | --timestamp ISO] --out FILE.parquet';
 
@@ -26,7 +26,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const allowOutsidePaths = bool(p, 'allow-outside-paths');
   const root = resolve(io.cwd, tablePath);
   const table = await DeltaTable.open(root, { allowOutsidePaths });
-  const outPath = assertOutsideTables(resolve(io.cwd, out), [root], '--out');
+  const outPath = resolve(io.cwd, out);
   const snapshot = await table.snapshot(timestamp !== undefined ? { timestamp } : version !== undefined ? { version } : {});
   const duck = await openDuck();
   try {
@@ -34,19 +34,24 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     // Rows stream from the data files to the output: no order to keep means no buffering of
     // the whole result (the snapshot's row order is not defined by Delta anyway).
     await duck.conn.run('SET preserve_insertion_order = false');
-    // DuckDB may now read the table's files and write the one output, nothing else.
-    await duck.restrict({
-      dirs: [root],
-      // DuckDB replaces an existing output through tmp_<name> beside it, then renames.
-      files: [outPath, join(dirname(outPath), `tmp_${basename(outPath)}`), ...snapshot.files.filter((f) => !f.absolutePath.startsWith(root)).map((f) => f.absolutePath)],
+    let rows = '';
+    // DuckDB writes a temp file beside the output; the output guard checked the path (and
+    // checks it again) and renames the file into place.
+    await writeOutputWith(outPath, { what: '--out' }, async (tmp) => {
+      // DuckDB may now read the table's files and write the one temp file, nothing else.
+      await duck.restrict({
+        dirs: [root],
+        files: [tmp, join(dirname(tmp), `tmp_${basename(tmp)}`), ...snapshot.files.filter((f) => !f.absolutePath.startsWith(root)).map((f) => f.absolutePath)],
+      });
+      try {
+        await duck.conn.run(`COPY (SELECT * FROM lakerec_snapshot) TO ${sqlString(tmp)} (FORMAT parquet)`);
+      } catch (e) {
+        throw new LakerecError('io_error', `could not write ${outPath}: ${(e as Error).message.split('\n')[0]}`, { path: outPath });
+      }
+      const r = await duck.conn.runAndReadAll(`SELECT count(*) FROM read_parquet(${sqlString(tmp)})`);
+      rows = String(r.getRows()[0][0]);
     });
-    try {
-      await duck.conn.run(`COPY (SELECT * FROM lakerec_snapshot) TO ${sqlString(outPath)} (FORMAT parquet)`);
-    } catch (e) {
-      throw new LakerecError('io_error', `could not write ${outPath}: ${(e as Error).message.split('\n')[0]}`, { path: outPath });
-    }
-    const r = await duck.conn.runAndReadAll(`SELECT count(*) FROM read_parquet(${sqlString(outPath)})`);
-    io.out(`version ${snapshot.version}: ${String(r.getRows()[0][0])} rows written to ${outPath}\n`);
+    io.out(`version ${snapshot.version}: ${rows} rows written to ${outPath}\n`);
   } finally {
     duck.close();
   }

@@ -168,3 +168,34 @@ export function interruptOnAbort(conn: { interrupt(): void }, signal: AbortSigna
   signal?.addEventListener('abort', onAbort);
   return () => signal?.removeEventListener('abort', onAbort);
 }
+
+/** The time limit of one interactive query (a grid page, its count, a WHERE filter): 30 s. */
+export const DEFAULT_QUERY_TIME_LIMIT_MS = 30_000;
+
+/** LAKEREC_QUERY_TIME_LIMIT_MS (at least 100), else DEFAULT_QUERY_TIME_LIMIT_MS. */
+export function queryTimeLimitMs(env: Record<string, string | undefined> = process.env): number {
+  const v = Number(env.LAKEREC_QUERY_TIME_LIMIT_MS);
+  return Number.isInteger(v) && v >= 100 ? v : DEFAULT_QUERY_TIME_LIMIT_MS;
+}
+
+/**
+ * Runs `run` (queries on `conn`) under a time limit: when it passes, the running query is
+ * interrupted and the call fails with `limit_exceeded`, one line naming the limit and its knob.
+ */
+export async function withTimeLimit<T>(conn: { interrupt(): void }, ms: number, what: string, run: () => Promise<T>): Promise<T> {
+  let fired = false;
+  const timer = setTimeout(() => {
+    fired = true;
+    try { conn.interrupt(); } catch { /* already closed */ }
+  }, ms);
+  try {
+    return await run();
+  } catch (e) {
+    if (fired) {
+      throw new LakerecError('limit_exceeded', `${what} ran longer than its time limit of ${ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`} and was stopped (LAKEREC_QUERY_TIME_LIMIT_MS sets the limit).`, { limitMs: ms });
+    }
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+}

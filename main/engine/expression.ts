@@ -5,6 +5,7 @@
 // comments or quoting tricks in the text cannot change what runs.
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlString } from './duck';
+import { stringSizeProblem } from './string-size';
 
 /** Scalar functions with no side effect and no file or setting access (DuckDB names, lower case). */
 const ALLOWED_FUNCTIONS: ReadonlySet<string> = new Set([
@@ -59,6 +60,8 @@ function checkTree(node: Node, columns: ReadonlySet<string>, problems: string[])
     }
     if (node.filter !== null && node.filter !== undefined) problems.push('FILTER is not allowed');
     if (node.distinct === true) problems.push('DISTINCT is not allowed');
+    const size = stringSizeProblem(name, node.children);
+    if (size !== null) problems.push(size);
     const orders = isNode(node.order_bys) && Array.isArray(node.order_bys.orders) ? node.order_bys.orders : [];
     if (orders.length > 0) problems.push('ORDER BY is not allowed');
   }

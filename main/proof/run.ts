@@ -2,8 +2,8 @@
 //   generate  → A writes table a → B reads a (fingerprint) and writes table b → A reads b back
 // Every step's fingerprint is compared with the generated data's; A's read of b is compared row
 // by row; then the governance checks. All inside a sandbox folder (mode 0700) deleted at the end.
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { makeTempDir, removeTempDir } from '../engine/tempdirs';
 import { join } from 'node:path';
 import type * as A from 'apache-arrow';
 import type { StructType } from '../../shared/delta';
@@ -107,8 +107,8 @@ export async function runProof(opts: ProofOptions): Promise<ProofResult> {
   const ctx = opts.ctx;
   const [ea, eb] = opts.engines.map((e) => (typeof e === 'string' ? engineByName(e, { testDoubles: opts.testDoubles }) : e)) as [Engine, Engine];
   const started = Date.now();
-  const sandbox = mkdtempSync(join(opts.tmpRoot ?? tmpdir(), 'lakerec-proof-'));
-  chmodSync(sandbox, 0o700);
+  // 0700, named with this process's pid and start time, removed by the next start after a crash.
+  const sandbox = makeTempDir('proof', ...(opts.tmpRoot ? [opts.tmpRoot] : []));
   const rootA = join(sandbox, 'a');
   const rootB = join(sandbox, 'b');
   const steps: ProofStep[] = (['generate', 'a_write', 'b_read', 'b_write', 'a_read'] as ProofStepId[]).map((id) => ({
@@ -208,7 +208,7 @@ export async function runProof(opts: ProofOptions): Promise<ProofResult> {
     sandboxInfo = sandboxFacts(sandbox);
   } finally {
     duck?.close();
-    rmSync(sandbox, { recursive: true, force: true });
+    removeTempDir(sandbox);
   }
   const leftOver = existsSync(sandbox) ? readdirSync(sandbox) : [];
   if (existsSync(sandbox) && !leftOver.length) leftOver.push(sandbox);

@@ -2,8 +2,8 @@
 // immutable, so a partition whose file set (and deletion vectors) is unchanged still has the
 // same rows: its checksum is inherited rather than re-read. The source has no log and is always
 // re-read; the report says so.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { writeOutput } from '../engine/outputs';
 import { LakerecError } from '../../shared/errors';
 import type { ReconcileResult } from '../../shared/reconcile';
 import type { ActiveFile } from '../delta/types';
@@ -135,10 +135,6 @@ export function writeBaselineFile(
     createdAt: new Date().toISOString(),
     partitions,
   };
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, JSON.stringify(b, null, 2) + '\n');
-  } catch (e) {
-    throw new LakerecError('io_error', `cannot write baseline ${path}: ${(e as Error).message}`, { path });
-  }
+  // Never inside the table it describes (nor any other): the one output guard.
+  writeOutput(path, JSON.stringify(b, null, 2) + '\n', { what: 'the baseline', roots: [o.target.root] });
 }

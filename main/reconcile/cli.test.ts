@@ -4,7 +4,7 @@
 // LAKEREC_REPEAT=3 times, to catch an exit code that is only sometimes wrong.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildSampleLakes, type BuiltLake } from '../../sample-lakes/build';
@@ -56,7 +56,8 @@ const cases: Case[] = [
   { name: 'an unknown level: 2', args: () => ['reconcile', lakes.control.sourceParquet, lakes.control.tablePath, '--contract', lakes.control.contractPath, '--level', 'deep'], code: 2, stderr: /--level must be one of/ },
   { name: 'a missing source: 3', args: () => ['reconcile', 'nowhere.parquet', lakes.control.tablePath, '--contract', lakes.control.contractPath], code: 3, stderr: /source nowhere\.parquet does not exist/ },
   { name: 'an unreadable source: 3', args: () => ['reconcile', 'garbage.parquet', lakes.control.tablePath, '--contract', lakes.control.contractPath], code: 3, stderr: /cannot read source garbage\.parquet/ },
-  { name: 'a target that is not a Delta table: 3', args: () => ['reconcile', lakes.control.sourceParquet, dir, '--contract', lakes.control.contractPath], code: 3, stderr: /not a Delta table/ },
+  // (a folder of its own: the folder named as the table is an output root, so the report beside it is refused first)
+  { name: 'a target that is not a Delta table: 3', args: () => { mkdirSync(join(dir, 'plain'), { recursive: true }); return ['reconcile', lakes.control.sourceParquet, join(dir, 'plain'), '--contract', lakes.control.contractPath]; }, code: 3, stderr: /not a Delta table/ },
 ];
 
 describe(`lakerec reconcile exit codes (real CLI, ${RUNS} run(s) per case)`, () => {

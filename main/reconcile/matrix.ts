@@ -1,8 +1,7 @@
 // The detection matrix: every scenario lake at every level. Per scenario: the first level that
 // notices (verdict diverges), the first that names the scenario's mode, and the target rows read
 // to name it. The silent scenarios must never be noticed.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { writeOutput } from '../engine/outputs';
 import { LEVELS, type FindingMode, type Level, type ReconcileResult } from '../../shared/reconcile';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import { reconcile, type ReconcileOptions } from './reconcile';
@@ -136,8 +135,6 @@ export function matrixMarkdown(m: DetectionMatrix): string {
 }
 
 export function writeMatrix(m: DetectionMatrix, jsonPath: string, mdPath: string): void {
-  mkdirSync(dirname(jsonPath), { recursive: true });
-  writeFileSync(jsonPath, JSON.stringify(m, null, 2) + '\n');
-  mkdirSync(dirname(mdPath), { recursive: true });
-  writeFileSync(mdPath, matrixMarkdown(m));
+  writeOutput(jsonPath, JSON.stringify(m, null, 2) + '\n', { what: 'the matrix' });
+  writeOutput(mdPath, matrixMarkdown(m), { what: 'the matrix' });
 }

@@ -4,6 +4,7 @@
 // hold a database file at a time (a busy file is retried briefly).
 import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { guardOutputPath } from '../engine/outputs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -36,6 +37,9 @@ export interface RunInput {
 const KINDS: readonly RunKind[] = ['proof', 'reconcile', 'bisect', 'mutate'];
 
 async function withDb<T>(dir: string, body: (conn: DuckDBConnection) => Promise<T>): Promise<T> {
+  // DuckDB writes the file (and its WAL) itself: the output guard checks the folder first, so a
+  // LAKEREC_DATA_DIR pointed into a table is refused like any output.
+  guardOutputPath(join(dir, RUNS_FILE), 'the run history');
   if (!existsSync(dir)) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (process.platform !== 'win32') chmodSync(dir, 0o700);

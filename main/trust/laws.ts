@@ -7,7 +7,7 @@ import { checkScalarExpression } from '../engine/expression';
 import { LakerecError } from '../../shared/errors';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import type { LawCheck, LawDay, LawsResult } from '../../shared/trust';
-import { openDuck, sqlIdent, interruptOnAbort } from '../engine/duck';
+import { openDuck, sqlIdent, interruptOnAbort, queryTimeLimitMs, withTimeLimit } from '../engine/duck';
 import { contractError, loadContract, type Contract } from '../reconcile/contract';
 import { openSource, openTarget, registerTargetView } from '../reconcile/sides';
 import type { DeltaTable } from '../delta/table';
@@ -29,6 +29,8 @@ const FLOAT = /^(DOUBLE|FLOAT|REAL)$/;
 const DATE_LIKE = /^(DATE|TIMESTAMP.*)$/;
 const DEFAULT_TOLERANCE = 1e-9;
 const MAX_FAILURES = 5;
+/** The laws' totals over a contract's day expression may take this many interactive time limits (20 x 30 s). */
+export const LAW_TIME_FACTOR = 20;
 
 export async function checkLaws(opts: LawsOptions): Promise<LawsResult> {
   const started = Date.now();
@@ -112,9 +114,15 @@ export async function checkLaws(opts: LawsOptions): Promise<LawsResult> {
       const exactCols = measures.map((m, i) => (kindOf(m) === 'exact_sum'
         ? `CAST(coalesce(s.m${i}, 0) AS VARCHAR) AS sm${i}, CAST(coalesce(t.m${i}, 0) AS VARCHAR) AS tm${i}, CAST(coalesce(t.m${i}, 0) - coalesce(s.m${i}, 0) AS VARCHAR) AS dm${i}, coalesce(t.m${i}, 0) = coalesce(s.m${i}, 0) AS ok${i}`
         : `coalesce(s.m${i}, 0) AS sm${i}, coalesce(t.m${i}, 0) AS tm${i}, coalesce(s.a${i}, 0) AS sa${i}, coalesce(t.a${i}, 0) AS ta${i}`));
-      joined = (await conn.runAndReadAll(`WITH s AS (${side('lk_law_s', sDay)}), t AS (${side('lk_law_t', tDay)})
+      const totals = `WITH s AS (${side('lk_law_s', sDay)}), t AS (${side('lk_law_t', tDay)})
         SELECT coalesce(s.d, t.d) AS d, coalesce(s.n, 0) AS sn, coalesce(t.n, 0) AS tn${exactCols.length ? ', ' + exactCols.join(', ') : ''}
-        FROM s FULL OUTER JOIN t ON s.d IS NOT DISTINCT FROM t.d ORDER BY 1 NULLS FIRST`)).getRowObjectsJS() as Record<string, unknown>[];
+        FROM s FULL OUTER JOIN t ON s.d IS NOT DISTINCT FROM t.d ORDER BY 1 NULLS FIRST`;
+      // A day derived by the contract's expression (someone else's SQL) runs under a time limit:
+      // LAW_TIME_FACTOR times the interactive one, since it reads the whole of both sides.
+      const run = () => conn.runAndReadAll(totals);
+      joined = (await (partExpr !== null && [sDay, tDay].some((d) => d !== null && d.includes(partExpr as string))
+        ? withTimeLimit(conn, queryTimeLimitMs() * LAW_TIME_FACTOR, "The totals per day (the contract's day expression)", run)
+        : run())).getRowObjectsJS() as Record<string, unknown>[];
     } catch (e) {
       if (e instanceof LakerecError) throw e;
       throw contractError(contract, spec ? 'laws' : 'partitioning', `the totals per day cannot be computed: ${(e as Error).message.split('\n')[0]}`);

@@ -6,7 +6,7 @@
 // cancel, and (if the process dies first) at process exit or on SIGINT/SIGTERM.
 import { createHash, randomUUID } from 'node:crypto';
 import {
-  chmodSync, closeSync, copyFileSync, linkSync, mkdirSync, mkdtempSync, openSync, readFileSync, realpathSync, rmSync, writeFileSync, writeSync,
+  closeSync, copyFileSync, linkSync, mkdirSync, openSync, readFileSync, realpathSync, rmSync, writeFileSync, writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,44 +16,10 @@ import type { AddFile, DeletionVectorDescriptor } from '../../shared/delta';
 import { deletionVectorLocation } from '../delta/dv';
 import { DeltaTable } from '../delta/table';
 import type { Snapshot } from '../delta/types';
+import { makeTempDir, removeTempDir } from '../engine/tempdirs';
 
 const V0 = '00000000000000000000.json';
 export const SANDBOX_PREFIX = 'lakerec-mutate-';
-
-// ---- cleanup at exit ----
-const live = new Set<string>();
-let hooked = false;
-function removeLive(): void {
-  for (const d of live) {
-    try { rmSync(d, { recursive: true, force: true }); } catch { /* best effort at exit */ }
-  }
-  live.clear();
-}
-function onSignal(sig: NodeJS.Signals): void {
-  removeLive();
-  process.off('SIGINT', onSignal);
-  process.off('SIGTERM', onSignal);
-  // Let the default action (exit) happen now that the sandbox is gone.
-  if (process.listenerCount(sig) === 0) process.kill(process.pid, sig);
-}
-function track(dir: string): void {
-  live.add(dir);
-  if (!hooked) {
-    hooked = true;
-    process.on('exit', removeLive);
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-  }
-}
-function untrack(dir: string): void {
-  live.delete(dir);
-  if (live.size === 0 && hooked) {
-    hooked = false;
-    process.off('exit', removeLive);
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
-}
 
 // ---- one mutation run per table ----
 function lockPath(realRoot: string): string {
@@ -143,10 +109,10 @@ export function sandboxLog(snapshot: Snapshot, now = Date.now()): string {
 export async function createSandbox(userRoot: string, version?: number): Promise<{ sandbox: Sandbox; snapshot: Snapshot; table: DeltaTable }> {
   const table = await DeltaTable.open(userRoot);
   const snapshot = await table.snapshot(version === undefined ? {} : { version });
-  const dir = mkdtempSync(join(tmpdir(), SANDBOX_PREFIX));
-  track(dir);
+  // One name and one cleanup for every temp folder (main/engine/tempdirs.ts): removed at the end,
+  // on error, at exit and on SIGINT/SIGTERM, and by the next start after a SIGKILL.
+  const dir = makeTempDir('mutate');
   try {
-    if (process.platform !== 'win32') chmodSync(dir, 0o700);
     const base = join(dir, 'base');
     mkdirSync(join(base, '_delta_log'), { recursive: true });
     writeFileSync(join(base, '_delta_log', V0), sandboxLog(snapshot));
@@ -166,14 +132,12 @@ export async function createSandbox(userRoot: string, version?: number): Promise
         rmSync(root, { recursive: true, force: true });
       },
       remove() {
-        rmSync(dir, { recursive: true, force: true });
-        untrack(dir);
+        removeTempDir(dir);
       },
     };
     return { sandbox, snapshot, table };
   } catch (e) {
-    rmSync(dir, { recursive: true, force: true });
-    untrack(dir);
+    removeTempDir(dir);
     throw e;
   }
 }

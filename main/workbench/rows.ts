@@ -11,7 +11,7 @@ import { columnTags, isCountsOnly, maskValue } from '../../shared/sensitivity';
 import {
   MAX_PAGE_ROWS, typeText, type GridColumn, type RowsPage, type RowsRequest,
 } from '../../shared/workbench';
-import { openDuck, sqlIdent, sqlString, type Duck } from '../engine/duck';
+import { openDuck, queryTimeLimitMs, sqlIdent, sqlString, withTimeLimit, type Duck } from '../engine/duck';
 import { registerSnapshotView } from '../delta/scan';
 import { DeltaTable } from '../delta/table';
 import type { ActiveFile, Snapshot } from '../delta/types';
@@ -175,6 +175,7 @@ export class RowsService {
         const col = byName.get(eq.column);
         if (!col) throw new LakerecError('usage', `Version ${v.version} has no column "${eq.column}".`, { field: 'equals' });
         if (col.masked) throw new LakerecError('usage', `Column "${col.name}" is confidential: its values cannot be filtered on.`, { field: 'equals' });
+        if (eq.value !== null && eq.value.includes('\0')) throw new LakerecError('usage', `The value to match in column "${col.name}" contains a NUL character, which no value of the table can hold.`, { field: 'equals' });
         conds.push(eq.value === null ? `${sqlIdent(col.name)} IS NULL` : `CAST(${sqlIdent(col.name)} AS VARCHAR) = ${sqlString(eq.value)}`);
       }
       let base = sqlIdent(v.name);
@@ -195,6 +196,8 @@ export class RowsService {
         order = ` ORDER BY ${sqlIdent(col.name)} ${dir}, _lakerec_file, _lakerec_row`;
       }
       const limit = Math.min(Math.max(1, req.limit ?? 200), MAX_PAGE_ROWS);
+      // Every interactive query has a time limit (a filter that passes the check can still be slow).
+      const limitMs = queryTimeLimitMs();
       const offset = Math.max(0, req.offset ?? 0);
       const select = v.columns.map((c, i) => (c.masked
         ? `CASE WHEN ${sqlIdent(c.name)} IS NULL THEN NULL ELSE ${sqlString(MASK)} END AS c${i}`
@@ -202,8 +205,9 @@ export class RowsService {
       const sql = `SELECT ${select.join(', ') || '1'} FROM ${base}${whereSql}${order} LIMIT ${limit} OFFSET ${offset}`;
       let rows: (string | null)[][];
       try {
-        rows = (await conn.runAndReadAll(sql)).getRows().map((r) => (v.columns.length ? r.map((x) => (x === null ? null : String(x))) : []));
+        rows = (await withTimeLimit(conn, limitMs, 'This page of rows', () => conn.runAndReadAll(sql))).getRows().map((r) => (v.columns.length ? r.map((x) => (x === null ? null : String(x))) : []));
       } catch (e) {
+        if (e instanceof LakerecError) throw e;
         const msg = (e as Error).message.split('\n')[0];
         if (whereShown !== null) throw new LakerecError('usage', `The filter does not run on version ${v.version}: ${msg}`, { field: 'where' });
         throw new LakerecError('io_error', `Version ${v.version} cannot be read: ${msg}`, { version: v.version });
@@ -212,7 +216,7 @@ export class RowsService {
       let matching = v.counts.get(countKey);
       if (matching === undefined) {
         matching = whereShown === null && whereSql === '' ? v.totalRows
-          : Number((await conn.runAndReadAll(`SELECT count(*) FROM ${base}${whereSql}`)).getRows()[0][0]);
+          : Number((await withTimeLimit(conn, limitMs, 'Counting the matching rows', () => conn.runAndReadAll(`SELECT count(*) FROM ${base}${whereSql}`))).getRows()[0][0]);
         v.counts.set(countKey, matching);
       }
       return {

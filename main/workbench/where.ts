@@ -8,6 +8,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { LakerecError } from '../../shared/errors';
 import { sqlIdent, sqlString } from '../engine/duck';
 import { pushTo } from '../../shared/group';
+import { stringSizeProblem } from '../engine/string-size';
 
 export const MAX_WHERE_CHARS = 4000;
 
@@ -149,6 +150,8 @@ export async function checkWhere(conn: DuckDBConnection, text: string, view: str
           throw refuse(`The filter may not call ${fn}(): only scalar functions on the list are allowed (no table, file or aggregate functions).`);
         }
         if (v.distinct === true || (v.filter ?? null) !== null) throw refuse('The filter may not use aggregate modifiers (DISTINCT, FILTER).');
+        const size = stringSizeProblem(fn, v.children);
+        if (size !== null) throw refuse(`The filter may not make an unbounded string: ${size}.`);
         const ob = v.order_bys as Record<string, unknown> | undefined;
         if (isObject(ob) && Array.isArray(ob.orders) && ob.orders.length > 0) throw refuse('The filter may not use ORDER BY inside a function.');
       }

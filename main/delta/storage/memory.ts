@@ -3,8 +3,8 @@
 // object store must provide. The same rules as on disk: no `..`, outside paths only when allowed,
 // caps on whole-file reads. Parquet (checkpoints) is handed to DuckDB as a temporary copy: DuckDB
 // is the one Parquet decoder of the reader, so a checkpoint means the same thing from any store.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
+import { makeTempDir, removeTempDir } from '../../engine/tempdirs';
 import { join } from 'node:path';
 import { readLimits, type ReadLimits } from './limits';
 import { checkCap, outsideError, relativeSegments, type EngineFile, type FileMeta, type ReadCap, type Storage } from './storage';
@@ -12,16 +12,8 @@ import { missing } from './local';
 
 interface Entry { bytes: Buffer; mtimeMs: number }
 
-// Temp copies a caller did not release (a scan's data files live as long as its view): removed at exit.
-const leftovers = new Set<string>();
-let exitHook = false;
-function track(dir: string): void {
-  leftovers.add(dir);
-  if (!exitHook) {
-    exitHook = true;
-    process.once('exit', () => { for (const d of leftovers) rmSync(d, { recursive: true, force: true }); });
-  }
-}
+// Temp copies a caller did not release (a scan's data files live as long as its view) are removed
+// at exit: they come from makeTempDir, like every temp folder.
 
 export class MemoryStorage implements Storage {
   readonly allowOutsidePaths: boolean;
@@ -104,10 +96,9 @@ export class MemoryStorage implements Storage {
     const e = this.get(path, cap?.what ?? 'file');
     if (cap) checkCap(e.bytes.length, cap, path);
     this.reads.push({ path });
-    const dir = mkdtempSync(join(tmpdir(), 'lakerec-mem-'));
+    const dir = makeTempDir('mem');
     const file = join(dir, path.split('/').pop() ?? 'file');
     writeFileSync(file, e.bytes);
-    track(dir);
-    return { path: file, release: async () => { leftovers.delete(dir); rmSync(dir, { recursive: true, force: true }); } };
+    return { path: file, release: async () => { removeTempDir(dir); } };
   }
 }

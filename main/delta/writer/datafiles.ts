@@ -2,9 +2,9 @@
 // DuckDB COPY (one file per partition, with full stats), the logical rows of active files read back
 // (partition values filled in, deletion vectors applied), and the files a predicate touches.
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { makeTempDir, removeTempDir } from '../../engine/tempdirs';
 import type { AddFile, RemoveFile, StructField, StructType } from '../../../shared/delta';
 import { sqlIdent, sqlString } from '../../engine/duck';
 import { readDeletionVector } from '../dv';
@@ -46,7 +46,7 @@ export async function prepareBatch(w: WriterCore, source: RowSource, opts: Write
   try {
     let select: string;
     if ('rows' in source) {
-      scratch = mkdtempSync(join(tmpdir(), 'lakerec-rows-'));
+      scratch = makeTempDir('rows');
       const known = new Set(schema.fields.map((f) => f.name));
       for (const r of source.rows) {
         for (const k of Object.keys(r)) {
@@ -91,7 +91,7 @@ export async function prepareBatch(w: WriterCore, source: RowSource, opts: Write
     await checkNotNull(w, BATCH, schema);
     return await w.scalar(`SELECT count(*) FROM ${BATCH}`, 'count');
   } finally {
-    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    if (scratch) removeTempDir(scratch);
   }
 }
 

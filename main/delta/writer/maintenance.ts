@@ -2,9 +2,9 @@
 // _last_checkpoint, also automatic every delta.checkpointInterval versions), log cleanup and
 // VACUUM. A checkpoint is published with the store's writeIfAbsent, like a commit: one of two writers
 // checkpointing a version wins, the other gets commit_conflict and the first file stays whole.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makeTempDir, removeTempDir } from '../../engine/tempdirs';
 import type { AddFile } from '../../../shared/delta';
 import { LakerecError } from '../../../shared/errors';
 import { sqlIdent, sqlString } from '../../engine/duck';
@@ -73,7 +73,7 @@ export async function checkpoint(w: WriterCore): Promise<{ version: number; path
   lines.push(JSON.stringify({ metaData: w.st.metadata }));
   for (const r of w.st.tombstones.values()) lines.push(JSON.stringify({ remove: r }));
   for (const a of w.st.files.values()) lines.push(JSON.stringify({ add: { ...a, dataChange: false } }));
-  const scratch = mkdtempSync(join(tmpdir(), 'lakerec-cp-'));
+  const scratch = makeTempDir('cp');
   const name = `${String(v).padStart(20, '0')}.checkpoint.parquet`;
   const final = join(w.logDir, name);
   const tmpParquet = join(scratch, name);
@@ -102,7 +102,7 @@ export async function checkpoint(w: WriterCore): Promise<{ version: number; path
     replaceFile(join(w.logDir, '_last_checkpoint'), JSON.stringify({ version: v, size, sizeInBytes: bytes.length, numOfAddFiles: w.st.files.size }));
     return { version: v, path: final, size };
   } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    removeTempDir(scratch);
   }
 }
 
