@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { runProof } from './run';
 import type { ProofResult } from '../../shared/proof';
-import { access, profileNoLeak, sandboxDiscarded } from './checks';
+import { accessD11, profileNoLeak, sandboxDiscarded } from './checks';
 import { DECLARED_SCHEMA, generateTable } from './generate';
 import { profileColumn } from '../../shared/sensitivity';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -115,10 +115,14 @@ describe('governance checks fail on what they guard', () => {
     expect(profileNoLeak(DECLARED_SCHEMA, [masked], { ...result, profiles: [masked], checks: [] }, secrets).status).toBe('pass');
   });
 
-  it('access fails on a sandbox others can read; sandbox_discarded fails on leftovers', () => {
-    expect(access({ path: '/x', mode: 0o755, ownerUid: 1, currentUid: 1, platform: 'linux' }).status).toBe('fail');
-    expect(access({ path: '/x', mode: 0o700, ownerUid: 2, currentUid: 1, platform: 'linux' }).status).toBe('fail');
-    expect(access({ path: '/x', mode: 0o700, ownerUid: 1, currentUid: 1, platform: 'linux' }).status).toBe('pass');
+  it('access_d11 never passes: a warning naming the missing table access control, a failure when the sandbox is open; sandbox_discarded fails on leftovers', () => {
+    expect(accessD11({ path: '/x', mode: 0o755, ownerUid: 1, currentUid: 1, platform: 'linux' }).status).toBe('fail');
+    expect(accessD11({ path: '/x', mode: 0o700, ownerUid: 2, currentUid: 1, platform: 'linux' }).status).toBe('fail');
+    const ok = accessD11({ path: '/x', mode: 0o700, ownerUid: 1, currentUid: 1, platform: 'linux' });
+    expect(ok.status).toBe('warn');
+    expect(ok.summary).toMatch(/table access control/);
+    expect(ok.evidence.join('\n')).toMatch(/sandbox mode 0700/);
+    expect(accessD11({ path: '/x', mode: null, ownerUid: null, currentUid: null, platform: 'win32' }).status).toBe('warn');
     expect(sandboxDiscarded('/x', ['a']).status).toBe('fail');
   });
 });
