@@ -6,7 +6,7 @@ import type { ColumnProfile } from './sensitivity';
 export type ProofCheckName =
   | 'rows_match' | 'schema_match' | 'fingerprints_match' | 'rows_identical'
   | 'declared_schema' | 'tags_carried' | 'sensitivity_floor' | 'profile_no_leak'
-  | 'delta_protocol' | 'one_writer' | 'access' | 'sandbox_discarded';
+  | 'delta_protocol' | 'one_writer' | 'access_d11' | 'sandbox_discarded';
 
 export const PROOF_CHECKS: readonly { name: ProofCheckName; kind: 'data' | 'governance'; passesWhen: string }[] = [
   { name: 'rows_match', kind: 'data', passesWhen: 'every step has the generated row count' },
@@ -19,7 +19,7 @@ export const PROOF_CHECKS: readonly { name: ProofCheckName; kind: 'data' | 'gove
   { name: 'profile_no_leak', kind: 'governance', passesWhen: 'profiles of confidential columns hold counts only, and no confidential value appears anywhere in the result' },
   { name: 'delta_protocol', kind: 'governance', passesWhen: "each engine read the other's protocol and table features, and each table declares the features its schema needs" },
   { name: 'one_writer', kind: 'governance', passesWhen: "every commit on each table is by the expected engine (commitInfo.engineInfo)" },
-  { name: 'access', kind: 'governance', passesWhen: 'the sandbox is readable by the current user only (mode 0700, owned by the user)' },
+  { name: 'access_d11', kind: 'governance', passesWhen: 'never yet: a warning until table access control exists (fails when the sandbox is open to other users)' },
   { name: 'sandbox_discarded', kind: 'governance', passesWhen: 'nothing of the sandbox is left afterwards' },
 ];
 

@@ -258,15 +258,25 @@ export function oneWriter(f: ProofFacts): ProofCheck {
     : check('one_writer', 'pass', 'every commit on each table is by the expected engine', evidence);
 }
 
-export function access(s: SandboxFacts): ProofCheck {
+/** Why access_d11 cannot pass: the seed's D11 (table access control) does not exist in lakerec. */
+export const ACCESS_D11_REASON = 'table access control (the seed\'s D11) does not exist in lakerec yet: anyone who can read the table folder can read the data, so this stays a warning and never passes';
+
+/**
+ * The seed's `access_d11`: a warning that never passes until table access control exists. What
+ * lakerec can check today, the sandbox being readable by the current user only, is evidence, and
+ * a sandbox open to other users fails it.
+ */
+export function accessD11(s: SandboxFacts): ProofCheck {
+  const evidence = [ACCESS_D11_REASON];
   if (s.mode === null) {
-    return check('access', 'warn', `permission bits are not available on ${s.platform}; the sandbox's access was not verified`, [`sandbox ${s.path}`]);
+    evidence.push(`permission bits are not available on ${s.platform}; the sandbox ${s.path} was not verified`);
+    return check('access_d11', 'warn', 'a gap: table access control does not exist yet; the sandbox\'s permissions could not be verified here', evidence);
   }
-  const evidence = [`sandbox mode ${(s.mode & 0o777).toString(8).padStart(4, '0')}, owner uid ${s.ownerUid}, current uid ${s.currentUid}`];
+  evidence.push(`sandbox mode ${(s.mode & 0o777).toString(8).padStart(4, '0')}, owner uid ${s.ownerUid}, current uid ${s.currentUid}`);
   const ok = (s.mode & 0o077) === 0 && (s.currentUid === null || s.ownerUid === s.currentUid);
   return ok
-    ? check('access', 'pass', 'the sandbox is readable by the current user only', evidence)
-    : check('access', 'fail', 'the sandbox is open to other users', evidence);
+    ? check('access_d11', 'warn', 'a gap: table access control does not exist yet (the sandbox was readable by the current user only)', evidence)
+    : check('access_d11', 'fail', 'the sandbox is open to other users (and table access control does not exist yet)', evidence);
 }
 
 export function sandboxDiscarded(path: string, leftOver: string[]): ProofCheck {

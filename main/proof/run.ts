@@ -229,7 +229,7 @@ export async function runProof(opts: ProofOptions): Promise<ProofResult> {
     ms: finished - started, sandbox, steps, checks, profiles, passed: false,
   };
   // profile_no_leak looks at everything the result will hold, so it is decided last but one.
-  const tail = [C.deltaProtocol(facts), C.oneWriter(facts), C.access(facts.sandbox), C.sandboxDiscarded(sandbox, leftOver)];
+  const tail = [C.deltaProtocol(facts), C.oneWriter(facts), C.accessD11(facts.sandbox), C.sandboxDiscarded(sandbox, leftOver)];
   const leak = C.profileNoLeak(declared, profiles, { ...result, checks: [...checks, ...tail] }, g ? confidentialValues(g) : []);
   result.checks = [...checks, leak, ...tail];
   result.passed = result.checks.every((c) => c.status !== 'fail');
