@@ -203,7 +203,7 @@ export async function runProof(opts: ProofOptions): Promise<ProofResult> {
     }
     for (const [r, reader, table] of [[readA, eb, 'a'], [readB, ea, 'b']] as const) {
       const read = r as EngineRead | null;
-      if (read) reads.push({ reader: reader.name, table, schema: deltaSchemaOf(read.table.schema), protocol: read.protocol, featuresChecked: read.featuresChecked, readerFeatures: [...reader.readerFeatures] });
+      if (read) reads.push({ reader: reader.name, table, schema: deltaSchemaOf(read.table.schema), protocol: read.protocol, featuresChecked: read.featuresChecked, readerFeatures: [...reader.readerFeatures], adjustments: read.adjustments ?? [] });
     }
     sandboxInfo = sandboxFacts(sandbox);
   } finally {

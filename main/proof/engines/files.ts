@@ -10,7 +10,7 @@ import { throwIfCancelled, type JobContext } from '../../../shared/jobs';
 import { readDeletionVector } from '../../delta/dv';
 import { numRecordsOfAdd } from '../../delta/replay';
 import { checkedDataFile } from '../../delta/scan';
-import { arrowSchemaOf, buildTable, columnCells, tableRows, type Cell } from '../cells';
+import { arrowSchemaOf, arrowTypeOf, buildTable, columnCells, deltaTypeOf, tableRows, type Cell } from '../cells';
 import { daysFromCivil, micros } from '../generate';
 import { openSnapshot, withDeltaFields } from './common';
 import type { Engine, EngineRead } from './types';
@@ -20,11 +20,12 @@ export interface ReadFilesOptions {
   deletionVectors: boolean;
 }
 
-/** The rows of `table` whose 0-based index is not in `deleted`. */
+/** The rows of `table` whose 0-based index is not in `deleted` (rebuilt in the proof's Arrow types for the same Delta types). */
 export function keepRows(table: A.Table, deleted: ReadonlySet<number>): A.Table {
   if (!deleted.size) return table;
   const rows = tableRows(table).filter((_, i) => !deleted.has(i));
-  return buildTable(table.schema, rows);
+  const schema = new A.Schema(table.schema.fields.map((f) => new A.Field(f.name, arrowTypeOf(deltaTypeOf(f.type)), f.nullable, f.metadata)));
+  return buildTable(schema, rows);
 }
 
 /** A Delta table read by an engine's own Parquet reader, one data file at a time. */

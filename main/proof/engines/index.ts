@@ -3,15 +3,16 @@ import { LakerecError } from '../../../shared/errors';
 import { arrowEngine } from './arrow';
 import { duckdbEngine } from './duckdb';
 import { lossyEngines } from './lossy';
+import { polarsEngine, polarsLossyEngines } from './polars';
 import type { Engine } from './types';
 
 export type { Engine, EngineRead, EngineWrite } from './types';
 
-export const ENGINES: readonly Engine[] = [duckdbEngine, arrowEngine];
+export const ENGINES: readonly Engine[] = [duckdbEngine, arrowEngine, polarsEngine];
 
 /** The engines offered to users (and, with `testDoubles`, the lossy test doubles too). */
 export function listEngines(opts: { testDoubles?: boolean } = {}): Engine[] {
-  return opts.testDoubles ? [...ENGINES, ...lossyEngines] : [...ENGINES];
+  return opts.testDoubles ? [...ENGINES, ...lossyEngines, ...polarsLossyEngines] : [...ENGINES];
 }
 
 export function engineByName(name: string, opts: { testDoubles?: boolean } = {}): Engine {
