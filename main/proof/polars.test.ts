@@ -113,6 +113,26 @@ describe.skipIf(!avail.available)('round-trip proofs with polars', () => {
   });
 });
 
+const conformance = join(__dirname, '..', '..', '..', 'shared', 'conformance');
+
+describe.skipIf(!avail.available || !existsSync(conformance))('the polars engine on real tables with deletion vectors', () => {
+  it('applies deletion vectors as the protocol says: its rows and fingerprint equal our reader\'s (DuckDB SQL)', async () => {
+    const { polarsEngine } = await import('./engines/polars');
+    const { fingerprintArrow } = await import('./fingerprint');
+    const { compareFingerprints } = await import('../../shared/fingerprint');
+    let checked = 0;
+    for (const root of [join(conformance, 'delta-rs', 'table-with-dv-small'), join(conformance, 'golden', 'dv-partitioned-with-checkpoint', 'delta')]) {
+      if (!existsSync(root)) continue;
+      const viaDuck = (await duckdbEngine.read(root)).table;
+      const viaPolars = await polarsEngine.read(root);
+      expect(viaPolars.table.numRows).toBe(viaDuck.numRows);
+      expect(compareFingerprints(fingerprintArrow(viaDuck), fingerprintArrow(viaPolars.table))).toEqual([]);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+});
+
 describe('where nodejs-polars cannot load', () => {
   it('the refusal is one line naming the module and how to install it', () => {
     const r = tryLoad('nodejs-polars-that-is-not-installed');
