@@ -65,8 +65,18 @@ export interface ProofStep {
   error?: string;
 }
 
+/** What was proved: the generated table (the seed's `generic`), by its seed and row count. */
+export interface ProofTableRef {
+  kind: 'generated';
+  seed: number;
+  rows: number;
+}
+
 export interface ProofResult {
   version: 1;
+  /** The proof's id: the lock file's, and the run history's record of it. */
+  id: string;
+  table: ProofTableRef;
   engines: [string, string];
   startedAt: string;
   finishedAt: string;
@@ -94,4 +104,14 @@ export interface RunRecord {
   title: string;
   /** The kind's own result summary, as JSON. */
   summary: unknown;
+}
+
+/** The seed's ODS_PROOF: which proofs run when none is named. */
+export const PROOF_MODES = ['generic', 'off', 'all'] as const;
+export type ProofMode = (typeof PROOF_MODES)[number];
+
+export interface ProofSettings {
+  mode: ProofMode;
+  /** A Dagster instance's GraphQL endpoint the record is posted to; null: not posted. */
+  dagsterUrl: string | null;
 }

@@ -2,6 +2,7 @@
 //   generate  → A writes table a → B reads a (fingerprint) and writes table b → A reads b back
 // Every step's fingerprint is compared with the generated data's; A's read of b is compared row
 // by row; then the governance checks. All inside a sandbox folder (mode 0700) deleted at the end.
+import { randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -37,6 +38,8 @@ export interface ProofOptions {
   testDoubles?: boolean;
   /** Folder the sandbox is created in (default: the OS temp folder). */
   tmpRoot?: string;
+  /** The proof's id (default: a new UUID); the lock file and the run history use it. */
+  id?: string;
 }
 
 const STEP_TITLES: Record<ProofStepId, (a: string, b: string) => string> = {
@@ -225,7 +228,8 @@ export async function runProof(opts: ProofOptions): Promise<ProofResult> {
   ];
   const finished = Date.now();
   const result: ProofResult = {
-    version: 1, engines: [ea.name, eb.name], startedAt: new Date(started).toISOString(), finishedAt: new Date(finished).toISOString(),
+    version: 1, id: opts.id ?? randomUUID(), table: { kind: 'generated', seed: opts.seed ?? DEFAULT_SEED, rows: g?.rows.length ?? opts.rows ?? GENERATED_ROWS },
+    engines: [ea.name, eb.name], startedAt: new Date(started).toISOString(), finishedAt: new Date(finished).toISOString(),
     ms: finished - started, sandbox, steps, checks, profiles, passed: false,
   };
   // profile_no_leak looks at everything the result will hold, so it is decided last but one.

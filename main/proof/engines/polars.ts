@@ -157,6 +157,7 @@ export function makePolarsEngine(opts: { name?: string; damage?: PolarsDamage; t
     engineInfoPrefix: 'lakerec-polars/',
     readerFeatures: new Set(['timestampNtz', 'deletionVectors', 'v2Checkpoint', 'vacuumProtocolCheck']),
     testOnly: opts.testOnly,
+    availability: polarsAvailability,
 
     async write(root: string, table: A.Table, ctx?: JobContext): Promise<EngineWrite> {
       throwIfCancelled(ctx);

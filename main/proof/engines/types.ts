@@ -42,6 +42,8 @@ export interface Engine {
   readerFeatures: ReadonlySet<string>;
   /** Test doubles are not offered to users. */
   testOnly?: boolean;
+  /** Whether the engine can run here (a native module that loads, a program on PATH); absent: always. */
+  availability?(): { available: true } | { available: false; reason: string };
   write(root: string, table: A.Table, ctx?: JobContext): Promise<EngineWrite>;
   read(root: string, ctx?: JobContext): Promise<EngineRead>;
 }
