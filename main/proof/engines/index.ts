@@ -2,6 +2,7 @@
 import { LakerecError } from '../../../shared/errors';
 import { arrowEngine } from './arrow';
 import { duckdbEngine } from './duckdb';
+import { externalEngines } from './external';
 import { lossyEngines } from './lossy';
 import { polarsEngine, polarsLossyEngines } from './polars';
 import type { Engine } from './types';
@@ -10,15 +11,20 @@ export type { Engine, EngineRead, EngineWrite } from './types';
 
 export const ENGINES: readonly Engine[] = [duckdbEngine, arrowEngine, polarsEngine];
 
+/** The in-process engines and the user's own (external ones, offered only where discovered). */
+export function allEngines(): Engine[] {
+  return [...ENGINES, ...externalEngines];
+}
+
 /** The engines offered to users (and, with `testDoubles`, the lossy test doubles too). */
 export function listEngines(opts: { testDoubles?: boolean } = {}): Engine[] {
-  return opts.testDoubles ? [...ENGINES, ...lossyEngines, ...polarsLossyEngines] : [...ENGINES];
+  return opts.testDoubles ? [...allEngines(), ...lossyEngines, ...polarsLossyEngines] : allEngines();
 }
 
 export function engineByName(name: string, opts: { testDoubles?: boolean; requireAvailable?: boolean } = {}): Engine {
   const e = listEngines(opts).find((x) => x.name === name);
   if (!e) {
-    throw new LakerecError('usage', `unknown engine "${name}"; the engines are ${ENGINES.map((x) => x.name).join(', ')}`);
+    throw new LakerecError('usage', `unknown engine "${name}"; the engines are ${allEngines().map((x) => x.name).join(', ')}`);
   }
   if (opts.requireAvailable) {
     const a = e.availability?.() ?? { available: true };
@@ -29,7 +35,7 @@ export function engineByName(name: string, opts: { testDoubles?: boolean; requir
 
 /** The engines offered to users that can run here (polars only where its native module loads). */
 export function availableEngines(): Engine[] {
-  return ENGINES.filter((e) => e.availability?.().available ?? true);
+  return allEngines().filter((e) => e.availability?.().available ?? true);
 }
 
 /** What the window shows to pick from: name, one line, and whether it runs here (serialisable). */
