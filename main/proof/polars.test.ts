@@ -2,7 +2,8 @@
 // 12 checks end to end with the sandbox discarded; what Polars changes is named by column; a
 // deliberately lossy Polars write is caught by the check that should catch it; and where the
 // native module cannot load, asking for polars is refused in one line.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as A from 'apache-arrow';
@@ -142,4 +143,27 @@ describe('where nodejs-polars cannot load', () => {
     expect(line).toMatch(/^the polars engine is not available here: nodejs-polars 0\.25\.2 could not load its native module \(Cannot find module 'nodejs-polars-that-is-not-installed'/);
     expect(line).toMatch(/npm i --no-save --force nodejs-polars-linux-x64-gnu@0\.25\.2/);
   });
+});
+
+describe('the installed command where nodejs-polars cannot load', () => {
+  const repo = join(__dirname, '..', '..');
+  // A preload that makes every require of nodejs-polars fail, as on a machine without its build.
+  const blocker = join(tmpdir(), `lakerec-block-polars-${process.pid}.cjs`);
+  const run = (args: string[]) => {
+    writeFileSync(blocker, "const M = require('module'); const load = M._load; M._load = function (r, ...a) { if (String(r).startsWith('nodejs-polars')) throw new Error(\"Cannot find module '\" + r + \"' (blocked by the test)\"); return load.call(this, r, ...a); };\n");
+    const dataDir = mkdtempSync(join(tmpdir(), 'lakerec-nopolars-'));
+    try {
+      return spawnSync(process.execPath, ['--require', blocker, join(repo, 'main', 'bin', 'lakerec.mjs'), ...args], { encoding: 'utf8', env: { ...process.env, LAKEREC_DATA_DIR: dataDir } });
+    } finally { rmSync(dataDir, { recursive: true, force: true }); }
+  };
+
+  it('the other engines still run, and asking for polars is refused in one line (exit 2)', () => {
+    const ok = run(['proof', '--engines', 'duckdb,arrow']);
+    expect(ok.status, ok.stderr).toBe(0);
+    const refused = run(['proof', '--engines', 'polars,duckdb']);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr.trim().split('\n')).toHaveLength(1);
+    expect(refused.stderr).toMatch(/^lakerec proof: usage: the polars engine is not available here: nodejs-polars 0\.25\.2 could not load its native module \(Cannot find module 'nodejs-polars' \(blocked by the test\)\)/);
+    rmSync(blocker, { force: true });
+  }, 120_000);
 });
