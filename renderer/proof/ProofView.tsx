@@ -95,7 +95,6 @@ export function ProofView() {
 
 
   const running = status === 'running';
-  const queued = running && progress?.phase.startsWith('Queued') ? progress.phase : null;
   const byId = new Map(steps.map((s) => [s.id, s]));
   const failed = result?.checks.filter((c) => c.status === 'fail').length ?? 0;
 
@@ -137,7 +136,6 @@ export function ProofView() {
         </div>
       )}
 
-      {queued && <div className="pad muted" data-testid="proof-queue">{queued}</div>}
       {running && <JobProgress progress={progress} waiting="Starting…" onCancel={cancel} testId="proof-progress" cancelTestId="cancel-proof" />}
 
       {result && (
