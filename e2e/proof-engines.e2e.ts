@@ -30,7 +30,7 @@ describe.skipIf(missing !== null)('Proof page: polars, the queue, the mode (web 
   it('lists polars, and the engines that do not run here as not available', async () => {
     await page.click('[data-testid=tab-proof]');
     await page.locator('[data-testid=proof-empty]').waitFor();
-    const options = await page.locator('[data-testid=engine-a] option').evaluateAll((os) => os.map((o) => `${o.getAttribute('value')}:${(o as HTMLOptionElement).disabled}`));
+    const options = await page.locator('[data-testid=engine-a] option').evaluateAll((os) => os.map((o) => `${o.getAttribute('value')}:${(o as unknown as { disabled: boolean }).disabled}`));
     expect(options).toContain('polars:false');
     expect(options).toContain('spark:true');
     await page.locator('[data-testid=proof-mode]').waitFor();

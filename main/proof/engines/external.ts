@@ -9,7 +9,7 @@
 // are tested (with a stub python3 on a fake PATH); the scripts have not been run against a real
 // delta-rs or Spark.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import * as A from 'apache-arrow';
 import { LakerecError } from '../../../shared/errors';
@@ -186,7 +186,9 @@ export function makeExternalEngine(spec: ExternalSpec, discover: () => Discovery
   const engine: Engine = {
     name: spec.name,
     description: `${spec.label}: the user's own engine, run as a subprocess in the sandbox`,
-    engineInfoPrefix: `lakerec-${spec.name}/`,
+    // Spark names itself in commitInfo.engineInfo (`Apache-Spark/3.5.1 Delta-Lake/3.2.0`); the
+    // delta-rs scripts put lakerec's name there through the commit's custom metadata.
+    engineInfoPrefix: spec.name === 'spark' ? 'Apache-Spark/' : `lakerec-${spec.name}/`,
     readerFeatures: new Set(['timestampNtz', 'deletionVectors', 'v2Checkpoint', 'vacuumProtocolCheck', 'columnMapping']),
     availability: () => {
       const missing = missingFor(spec, d());
@@ -211,8 +213,12 @@ export function makeExternalEngine(spec: ExternalSpec, discover: () => Discovery
       const sandbox = dirname(root);
       const out = `${root}.read.parquet`;
       await runLimited(program(), [script(sandbox), 'read', root, out], sandbox, timeoutMs, ctx);
-      // What the engine read, as it wrote it (its own Parquet), read back by parquet-wasm.
-      const t = readParquetArrow(new Uint8Array(readFileSync(out)));
+      // What the engine read, as it wrote it (its own Parquet), read back by parquet-wasm. Spark
+      // writes a folder of part files.
+      const files = statSync(out).isDirectory() ? readdirSync(out).filter((f) => f.endsWith('.parquet')).sort().map((f) => join(out, f)) : [out];
+      const parts = files.map((f) => readParquetArrow(new Uint8Array(readFileSync(f))));
+      if (!parts.length) throw new LakerecError('data_file_missing', `${spec.name} wrote no Parquet file of what it read`);
+      const t = parts.length === 1 ? parts[0] : new A.Table(parts.flatMap((x) => x.batches));
       const schema = withDeltaFields(snapshot.schema, new Map(t.schema.fields.map((f) => [f.name, f.type])));
       const table = buildTable(schema, tableRows(t.select(schema.fields.map((f) => f.name))));
       return { table, schema: snapshot.schema, protocol: snapshot.protocol, featuresChecked, version: snapshot.version };
