@@ -1,7 +1,7 @@
 // The Proof page with polars and the user's own engines, web mode in Chromium: the engine list
 // says which engines run here; a polars pair runs its 12 checks; a second proof waits in the
 // queue with its position while another holds the one-proof lock; the proof mode is set from
-// the page. Screenshots at 1024, 1400 and 1920 px.
+// the page, and its default proofs run from there. Screenshots at 1024, 1400 and 1920 px.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,6 +91,16 @@ describe.skipIf(missing !== null)('Proof page: polars, the queue, the mode (web 
     await expect.poll(async () => page.inputValue('[data-testid=proof-mode]')).toBe('all');
     await page.setViewportSize({ width: 1920, height: 1000 });
     await shot(page, 'proof-engines-mode-1920.png');
+    // "all": every pair of the engines available here, one after another.
+    const n = Number(/\((\d+)\)/.exec((await page.textContent('[data-testid=run-default-proofs]')) ?? '')?.[1]);
+    expect(n).toBe(9); // duckdb, arrow, polars
+    await page.click('[data-testid=run-default-proofs]');
+    await expect.poll(async () => page.locator('[data-testid=proof-batch] [data-passed=""]').count(), { timeout: 240_000, intervals: [1000] }).toBe(0);
+    const verdicts = await page.locator('[data-testid=proof-batch] .pill').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-pair')}:${e.getAttribute('data-passed')}`));
+    expect(verdicts).toHaveLength(9);
+    expect(verdicts).toContain('duckdb,arrow:true');
+    expect(verdicts).toContain('polars,duckdb:false');
+    await shot(page, 'proof-batch-1920.png');
     await page.setViewportSize({ width: 1024, height: 800 });
     await shot(page, 'proof-engines-empty-1024.png');
     expect(errors).toEqual([]);

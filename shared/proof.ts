@@ -115,3 +115,12 @@ export interface ProofSettings {
   /** A Dagster instance's GraphQL endpoint the record is posted to; null: not posted. */
   dagsterUrl: string | null;
 }
+
+/** The proofs a mode runs when none is named: every ordered pair for `all`, the first two engines for `generic`, none for `off`. */
+export function proofsForMode(mode: ProofMode, engines: readonly string[]): [string, string][] {
+  if (mode === 'off') return [];
+  if (mode === 'generic') return engines.length >= 2 ? [[engines[0], engines[1]]] : [];
+  const out: [string, string][] = [];
+  for (const a of engines) for (const b of engines) out.push([a, b]);
+  return out;
+}

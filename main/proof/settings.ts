@@ -61,11 +61,4 @@ export function writeProofSettings(dir: string, s: ProofSettings): ProofSettings
   return checked;
 }
 
-/** The proofs a mode runs when none is named: every ordered pair for `all`, the default pair for `generic`, none for `off`. */
-export function proofsForMode(mode: ProofMode, engines: readonly string[]): [string, string][] {
-  if (mode === 'off') return [];
-  if (mode === 'generic') return engines.length >= 2 ? [[engines[0], engines[1]]] : [];
-  const out: [string, string][] = [];
-  for (const a of engines) for (const b of engines) out.push([a, b]);
-  return out;
-}
+export { proofsForMode } from '../../shared/proof';

@@ -2,7 +2,7 @@
 // then see the twelve checks. Needs no open table: the proof generates its own.
 import { useEffect } from 'react';
 import type { OdsFingerprint } from '../../shared/fingerprint';
-import { PROOF_CHECKS, PROOF_MODES, type ProofCheck, type ProofMode, type ProofStep, type ProofStepId } from '../../shared/proof';
+import { PROOF_CHECKS, PROOF_MODES, proofsForMode, type ProofCheck, type ProofMode, type ProofStep, type ProofStepId } from '../../shared/proof';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { JobProgress } from '../ui/JobProgress';
 import { useProof } from './store';
@@ -85,6 +85,8 @@ export function ProofView() {
   const settingsError = useProof((s) => s.settingsError);
   const loadSettings = useProof((s) => s.loadSettings);
   const setMode = useProof((s) => s.setMode);
+  const runDefault = useProof((s) => s.runDefault);
+  const batch = useProof((s) => s.batch);
 
   useEffect(() => {
     if (!engines) void loadEngines();
@@ -132,10 +134,24 @@ export function ProofView() {
           </label>
           <div className="proof-run">
             <button type="button" className="btn btn-primary" data-testid="run-proof" disabled={running || !a || !b} onClick={() => void run()}>Run proof</button>
+            {settings && settings.mode !== 'off' && engines && (
+              <button type="button" className="btn" data-testid="run-default-proofs" disabled={running} onClick={() => void runDefault()}>
+                {`Run the default proofs (${proofsForMode(settings.mode, engines.filter((e) => e.available !== false).map((e) => e.name)).length})`}
+              </button>
+            )}
           </div>
         </div>
       )}
 
+      {batch.length > 1 && (
+        <div className="pad proof-batch" data-testid="proof-batch">
+          {batch.map((x, i) => (
+            <span key={i} className={`pill pill-${x.passed === null ? 'warn' : x.passed ? 'ok' : 'bad'}`} data-pair={`${x.a},${x.b}`} data-passed={x.passed === null ? '' : String(x.passed)}>
+              {x.a} → {x.b}{x.passed === null ? '' : x.passed ? ' ✓' : ' ✕'}
+            </span>
+          ))}
+        </div>
+      )}
       {running && <JobProgress progress={progress} waiting="Starting…" onCancel={cancel} testId="proof-progress" cancelTestId="cancel-proof" />}
 
       {result && (
