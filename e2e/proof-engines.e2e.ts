@@ -95,7 +95,7 @@ describe.skipIf(missing !== null)('Proof page: polars, the queue, the mode (web 
     const n = Number(/\((\d+)\)/.exec((await page.textContent('[data-testid=run-default-proofs]')) ?? '')?.[1]);
     expect(n).toBe(9); // duckdb, arrow, polars
     await page.click('[data-testid=run-default-proofs]');
-    await expect.poll(async () => page.locator('[data-testid=proof-batch] [data-passed=""]').count(), { timeout: 240_000, intervals: [1000] }).toBe(0);
+    await expect.poll(async () => page.locator('[data-testid=proof-batch] [data-passed=""]').count(), { timeout: 240_000, interval: 1000 }).toBe(0);
     const verdicts = await page.locator('[data-testid=proof-batch] .pill').evaluateAll((els) => els.map((e) => `${e.getAttribute('data-pair')}:${e.getAttribute('data-passed')}`));
     expect(verdicts).toHaveLength(9);
     expect(verdicts).toContain('duckdb,arrow:true');
