@@ -43,6 +43,15 @@ describe('a lossy engine fails exactly the checks it should', () => {
     expect(fp.evidence.join('\n')).toMatch(/ratio\.nan: 1 expected, 0 found/);
     const rows = r.checks.find((c) => c.name === 'rows_identical')!;
     expect(rows.evidence.join('\n')).toMatch(/ratio: generated "NaN", read null/);
+    // The seed's finding, named with its column.
+    expect(fp.evidence.join('\n')).toMatch(/\(duckdb-sql\) ratio: NaN became null \(1 value\(s\)\)/);
+  });
+
+  it('names a timestamp unit change (nanoseconds wrap outside 1677-2262) by column', async () => {
+    const r = await runProof({ engines: ['lossy-nanos', 'duckdb'], testDoubles: true });
+    const fp = r.checks.find((c) => c.name === 'fingerprints_match')!.evidence.join('\n');
+    expect(fp).toMatch(/seen_at: timestamp values changed \(a unit change to nanoseconds wraps values outside 1677-2262\)/);
+    expect(fp).toMatch(/local_at: timestamp values changed/);
   });
 
   it('the arrow engine refuses to read nanosecond timestamps it cannot vouch for, by name', async () => {
