@@ -6,7 +6,7 @@ import type { ColumnProfile } from './sensitivity';
 export type ProofCheckName =
   | 'rows_match' | 'schema_match' | 'fingerprints_match' | 'rows_identical'
   | 'declared_schema' | 'tags_carried' | 'sensitivity_floor' | 'profile_no_leak'
-  | 'delta_protocol' | 'one_writer' | 'access' | 'sandbox_discarded';
+  | 'delta_protocol' | 'one_writer' | 'access_d11' | 'sandbox_discarded';
 
 export const PROOF_CHECKS: readonly { name: ProofCheckName; kind: 'data' | 'governance'; passesWhen: string }[] = [
   { name: 'rows_match', kind: 'data', passesWhen: 'every step has the generated row count' },
@@ -19,7 +19,7 @@ export const PROOF_CHECKS: readonly { name: ProofCheckName; kind: 'data' | 'gove
   { name: 'profile_no_leak', kind: 'governance', passesWhen: 'profiles of confidential columns hold counts only, and no confidential value appears anywhere in the result' },
   { name: 'delta_protocol', kind: 'governance', passesWhen: "each engine read the other's protocol and table features, and each table declares the features its schema needs" },
   { name: 'one_writer', kind: 'governance', passesWhen: "every commit on each table is by the expected engine (commitInfo.engineInfo)" },
-  { name: 'access', kind: 'governance', passesWhen: 'the sandbox is readable by the current user only (mode 0700, owned by the user)' },
+  { name: 'access_d11', kind: 'governance', passesWhen: 'never yet: a warning until table access control exists (fails when the sandbox is open to other users)' },
   { name: 'sandbox_discarded', kind: 'governance', passesWhen: 'nothing of the sandbox is left afterwards' },
 ];
 
@@ -65,8 +65,18 @@ export interface ProofStep {
   error?: string;
 }
 
+/** What was proved: the generated table (the seed's `generic`), by its seed and row count. */
+export interface ProofTableRef {
+  kind: 'generated';
+  seed: number;
+  rows: number;
+}
+
 export interface ProofResult {
   version: 1;
+  /** The proof's id: the lock file's, and the run history's record of it. */
+  id: string;
+  table: ProofTableRef;
   engines: [string, string];
   startedAt: string;
   finishedAt: string;
@@ -94,4 +104,23 @@ export interface RunRecord {
   title: string;
   /** The kind's own result summary, as JSON. */
   summary: unknown;
+}
+
+/** The seed's ODS_PROOF: which proofs run when none is named. */
+export const PROOF_MODES = ['generic', 'off', 'all'] as const;
+export type ProofMode = (typeof PROOF_MODES)[number];
+
+export interface ProofSettings {
+  mode: ProofMode;
+  /** A Dagster instance's GraphQL endpoint the record is posted to; null: not posted. */
+  dagsterUrl: string | null;
+}
+
+/** The proofs a mode runs when none is named: every ordered pair for `all`, the first two engines for `generic`, none for `off`. */
+export function proofsForMode(mode: ProofMode, engines: readonly string[]): [string, string][] {
+  if (mode === 'off') return [];
+  if (mode === 'generic') return engines.length >= 2 ? [[engines[0], engines[1]]] : [];
+  const out: [string, string][] = [];
+  for (const a of engines) for (const b of engines) out.push([a, b]);
+  return out;
 }

@@ -15,8 +15,11 @@ import type { ProofStep, RunKind } from '../../shared/proof';
 import type { ReconcileResult } from '../../shared/reconcile';
 import type { Sensitivity } from '../../shared/sensitivity';
 import { DeltaTable } from '../delta/table';
-import { engineChoices } from '../proof/engines';
+import { engineByName, engineChoices } from '../proof/engines';
 import { runProof } from '../proof/run';
+import { postToDagster } from '../proof/dagster';
+import { ProofQueue } from '../proof/one-at-a-time';
+import { readProofSettings, SETTINGS_FILE, writeProofSettings } from '../proof/settings';
 import { ContractInvalid, contractSummary, parseContract, readContractFile } from '../reconcile/contract';
 import { AcceptedContracts, sha256Of } from './contract-trust';
 import { reconcile } from '../reconcile/reconcile';
@@ -33,7 +36,7 @@ import { maskReconcileResult, schemaSensitivity, sensitivityOf } from '../incide
 
 export type ScreenMethods =
   | 'pickSource' | 'validateContract' | 'defaultContract' | 'acceptContract' | 'reconcile' | 'exportReport'
-  | 'proofEngines' | 'runProof' | 'listRuns' | 'getRun';
+  | 'proofEngines' | 'runProof' | 'proofSettings' | 'setProofMode' | 'listRuns' | 'getRun';
 
 export interface ScreenServiceOptions {
   /** The run history's folder (a DuckDB file in it). */
@@ -168,6 +171,9 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
   };
   const record = (kind: RunKind, input: Omit<RunInput, 'kind'>) => recordRunQuietly(o.runsDir, { kind, ...input }, log);
   const accepted = new AcceptedContracts(o.userDataDir ?? o.runsDir);
+  // The proof lock and settings live beside the run history, where the CLI looks for them too.
+  const settingsDir = o.runsDir;
+  const proofQueue = new ProofQueue(settingsDir);
 
   return {
     async pickSource() {
@@ -284,13 +290,24 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
       return { engines: engineChoices({ testDoubles: testDoubles() }) };
     },
 
+    async proofSettings() {
+      return { settings: readProofSettings(settingsDir), file: join(settingsDir, SETTINGS_FILE) };
+    },
+
+    async setProofMode({ mode }) {
+      return { settings: writeProofSettings(settingsDir, { ...readProofSettings(settingsDir), mode }) };
+    },
+
     async runProof(req, ctx) {
       const started = new Date().toISOString();
       const title = `${req.engines[0]} -> ${req.engines[1]}`;
       const order = ['generate', 'a_write', 'b_read', 'b_write', 'a_read'];
+      const id = randomUUID();
       try {
-        const result = await runProof({
-          engines: req.engines, rows: req.rows, seed: req.seed, testDoubles: testDoubles(),
+        // Refuse an unknown or unavailable engine before queueing.
+        for (const n of req.engines) engineByName(n, { testDoubles: testDoubles(), requireAvailable: true });
+        const result = await proofQueue.run({ id, startedAt: started, engines: req.engines }, () => runProof({
+          id, engines: req.engines, rows: req.rows, seed: req.seed, testDoubles: testDoubles(),
           ctx: {
             signal: ctx.signal,
             onStep: (step: ProofStep) => {
@@ -298,8 +315,18 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
               ctx.progress?.(p);
             },
           },
+        }), {
+          signal: ctx.signal,
+          queued: (position, blockedBy) => ctx.progress?.({
+            phase: blockedBy
+              ? `Queued: waiting for proof ${blockedBy.id} (${blockedBy.engines.join(' → ')}, another lakerec process) to end; one proof runs at a time`
+              : `Queued: position ${position} (one proof runs at a time)`,
+            done: 0, total: order.length,
+          }),
         });
-        const runId = await record('proof', { status: result.passed ? 'pass' : 'fail', title, startedAt: result.startedAt, finishedAt: result.finishedAt, summary: result });
+        const runId = await record('proof', { id: result.id, status: result.passed ? 'pass' : 'fail', title, startedAt: result.startedAt, finishedAt: result.finishedAt, summary: result });
+        const dagsterUrl = readProofSettings(settingsDir).dagsterUrl;
+        if (dagsterUrl) for (const e of (await postToDagster(dagsterUrl, result)).errors) log(`proof ${result.id}: ${e}`);
         return { runId, result };
       } catch (e) {
         await record('proof', { status: failedStatus(e), title, startedAt: started, summary: { engines: req.engines, error: toErrorData(e) } });

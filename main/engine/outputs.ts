@@ -11,7 +11,7 @@
 // It then writes atomically: a temp file in the same real folder, renamed over the target. A rename
 // replaces the directory entry, never the file's bytes, so an existing output that is a hard link
 // to a table file leaves that file untouched.
-import { closeSync, existsSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { LakerecError } from '../../shared/errors';
@@ -105,6 +105,11 @@ export interface OutputOptions {
   append?: boolean;
   /** File mode of a new file (default 0o644 less the umask). */
   mode?: number;
+  /**
+   * Create the file only if it does not exist (a lock): the complete content appears at once
+   * (link of the written temp file), or the call fails with code EEXIST and nothing changes.
+   */
+  exclusive?: boolean;
 }
 
 function tempBeside(real: string): string {
@@ -141,12 +146,23 @@ export function writeOutput(path: string, data: string | Uint8Array, o: OutputOp
       closeSync(fd);
     }
     recheck(real, o.what, extra);
-    renameSync(tmp, real);
+    if (o.exclusive) {
+      linkSync(tmp, real);
+      rmSync(tmp, { force: true });
+    } else {
+      renameSync(tmp, real);
+    }
     return real;
   } catch (e) {
     rmSync(tmp, { force: true });
+    if (o.exclusive && (e as NodeJS.ErrnoException).code === 'EEXIST') throw e;
     throw ioError(o.what, path, e);
   }
+}
+
+/** Removes a file lakerec wrote for itself (a lock, a state file), through the same guard. */
+export function removeOwnFile(path: string, what: string): void {
+  rmSync(guardOutputPath(path, what), { force: true });
 }
 
 /**

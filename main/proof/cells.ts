@@ -86,7 +86,7 @@ export function deltaTypeOf(t: A.DataType): DeltaType {
     case A.Type.Date: return 'date';
     case A.Type.Timestamp: return (t as A.Timestamp).timezone ? 'timestamp' : 'timestamp_ntz';
     case A.Type.Decimal: { const d = t as A.Decimal; return `decimal(${d.precision},${d.scale})`; }
-    case A.Type.List: case A.Type.FixedSizeList: {
+    case A.Type.List: case A.Type.FixedSizeList: case A.Type.LargeList: {
       const child = (t as A.List).children[0];
       return { type: 'array', elementType: deltaTypeOf(child.type), containsNull: child.nullable };
     }
@@ -234,7 +234,7 @@ const MICROS_PER: Record<number, bigint> = {
 /** Every row's cell of one Arrow data chunk. */
 export function readData(data: A.Data): Cell[] {
   const t = data.type;
-  if (data.offset !== 0 && (t.typeId === A.Type.List || t.typeId === A.Type.Struct || t.typeId === A.Type.Map)) {
+  if (data.offset !== 0 && (t.typeId === A.Type.List || t.typeId === A.Type.LargeList || t.typeId === A.Type.Struct || t.typeId === A.Type.Map)) {
     throw new LakerecError('internal', 'the proof reads unsliced nested Arrow data only');
   }
   const out: Cell[] = new Array(data.length);
@@ -295,14 +295,15 @@ export function readData(data: A.Data): Cell[] {
       for (let i = 0; i < data.length; i++) out[i] = valid(data, i) ? wordsToBigInt(u32, i * words, words) : null;
       return out;
     }
-    case A.Type.List: case A.Type.Map: {
-      const offs = data.valueOffsets as Int32Array;
+    case A.Type.List: case A.Type.LargeList: case A.Type.Map: {
+      // 32-bit offsets, or 64-bit for a LargeList (Polars' lists).
+      const offs = data.valueOffsets as Int32Array | BigInt64Array;
       // Arrow JS may leave out the child of a list whose rows are all null or empty.
       const child = data.children[0] ? readData(data.children[0]) : [];
       for (let i = 0; i < data.length; i++) {
         if (!valid(data, i)) { out[i] = null; continue; }
-        const items = child.slice(offs[i], offs[i + 1]);
-        out[i] = t.typeId === A.Type.List ? items : new MapCell(items.map((e) => {
+        const items = child.slice(Number(offs[i]), Number(offs[i + 1]));
+        out[i] = t.typeId !== A.Type.Map ? items : new MapCell(items.map((e) => {
           const entry = e as Record<string, Cell>;
           const [k, v] = Object.keys(entry);
           return [entry[k], entry[v]] as [Cell, Cell];

@@ -1,7 +1,7 @@
 // The proof's checks: each looks at facts the run gathered and says pass, fail or warn, with the
 // evidence it looked at, one line each.
 import type { DataType, Protocol, StructType } from '../../shared/delta';
-import { compareFingerprints } from '../../shared/fingerprint';
+import { compareFingerprints, type OdsFingerprint } from '../../shared/fingerprint';
 import {
   PROOF_CHECKS, type CheckStatus, type ProofCheck, type ProofCheckName, type ProofResult, type ProofStep,
 } from '../../shared/proof';
@@ -29,6 +29,8 @@ export interface ReadFacts {
   protocol: Protocol;
   featuresChecked: string[];
   readerFeatures: string[];
+  /** What the engine changed on the way in, naming the column (EngineRead.adjustments). */
+  adjustments?: string[];
 }
 
 export interface SandboxFacts {
@@ -72,8 +74,47 @@ function declaredShape(t: DataType, nullable: boolean): unknown {
   return [{ struct: t.fields.map((f) => [f.name, declaredShape(f.type, f.nullable)]) }, nullable];
 }
 
-function typeText(t: DataType): string {
-  return typeof t === 'string' ? t : JSON.stringify(t);
+/** A Delta type in one short line: array<struct<key:string,value:long>>, map<string,long>. */
+export function typeText(t: DataType): string {
+  if (typeof t === 'string') return t;
+  if (t.type === 'array') return `array<${typeText(t.elementType)}>`;
+  if (t.type === 'map') return `map<${typeText(t.keyType)},${typeText(t.valueType)}>`;
+  return `struct<${t.fields.map((f) => `${f.name}:${typeText(f.type)}`).join(',')}>`;
+}
+
+/**
+ * The seed's findings, named: what kind of change a type difference is (decimal re-inferred, a
+ * time zone or unit change, a nested type changed), so the evidence says it next to the column.
+ */
+export function typeFinding(declared: DataType, actual: DataType): string {
+  const dec = /^decimal\(/;
+  if (typeof declared === 'string' && typeof actual === 'string') {
+    if (dec.test(declared) && dec.test(actual)) return 'decimal re-inferred';
+    if (/^timestamp/.test(declared) && /^timestamp/.test(actual)) return 'timestamp time zone changed';
+    if (declared === 'double' || declared === 'float' || actual === 'double' || actual === 'float') return 'numeric type re-inferred';
+    return 'type changed';
+  }
+  if (typeof declared !== 'string' && declared.type === 'map' && typeof actual !== 'string' && actual.type === 'array') return 'nested type changed: the map became a list of key/value structs';
+  if (typeof declared !== 'string' || typeof actual !== 'string') return 'nested type changed';
+  return 'type changed';
+}
+
+/**
+ * The seed's findings in a fingerprint difference, one line per column: a NaN that became a
+ * null, timestamps whose values changed (a unit change to nanoseconds wraps 1677-2262), nulls of
+ * a nested column that changed (a null list or map that became empty).
+ */
+export function fingerprintFindings(gen: OdsFingerprint, got: OdsFingerprint, schema: StructType): string[] {
+  const out: string[] = [];
+  for (const g of gen.columns) {
+    const c = got.columns.find((x) => x.name === g.name);
+    if (!c) continue;
+    const t = schema.fields.find((f) => f.name === g.name)?.type;
+    if (g.kind === 'float' && (g.nan ?? 0) > (c.nan ?? 0) && c.nulls - g.nulls === (g.nan ?? 0) - (c.nan ?? 0)) out.push(`${g.name}: NaN became null (${(g.nan ?? 0) - (c.nan ?? 0)} value(s))`);
+    else if (typeof t === 'string' && /^timestamp/.test(t) && g.hash !== c.hash) out.push(`${g.name}: timestamp values changed (a unit change to nanoseconds wraps values outside 1677-2262)`);
+    else if (typeof t !== 'string' && t !== undefined && g.nulls !== c.nulls) out.push(`${g.name}: ${g.nulls} null ${t.type}(s) generated, ${c.nulls} found (a null ${t.type} that became empty, or the reverse)`);
+  }
+  return out;
 }
 
 function schemaDiffs(expected: StructType, actual: StructType, shape: (t: DataType, nullable: boolean) => unknown, what: string): string[] {
@@ -85,7 +126,8 @@ function schemaDiffs(expected: StructType, actual: StructType, shape: (t: DataTy
     const a = actual.fields.find((f) => f.name === e.name);
     if (!a) continue;
     if (JSON.stringify(shape(e.type, e.nullable)) !== JSON.stringify(shape(a.type, a.nullable))) {
-      out.push(`${what}: ${e.name} is ${typeText(a.type)}${a.nullable ? '' : ' not null'}, declared ${typeText(e.type)}${e.nullable ? '' : ' not null'}`);
+      const typeSame = JSON.stringify(typeShape(e.type)) === JSON.stringify(typeShape(a.type));
+      out.push(`${what}: ${e.name} is ${typeText(a.type)}${a.nullable ? '' : ' not null'}, declared ${typeText(e.type)}${e.nullable ? '' : ' not null'} (${typeSame ? 'nullability changed' : typeFinding(e.type, a.type)})`);
     }
   }
   return out;
@@ -111,6 +153,7 @@ export function schemaMatch(f: ProofFacts): ProofCheck {
     const d = schemaDiffs(f.declared, r.schema, (x) => typeShape(x), `${r.reader}'s read of table ${r.table}`);
     diffs.push(...d);
     evidence.push(`${r.reader}'s read of table ${r.table}: ${d.length ? 'differs' : 'names and types as generated'}`);
+    for (const a of r.adjustments ?? []) evidence.push(`${r.reader}'s read of table ${r.table} changed ${a}`);
   }
   if (f.tables.length < 2) diffs.push(`only ${f.tables.length} of 2 tables were written`);
   return diffs.length
@@ -131,6 +174,7 @@ export function fingerprintsMatch(f: ProofFacts): ProofCheck {
       const d = compareFingerprints(gen, fp);
       if (d.length) failures++;
       evidence.push(`${s.id} (${how}): ${d.length ? d.slice(0, 6).join('; ') + (d.length > 6 ? ` (+${d.length - 6} more)` : '') : 'equal'}`);
+      if (d.length) for (const x of fingerprintFindings(gen, fp, f.declared)) evidence.push(`${s.id} (${how}) ${x}`);
     }
   }
   return failures
@@ -258,15 +302,25 @@ export function oneWriter(f: ProofFacts): ProofCheck {
     : check('one_writer', 'pass', 'every commit on each table is by the expected engine', evidence);
 }
 
-export function access(s: SandboxFacts): ProofCheck {
+/** Why access_d11 cannot pass: the seed's D11 (table access control) does not exist in lakerec. */
+export const ACCESS_D11_REASON = 'table access control (the seed\'s D11) does not exist in lakerec yet: anyone who can read the table folder can read the data, so this stays a warning and never passes';
+
+/**
+ * The seed's `access_d11`: a warning that never passes until table access control exists. What
+ * lakerec can check today, the sandbox being readable by the current user only, is evidence, and
+ * a sandbox open to other users fails it.
+ */
+export function accessD11(s: SandboxFacts): ProofCheck {
+  const evidence = [ACCESS_D11_REASON];
   if (s.mode === null) {
-    return check('access', 'warn', `permission bits are not available on ${s.platform}; the sandbox's access was not verified`, [`sandbox ${s.path}`]);
+    evidence.push(`permission bits are not available on ${s.platform}; the sandbox ${s.path} was not verified`);
+    return check('access_d11', 'warn', 'a gap: table access control does not exist yet; the sandbox\'s permissions could not be verified here', evidence);
   }
-  const evidence = [`sandbox mode ${(s.mode & 0o777).toString(8).padStart(4, '0')}, owner uid ${s.ownerUid}, current uid ${s.currentUid}`];
+  evidence.push(`sandbox mode ${(s.mode & 0o777).toString(8).padStart(4, '0')}, owner uid ${s.ownerUid}, current uid ${s.currentUid}`);
   const ok = (s.mode & 0o077) === 0 && (s.currentUid === null || s.ownerUid === s.currentUid);
   return ok
-    ? check('access', 'pass', 'the sandbox is readable by the current user only', evidence)
-    : check('access', 'fail', 'the sandbox is open to other users', evidence);
+    ? check('access_d11', 'warn', 'a gap: table access control does not exist yet (the sandbox was readable by the current user only)', evidence)
+    : check('access_d11', 'fail', 'the sandbox is open to other users (and table access control does not exist yet)', evidence);
 }
 
 export function sandboxDiscarded(path: string, leftOver: string[]): ProofCheck {

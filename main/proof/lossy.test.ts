@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { runProof } from './run';
 import type { ProofResult } from '../../shared/proof';
-import { access, profileNoLeak, sandboxDiscarded } from './checks';
+import { accessD11, profileNoLeak, sandboxDiscarded } from './checks';
 import { DECLARED_SCHEMA, generateTable } from './generate';
 import { profileColumn } from '../../shared/sensitivity';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -43,6 +43,15 @@ describe('a lossy engine fails exactly the checks it should', () => {
     expect(fp.evidence.join('\n')).toMatch(/ratio\.nan: 1 expected, 0 found/);
     const rows = r.checks.find((c) => c.name === 'rows_identical')!;
     expect(rows.evidence.join('\n')).toMatch(/ratio: generated "NaN", read null/);
+    // The seed's finding, named with its column.
+    expect(fp.evidence.join('\n')).toMatch(/\(duckdb-sql\) ratio: NaN became null \(1 value\(s\)\)/);
+  });
+
+  it('names a timestamp unit change (nanoseconds wrap outside 1677-2262) by column', async () => {
+    const r = await runProof({ engines: ['lossy-nanos', 'duckdb'], testDoubles: true });
+    const fp = r.checks.find((c) => c.name === 'fingerprints_match')!.evidence.join('\n');
+    expect(fp).toMatch(/seen_at: timestamp values changed \(a unit change to nanoseconds wraps values outside 1677-2262\)/);
+    expect(fp).toMatch(/local_at: timestamp values changed/);
   });
 
   it('the arrow engine refuses to read nanosecond timestamps it cannot vouch for, by name', async () => {
@@ -115,10 +124,14 @@ describe('governance checks fail on what they guard', () => {
     expect(profileNoLeak(DECLARED_SCHEMA, [masked], { ...result, profiles: [masked], checks: [] }, secrets).status).toBe('pass');
   });
 
-  it('access fails on a sandbox others can read; sandbox_discarded fails on leftovers', () => {
-    expect(access({ path: '/x', mode: 0o755, ownerUid: 1, currentUid: 1, platform: 'linux' }).status).toBe('fail');
-    expect(access({ path: '/x', mode: 0o700, ownerUid: 2, currentUid: 1, platform: 'linux' }).status).toBe('fail');
-    expect(access({ path: '/x', mode: 0o700, ownerUid: 1, currentUid: 1, platform: 'linux' }).status).toBe('pass');
+  it('access_d11 never passes: a warning naming the missing table access control, a failure when the sandbox is open; sandbox_discarded fails on leftovers', () => {
+    expect(accessD11({ path: '/x', mode: 0o755, ownerUid: 1, currentUid: 1, platform: 'linux' }).status).toBe('fail');
+    expect(accessD11({ path: '/x', mode: 0o700, ownerUid: 2, currentUid: 1, platform: 'linux' }).status).toBe('fail');
+    const ok = accessD11({ path: '/x', mode: 0o700, ownerUid: 1, currentUid: 1, platform: 'linux' });
+    expect(ok.status).toBe('warn');
+    expect(ok.summary).toMatch(/table access control/);
+    expect(ok.evidence.join('\n')).toMatch(/sandbox mode 0700/);
+    expect(accessD11({ path: '/x', mode: null, ownerUid: null, currentUid: null, platform: 'win32' }).status).toBe('warn');
     expect(sandboxDiscarded('/x', ['a']).status).toBe('fail');
   });
 });

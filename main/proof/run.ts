@@ -2,6 +2,7 @@
 //   generate  → A writes table a → B reads a (fingerprint) and writes table b → A reads b back
 // Every step's fingerprint is compared with the generated data's; A's read of b is compared row
 // by row; then the governance checks. All inside a sandbox folder (mode 0700) deleted at the end.
+import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { makeTempDir, removeTempDir } from '../engine/tempdirs';
 import { join } from 'node:path';
@@ -37,6 +38,8 @@ export interface ProofOptions {
   testDoubles?: boolean;
   /** Folder the sandbox is created in (default: the OS temp folder). */
   tmpRoot?: string;
+  /** The proof's id (default: a new UUID); the lock file and the run history use it. */
+  id?: string;
 }
 
 const STEP_TITLES: Record<ProofStepId, (a: string, b: string) => string> = {
@@ -203,7 +206,7 @@ export async function runProof(opts: ProofOptions): Promise<ProofResult> {
     }
     for (const [r, reader, table] of [[readA, eb, 'a'], [readB, ea, 'b']] as const) {
       const read = r as EngineRead | null;
-      if (read) reads.push({ reader: reader.name, table, schema: deltaSchemaOf(read.table.schema), protocol: read.protocol, featuresChecked: read.featuresChecked, readerFeatures: [...reader.readerFeatures] });
+      if (read) reads.push({ reader: reader.name, table, schema: deltaSchemaOf(read.table.schema), protocol: read.protocol, featuresChecked: read.featuresChecked, readerFeatures: [...reader.readerFeatures], adjustments: read.adjustments ?? [] });
     }
     sandboxInfo = sandboxFacts(sandbox);
   } finally {
@@ -225,11 +228,12 @@ export async function runProof(opts: ProofOptions): Promise<ProofResult> {
   ];
   const finished = Date.now();
   const result: ProofResult = {
-    version: 1, engines: [ea.name, eb.name], startedAt: new Date(started).toISOString(), finishedAt: new Date(finished).toISOString(),
+    version: 1, id: opts.id ?? randomUUID(), table: { kind: 'generated', seed: opts.seed ?? DEFAULT_SEED, rows: g?.rows.length ?? opts.rows ?? GENERATED_ROWS },
+    engines: [ea.name, eb.name], startedAt: new Date(started).toISOString(), finishedAt: new Date(finished).toISOString(),
     ms: finished - started, sandbox, steps, checks, profiles, passed: false,
   };
   // profile_no_leak looks at everything the result will hold, so it is decided last but one.
-  const tail = [C.deltaProtocol(facts), C.oneWriter(facts), C.access(facts.sandbox), C.sandboxDiscarded(sandbox, leftOver)];
+  const tail = [C.deltaProtocol(facts), C.oneWriter(facts), C.accessD11(facts.sandbox), C.sandboxDiscarded(sandbox, leftOver)];
   const leak = C.profileNoLeak(declared, profiles, { ...result, checks: [...checks, ...tail] }, g ? confidentialValues(g) : []);
   result.checks = [...checks, leak, ...tail];
   result.passed = result.checks.every((c) => c.status !== 'fail');

@@ -25,6 +25,8 @@ export function defaultDataDir(env: Record<string, string | undefined> = process
 }
 
 export interface RunInput {
+  /** The run's id when the run has one already (a proof's); default a new UUID. */
+  id?: string;
   kind: RunKind;
   status: string;
   title: string;
@@ -75,7 +77,7 @@ async function withDb<T>(dir: string, body: (conn: DuckDBConnection) => Promise<
 export async function recordRun(dir: string, input: RunInput): Promise<RunRecord> {
   if (!KINDS.includes(input.kind)) throw new LakerecError('usage', `unknown run kind "${String(input.kind)}"`);
   const rec: RunRecord = {
-    id: randomUUID(),
+    id: input.id ?? randomUUID(),
     kind: input.kind,
     startedAt: input.startedAt ?? new Date().toISOString(),
     finishedAt: input.finishedAt === undefined ? new Date().toISOString() : input.finishedAt,

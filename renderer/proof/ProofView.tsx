@@ -2,7 +2,7 @@
 // then see the twelve checks. Needs no open table: the proof generates its own.
 import { useEffect } from 'react';
 import type { OdsFingerprint } from '../../shared/fingerprint';
-import { PROOF_CHECKS, type ProofCheck, type ProofStep, type ProofStepId } from '../../shared/proof';
+import { PROOF_CHECKS, PROOF_MODES, proofsForMode, type ProofCheck, type ProofMode, type ProofStep, type ProofStepId } from '../../shared/proof';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { JobProgress } from '../ui/JobProgress';
 import { useProof } from './store';
@@ -80,10 +80,21 @@ export function ProofView() {
   const pick = useProof((s) => s.pick);
   const run = useProof((s) => s.run);
   const cancel = useProof((s) => s.cancel);
+  const settings = useProof((s) => s.settings);
+  const settingsFile = useProof((s) => s.settingsFile);
+  const settingsError = useProof((s) => s.settingsError);
+  const loadSettings = useProof((s) => s.loadSettings);
+  const setMode = useProof((s) => s.setMode);
+  const runDefault = useProof((s) => s.runDefault);
+  const batch = useProof((s) => s.batch);
 
   useEffect(() => {
     if (!engines) void loadEngines();
   }, [engines, loadEngines]);
+  useEffect(() => {
+    if (!settings && !settingsError) void loadSettings();
+  }, [settings, settingsError, loadSettings]);
+
 
   const running = status === 'running';
   const byId = new Map(steps.map((s) => [s.id, s]));
@@ -105,17 +116,42 @@ export function ProofView() {
             <label key={side} className="engine-pick">
               <span className="engine-label">Engine {side.toUpperCase()}</span>
               <select data-testid={`engine-${side}`} value={side === 'a' ? a : b} disabled={running} onChange={(e) => pick(side, e.target.value)}>
-                {engines.map((e) => <option key={e.name} value={e.name}>{e.name}</option>)}
+                {engines.map((e) => <option key={e.name} value={e.name} disabled={e.available === false} title={e.reason ?? e.description}>{e.name}{e.available === false ? ' (not available here)' : ''}</option>)}
               </select>
               <span className="engine-desc muted">{engines.find((e) => e.name === (side === 'a' ? a : b))?.description}</span>
             </label>
           ))}
+          <label className="engine-pick" title={settingsFile ? `kept in ${settingsFile}` : undefined}>
+            <span className="engine-label">Proofs by default</span>
+            <select data-testid="proof-mode" value={settings?.mode ?? ''} disabled={!settings} onChange={(e) => void setMode(e.target.value as ProofMode)}>
+              {!settings && <option value="">…</option>}
+              {PROOF_MODES.map((m) => <option key={m} value={m}>{m}</option>)}
+            </select>
+            <span className="engine-desc muted" data-testid="proof-mode-note">
+              {settingsError ? settingsError.message : settings?.mode === 'off' ? 'no proof runs unless you start one' : settings?.mode === 'all' ? 'every pair of the engines available here' : 'the generated table, the first two engines'}
+              {settings?.dagsterUrl ? ` · records posted to Dagster at ${settings.dagsterUrl}` : ''}
+            </span>
+          </label>
           <div className="proof-run">
             <button type="button" className="btn btn-primary" data-testid="run-proof" disabled={running || !a || !b} onClick={() => void run()}>Run proof</button>
+            {settings && settings.mode !== 'off' && engines && (
+              <button type="button" className="btn" data-testid="run-default-proofs" disabled={running} onClick={() => void runDefault()}>
+                {`Run the default proofs (${proofsForMode(settings.mode, engines.filter((e) => e.available !== false).map((e) => e.name)).length})`}
+              </button>
+            )}
           </div>
         </div>
       )}
 
+      {batch.length > 1 && (
+        <div className="pad proof-batch" data-testid="proof-batch">
+          {batch.map((x, i) => (
+            <span key={i} className={`pill pill-${x.passed === null ? 'warn' : x.passed ? 'ok' : 'bad'}`} data-pair={`${x.a},${x.b}`} data-passed={x.passed === null ? '' : String(x.passed)}>
+              {x.a} → {x.b}{x.passed === null ? '' : x.passed ? ' ✓' : ' ✕'}
+            </span>
+          ))}
+        </div>
+      )}
       {running && <JobProgress progress={progress} waiting="Starting…" onCancel={cancel} testId="proof-progress" cancelTestId="cancel-proof" />}
 
       {result && (

@@ -2,7 +2,7 @@
 // the renderer's client, preload's bridge). Adding a method starts here.
 import type { LakerecErrorData } from '../errors';
 import type { JobContext, Progress } from '../jobs';
-import type { ProofResult, RunKind, RunRecord } from '../proof';
+import type { ProofMode, ProofResult, ProofSettings, RunKind, RunRecord } from '../proof';
 import type { BisectResult } from '../bisect';
 import type { ForensicsResult } from '../forensics';
 import type { PackedRows } from './packed';
@@ -54,6 +54,10 @@ export interface ApiMap {
   proofEngines: { request: Empty; response: { engines: EngineChoice[] } };
   /** A round-trip proof (a job; each step arrives as progress `data`). Recorded in the run history. */
   runProof: { request: ProofRequest; response: { runId: string | null; result: ProofResult } };
+  /** The proof settings (settings.json in the app-data folder): the mode generic / off / all, and a Dagster instance. */
+  proofSettings: { request: Empty; response: { settings: ProofSettings; file: string } };
+  /** Sets the proof mode (which proofs run when none is named), kept in settings.json. */
+  setProofMode: { request: { mode: ProofMode }; response: { settings: ProofSettings } };
   /** Mutation score of the contract on the table (a job: each mutant arrives as progress `data`; cancel). Recorded in the run history. */
   mutationScore: { request: MutationRequest; response: { runId: string | null; result: MutationResult } };
   /** The contract's keys and relationships verified on the table and the source (a job). */

@@ -197,6 +197,10 @@ export interface ExportedReport {
 export interface EngineChoice {
   name: string;
   description: string;
+  /** Whether it runs here (false: a native module that does not load, a program not found). */
+  available?: boolean;
+  /** Why not, in one line; null when available. */
+  reason?: string | null;
 }
 
 export interface ProofRequest {

@@ -2,7 +2,7 @@
 // sees it. A bad request is a `usage` error, as data. The compiler refuses the map without a
 // validator for every method.
 import { LakerecError } from '../errors';
-import type { RunKind } from '../proof';
+import { PROOF_MODES, type ProofMode, type RunKind } from '../proof';
 import { LEVELS, type Level } from '../reconcile';
 import { PREDICATE_NAMES, type PredicateName } from '../bisect';
 import type { BisectRequest, ReconcileRequest, ProofRequest, TrustRequest, MutationRequest } from './shapes';
@@ -288,6 +288,15 @@ export const apiSpec: { [M in ApiMethod]: MethodSpec<M> } = {
   },
   proofEngines: { validate: empty('proofEngines'), job: false },
   runProof: { validate: proofRequest, job: true },
+  proofSettings: { validate: empty('proofSettings'), job: false },
+  setProofMode: {
+    validate: (v) => {
+      const o = objectWith('setProofMode', v, ['mode']);
+      if (typeof o.mode !== 'string' || !(PROOF_MODES as readonly string[]).includes(o.mode)) throw bad('setProofMode', `"mode" must be one of ${PROOF_MODES.join(', ')}`);
+      return { mode: o.mode as ProofMode };
+    },
+    job: false,
+  },
   mutationScore: { validate: mutationRequest, job: true },
   verifyKeys: { validate: plainTrustRequest('verifyKeys'), job: true },
   checkLaws: { validate: plainTrustRequest('checkLaws'), job: true },

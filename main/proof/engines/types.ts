@@ -23,6 +23,12 @@ export interface EngineRead {
   featuresChecked: string[];
   /** The snapshot version read. */
   version: number;
+  /**
+   * What the engine changed on the way in, one line per column, each naming the column (e.g. a
+   * map Polars read as a list of key/value structs, restored to the log's map type). Shown as
+   * evidence of `schema_match`; empty or absent when nothing was changed.
+   */
+  adjustments?: string[];
 }
 
 export interface Engine {
@@ -36,6 +42,8 @@ export interface Engine {
   readerFeatures: ReadonlySet<string>;
   /** Test doubles are not offered to users. */
   testOnly?: boolean;
+  /** Whether the engine can run here (a native module that loads, a program on PATH); absent: always. */
+  availability?(): { available: true } | { available: false; reason: string };
   write(root: string, table: A.Table, ctx?: JobContext): Promise<EngineWrite>;
   read(root: string, ctx?: JobContext): Promise<EngineRead>;
 }
