@@ -146,6 +146,15 @@ export interface SideSummary {
   checksum: string | null;
   /** Delta version, when the side is a Delta table. */
   version: number | null;
+  /** A file uploaded in web mode (its temporary path is not a place to find it again). */
+  upload?: UploadedFile | null;
+}
+
+/** A source file uploaded in web mode: the name it was uploaded under, its size and sha256. */
+export interface UploadedFile {
+  name: string;
+  bytes: number;
+  sha256: string;
 }
 
 /** The contract as it was applied (normalised), so a report says what "equal" meant. */

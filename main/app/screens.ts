@@ -24,6 +24,7 @@ import { contractFileFor } from '../workbench/contract-file';
 import { assertTableFolder, resolveUserPath, tableName } from './paths';
 import { withProvenance } from '../trust/provenance';
 import { checkLaws } from '../trust/laws';
+import { uploadedFile } from './uploads';
 import { levelIndex } from '../../shared/reconcile';
 import {
   composeIncident, incidentFileName, incidentSections, renderIncidentHtml, type IncidentTrust,
@@ -235,8 +236,10 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
           source, target: { root: table, ...(req.version !== undefined ? { version: req.version } : {}), ...(o.tables ? { table: await o.tables.table(table, ctx) } : {}) },
           contract, level: req.level, cwd: o.cwd, ctx, baseline, writeBaseline: baseline,
         });
-        // The commit behind each example row (a post-processing step over the result).
-        const result = await withProvenance(plain, table);
+        // The commit behind each example row (a post-processing step over the result); an
+        // uploaded source is named by its upload (name, size, sha256), not its temporary path.
+        const upload = uploadedFile(source);
+        const result = await withProvenance(upload ? { ...plain, source: { ...plain.source, description: upload.name, upload } } : plain, table);
         // What leaves the engine is masked as every report is (counts only for confidential columns).
         const sens: Record<string, Sensitivity> = sensitivityOf(result, await schemaSensitivity(table, result.target.version));
         const masked = maskReconcileResult(result, sens);
