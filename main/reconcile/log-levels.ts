@@ -7,6 +7,8 @@ import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import { levelIndex, type Level, type PartitionResult, type SchemaComparison } from '../../shared/reconcile';
 import { sqlIdent, sqlString } from '../engine/duck';
 import { checkScalarExpression } from '../engine/expression';
+import { declaredPredicate, evaluatePredicate } from '../delta/predicate';
+import { physicalName } from '../delta/schema';
 import type { ActiveFile } from '../delta/types';
 import { typesComparable } from './canonical';
 import { materialise, sumsSql, type PassPlan } from './pass';
@@ -213,29 +215,28 @@ export function latePartitions(contract: Contract, part: PartitionSpec, parts: P
   return { partitions: late.map((p) => p.partition), rows: late.reduce((a, p) => a + p.sourceRows, 0), allow: contract.lateness.allow };
 }
 
+/** The key a table column has in the log's partitionValues: its physical name under column mapping. */
+export function partitionKey(target: TargetSide, column: string): string {
+  const f = target.snapshot.schema.fields.find((x) => x.name === column);
+  return f ? physicalName(f, target.snapshot.columnMapping) : column;
+}
+
 /** For each partition: the last commit that removed files from it, read from the log (no data). */
 export async function removalsFromLog(conn: DuckDBConnection, target: TargetSide, part: PartitionSpec): Promise<Map<string, PartitionRemoval>> {
   const col = part.column!;
+  // The log's actions key partitionValues by the physical name under column mapping.
+  const key = partitionKey(target, col);
   const out = new Map<string, PartitionRemoval>();
   const ever = new Set<string>();
   const changes = (await targetChanges(target)).filter((c) => c.version <= target.snapshot.version);
   for (const c of changes) {
-    const addedHere = new Set(c.adds.map((a) => a.partitionValues?.[col] ?? null));
+    const addedHere = new Set(c.adds.map((a) => a.partitionValues?.[key] ?? null));
     for (const v of addedHere) ever.add(label(col, v));
-    const removedHere = new Set(c.removes.map((r) => r.partitionValues?.[col] ?? null));
+    const removedHere = new Set(c.removes.map((r) => r.partitionValues?.[key] ?? null));
     for (const v of removedHere) {
       const l = label(col, v);
       const params = c.commitInfo?.operationParameters ?? {};
-      let predicate: string | null = null;
-      const raw = params.predicate ?? params.replaceWhere;
-      if (typeof raw === 'string') {
-        try {
-          const arr = JSON.parse(raw) as unknown;
-          predicate = Array.isArray(arr) ? arr.map(String).join(' AND ') : String(arr);
-        } catch {
-          predicate = raw;
-        }
-      }
+      const predicate = declaredPredicate(params);
       out.set(l, {
         partition: l,
         version: c.version,
@@ -254,13 +255,8 @@ export async function removalsFromLog(conn: DuckDBConnection, target: TargetSide
 
 /** Evaluates a commit's predicate on a partition value alone; null when it needs other columns. */
 export async function predicateCovers(conn: DuckDBConnection, predicate: string, col: string, type: string | null, value: string | null): Promise<boolean | null> {
-  try {
-    const lit = value === null ? 'NULL' : sqlString(value);
-    const r = await rows(conn, `SELECT coalesce((${predicate}), false) AS ok FROM (SELECT CAST(${lit} AS ${type ?? 'VARCHAR'}) AS ${sqlIdent(col)})`);
-    return r[0].ok === true;
-  } catch {
-    return null;
-  }
+  const held = await evaluatePredicate(conn, predicate, [{ name: col, type: type ?? 'VARCHAR' }], [[value]]);
+  return held === null ? null : held[0];
 }
 
 /** Files in one partition whose full stats repeat another file's: the signature of a retried batch. */
