@@ -219,6 +219,8 @@ export interface LawsResult {
   /** The column the days come from, and how the source gets it (its own column or the partition expression). */
   day: { column: string | null; sourceExpression: string | null };
   laws: LawCheck[];
+  /** Days left out of every law: not loaded yet, within the contract's lateness allowance. */
+  late: { days: string[]; allow: string } | null;
   summary: { held: number; broken: number };
   notes: string[];
   durationMs: number;

@@ -201,16 +201,34 @@ export function nullKeysFromStats(target: TargetSide, keys: string[]): number | 
   return n;
 }
 
+/** One day (a partition value) with its rows on each side, and whether the table ever held it. */
+export interface DayRows {
+  value: string | null;
+  sourceRows: number;
+  targetRows: number;
+  onceLoaded: boolean;
+}
+
+/**
+ * The lateness rule, the one place it is written (the reconcile's late partitions, the data laws'
+ * late days): a day the source has and the target has never held, after the target's newest
+ * loaded day by no more than the allowance. Returns the late days' values.
+ */
+export function lateDays(allowDays: number, days: DayRows[]): Set<string | null> {
+  const loaded = days.filter((p) => p.targetRows > 0).map((p) => dayOf(p.value)).filter((d): d is number => d !== null);
+  if (!loaded.length) return new Set();
+  const newest = Math.max(...loaded);
+  return new Set(days.filter((p) => {
+    const d = dayOf(p.value);
+    return d !== null && !p.onceLoaded && p.targetRows === 0 && p.sourceRows > 0 && d > newest && d - newest <= allowDays;
+  }).map((p) => p.value));
+}
+
 /** Source partitions beyond the target's newest, within the contract's lateness allowance. */
 export function latePartitions(contract: Contract, part: PartitionSpec, parts: PartitionResult[], onceLoaded: Set<string>): Evidence['late'] {
   if (!contract.lateness || part.column === null || contract.lateness.column !== part.column) return null;
-  const loaded = parts.filter((p) => p.targetRows > 0).map((p) => dayOf(p.value)).filter((d): d is number => d !== null);
-  if (!loaded.length) return null;
-  const newest = Math.max(...loaded);
-  const late = parts.filter((p) => {
-    const d = dayOf(p.value);
-    return d !== null && !onceLoaded.has(p.partition) && p.targetRows === 0 && p.sourceRows > 0 && d > newest && d - newest <= contract.lateness!.days;
-  });
+  const lateValues = lateDays(contract.lateness.days, parts.map((p) => ({ value: p.value, sourceRows: p.sourceRows, targetRows: p.targetRows, onceLoaded: onceLoaded.has(p.partition) })));
+  const late = parts.filter((p) => lateValues.has(p.value));
   if (!late.length) return null;
   return { partitions: late.map((p) => p.partition), rows: late.reduce((a, p) => a + p.sourceRows, 0), allow: contract.lateness.allow };
 }
@@ -219,6 +237,17 @@ export function latePartitions(contract: Contract, part: PartitionSpec, parts: P
 export function partitionKey(target: TargetSide, column: string): string {
   const f = target.snapshot.schema.fields.find((x) => x.name === column);
   return f ? physicalName(f, target.snapshot.columnMapping) : column;
+}
+
+/** The values of a partition column any commit up to the snapshot added files under (the log only). */
+export async function valuesEverLoaded(target: TargetSide, column: string): Promise<Set<string | null>> {
+  const key = partitionKey(target, column);
+  const out = new Set<string | null>();
+  for (const c of await targetChanges(target)) {
+    if (c.version > target.snapshot.version) continue;
+    for (const a of c.adds) out.add(a.partitionValues?.[key] ?? null);
+  }
+  return out;
 }
 
 /** For each partition: the last commit that removed files from it, read from the log (no data). */

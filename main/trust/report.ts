@@ -129,6 +129,7 @@ export function lawsLines(r: LawsResult): string[] {
 export function lawsMarkdown(r: LawsResult): string {
   const out = ['## Data laws', '', `Per ${cell(r.day.column ?? 'table')}: ${r.summary.held} held, ${r.summary.broken} broken.`, '', '| law | holds | days | first failing days |', '|---|---|---|---|'];
   for (const l of r.laws) out.push(`| ${cell(l.law)}${l.proposed ? ' (proposed)' : ''} | ${l.holds ? 'yes' : '**no**'} | ${l.days - l.failedDays} of ${l.days} | ${cell(l.failures.map((f) => `${f.day ?? '(null)'}: ${f.source} -> ${f.target} (${f.difference})`).join('; ') || '-')} |`);
+  if (r.notes.length) out.push('', ...r.notes.map((n) => `- ${cell(n)}`));
   out.push('');
   return out.join('\n');
 }
@@ -136,7 +137,7 @@ export function lawsMarkdown(r: LawsResult): string {
 export function lawsHtml(r: LawsResult): string {
   return `<h2>Data laws</h2><p>Per ${esc(r.day.column ?? 'table')}: ${r.summary.held} held, ${r.summary.broken} broken.</p><table><thead><tr><th>law</th><th>holds</th><th>days</th><th>first failing days</th></tr></thead><tbody>
 ${r.laws.map((l) => `<tr><td>${esc(l.law)}${l.proposed ? ' (proposed)' : ''}</td><td>${l.holds ? 'yes' : '<strong>no</strong>'}</td><td>${l.days - l.failedDays} of ${l.days}</td><td>${esc(l.failures.map((f) => `${f.day ?? '(null)'}: ${f.source} -> ${f.target} (${f.difference})`).join('; ') || '-')}</td></tr>`).join('\n')}
-</tbody></table>`;
+</tbody></table>${r.notes.length ? `<ul>${r.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : ''}`;
 }
 
 // ---- rows behind the findings ----
