@@ -101,7 +101,15 @@ export interface MutationResult {
   mutants: MutantResult[];
   perLevel: LevelScore[];
   /** Over the mutants that ran and are not silent checks: killed at the deepest level run. */
-  overall: { killed: number; survived: number; named: number; score: number | null; namedScore: number | null; notApplicable: number; equivalent: number; silentChecks: number; falseAlarms: number };
+  overall: {
+    killed: number; survived: number; named: number; score: number | null; namedScore: number | null; notApplicable: number; equivalent: number; silentChecks: number; falseAlarms: number;
+    /** The level the score was computed at; null when there is no score. */
+    level: Level | null;
+    /** Why there is no score (the unmutated table already diverges, no mutant ran); null when scored. */
+    refused: string | null;
+    /** The one sentence every face shows first: the score and its level, or the refusal and its reason. */
+    headline: string;
+  };
   /** The user's table was never written: the sandbox referenced its files read-only and is gone. */
   sandbox: { dir: string; filesReferenced: number; removed: boolean };
   notes: string[];
@@ -224,4 +232,9 @@ export interface LawsResult {
   summary: { held: number; broken: number };
   notes: string[];
   durationMs: number;
+}
+
+/** A ratio as the reports show it ("11.1%"), "n/a" when unknown. */
+export function percentText(x: number | null): string {
+  return x === null ? 'n/a' : `${Math.round(x * 1000) / 10}%`;
 }

@@ -18,7 +18,7 @@ export function mutationLines(r: MutationResult): string[] {
   const o = r.overall;
   const lines = [
     `Mutation score of ${r.contract.path ?? r.contract.name} on ${r.table} @ v${r.version} (seed ${r.seed})`,
-    `  score ${pct(o.score)}: ${o.killed} of ${o.killed + o.survived} mutant(s) killed at ${r.levels[r.levels.length - 1]}; ${o.named} named as their mode (${pct(o.namedScore)}); ${o.notApplicable} not applicable, ${o.equivalent} equivalent; ${o.silentChecks - o.falseAlarms} of ${o.silentChecks} silent check(s) stayed silent`,
+    `  ${o.headline}; ${o.notApplicable} not applicable, ${o.equivalent} equivalent; ${o.silentChecks - o.falseAlarms} of ${o.silentChecks} silent check(s) stayed silent`,
     '',
     '  level      named  caught  survived  score   named',
   ];
@@ -43,7 +43,7 @@ export function mutationMarkdown(r: MutationResult): string {
   const out = [
     '## Mutation score',
     '',
-    `**${pct(o.score)}** of ${o.killed + o.survived} mutant(s) killed at level ${r.levels[r.levels.length - 1]} (${o.named} named as their mode); ${o.notApplicable} not applicable, ${o.equivalent} equivalent. Seed ${r.seed}, table version ${r.version}.`,
+    `**${cell(o.headline)}**; ${o.notApplicable} not applicable, ${o.equivalent} equivalent. Seed ${r.seed}, table version ${r.version}.`,
     '',
     '| level | named | caught | survived | score | named |',
     '|---|---|---|---|---|---|',
@@ -60,7 +60,7 @@ export function mutationMarkdown(r: MutationResult): string {
 export function mutationHtml(r: MutationResult): string {
   const o = r.overall;
   return `<h2>Mutation score</h2>
-<p><strong>${pct(o.score)}</strong> of ${o.killed + o.survived} mutant(s) killed at level ${esc(r.levels[r.levels.length - 1])} (${o.named} named); ${o.notApplicable} not applicable, ${o.equivalent} equivalent; seed ${r.seed}.</p>
+<p><strong>${esc(o.headline)}</strong>; ${o.notApplicable} not applicable, ${o.equivalent} equivalent; seed ${r.seed}.</p>
 <table><thead><tr><th>level</th><th>named</th><th>caught</th><th>survived</th><th>score</th></tr></thead><tbody>
 ${r.perLevel.map((l) => `<tr><td>${esc(l.level)}</td><td>${l.named}</td><td>${l.caught}</td><td>${l.survived}</td><td>${pct(l.score)}</td></tr>`).join('\n')}
 </tbody></table>
