@@ -25,6 +25,7 @@ import { assertTableFolder, resolveUserPath, tableName } from './paths';
 import { withProvenance } from '../trust/provenance';
 import { checkLaws } from '../trust/laws';
 import { uploadedFile } from './uploads';
+import { contractTemplate } from '../workbench/contract-template';
 import { levelIndex } from '../../shared/reconcile';
 import {
   composeIncident, incidentFileName, incidentSections, renderIncidentHtml, type IncidentTrust,
@@ -129,23 +130,6 @@ export function checkContract(text: string): ContractCheck {
   }
 }
 
-/** A starting contract written from the table's schema; the keys are a guess the user reviews. */
-async function templateContract(root: string): Promise<string> {
-  const snap = await (await DeltaTable.open(root)).snapshot();
-  const cols = snap.schema.fields.map((f) => f.name);
-  const key = cols.find((c) => /(^|_)id$/i.test(c)) ?? cols[0] ?? 'id';
-  const yamlName = (s: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(s) ? s : JSON.stringify(s));
-  const lines = [
-    `# A template written from ${tableName(root)}'s schema: review the keys before trusting a verdict.`,
-    'version: 1',
-    `name: ${yamlName(tableName(root).replace(/\//g, '_'))}`,
-    `keys: [${yamlName(key)}]`,
-  ];
-  if (snap.partitionColumns.length) lines.push('partitioning:', `  column: ${yamlName(snap.partitionColumns[0])}`);
-  lines.push('timestamps: { naive_is_utc: true }', 'ignore: []', 'tags: {}', '');
-  return lines.join('\n');
-}
-
 /** The Trust tab's results for the table; the data laws computed here when the reconcile read rows and the tab has none. */
 async function trustForReport(kept: KeptResult, cached: IncidentTrust | null, cwd: string): Promise<IncidentTrust | null> {
   if (cached?.laws || levelIndex(kept.result.level) < levelIndex('checksum')) return cached;
@@ -190,7 +174,7 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
         const sha256 = sha256Of(text);
         return { text, origin: 'file', path: file, sha256, accepted: accepted.isAccepted(file, sha256) };
       }
-      const text = await templateContract(root);
+      const text = await contractTemplate(root);
       return { text, origin: 'template', path: null, sha256: sha256Of(text), accepted: true };
     },
 

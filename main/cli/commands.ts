@@ -14,5 +14,6 @@ export const commands: Command[] = [
   { name: 'mutate', summary: "mutation score: inject each corruption into a sandbox over the table's files and see which levels of the contract catch it", usage: 'lakerec mutate SOURCE TABLE --contract FILE [--seed N] [--only MODES] [--levels L] [--version N] [--json] [--html F]', load: () => import('./mutate') },
   { name: 'keys', summary: "the contract's keys and relationships verified on the data (or candidate keys inferred)", usage: 'lakerec keys TABLE [--contract FILE] [--source F] [--version N] [--json]', load: () => import('./keys') },
   { name: 'laws', summary: 'data laws: additive measures conserved from source to target per day', usage: 'lakerec laws SOURCE TABLE --contract FILE [--version N] [--json]', load: () => import('./laws') },
+  { name: 'contract', summary: "the starting contract for a table, written from its schema (the template the window proposes)", usage: 'lakerec contract init SOURCE TABLE [--out FILE]', load: () => import('./contract') },
   { name: 'build-sample-lakes', summary: 'build the corruption scenarios, the demo lake and the bisect lakes', usage: 'lakerec build-sample-lakes [--out DIR] [--rows N] [--seed S] [--only NAME]... [--json]', load: () => import('./build-sample-lakes') },
 ];
