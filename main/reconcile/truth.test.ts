@@ -14,13 +14,10 @@ import { renderJson, renderMarkdown, renderReconcileHtml } from './report';
 
 const schema: StructType = {
   type: 'struct',
-  fields: [
-    { name: 'id', type: 'long', nullable: false, metadata: {} },
-    { name: 'name', type: 'string', nullable: true, metadata: {} },
-    { name: 'price', type: 'double', nullable: true, metadata: {} },
-    { name: 'ts', type: 'timestamp', nullable: true, metadata: {} },
-    { name: 'dt', type: 'date', nullable: true, metadata: {} },
-  ],
+  fields: (['id:long', 'name:string', 'price:double', 'ts:timestamp', 'dt:date'] as const).map((s) => {
+    const [name, type] = s.split(':');
+    return { name, type, nullable: name !== 'id', metadata: {} };
+  }),
 };
 const rowsSql = `SELECT i::BIGINT AS id, 'n' || i AS name, i / 8.0 AS price,
   TIMESTAMPTZ '2026-08-10 00:00:00+00' + to_hours((i % 3) * 24 + 5) AS ts,
