@@ -111,6 +111,15 @@ describe.skipIf(missing !== null)('Reconcile screen (web mode, Chromium)', () =>
     expect(await page.getAttribute('[data-testid=verdict]', 'data-verdict')).toBe('matches');
     expect(await page.textContent('[data-testid=verdict]')).toContain('@ v6');
     expect(await page.locator('[data-testid=no-findings]').count()).toBe(1);
+    // The schema level reads no rows: it says no partition was compared, never that they agree.
+    await page.click('[data-testid=level-schema]');
+    await page.click('[data-testid=run-reconcile]');
+    await page.locator('[data-testid=reconcile-progress]').waitFor({ state: 'detached', timeout: 60_000 });
+    await page.locator('[data-testid=schema-no-rows]').waitFor();
+    expect(await page.textContent('[data-testid=no-findings]')).toMatch(/No partition was compared/);
+    expect(await page.textContent('[data-testid=no-partitions]')).toMatch(/No partition was compared at the schema level/);
+    expect(await page.textContent('[data-testid=reconcile-result]')).not.toMatch(/every partition agrees/);
+    await page.click('[data-testid=level-keys]');
     await page.fill('[data-testid=target-version]', '');
   });
 

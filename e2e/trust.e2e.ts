@@ -57,7 +57,7 @@ describe.skipIf(missing !== null)('Trust tab (web mode, Chromium)', () => {
     await page.locator('[data-testid=trust-levels]').waitFor({ timeout: 120_000 });
     expect(await page.locator('[data-testid=trust-levels] tbody tr').count()).toBe(5);
     expect(await page.textContent('[data-testid=trust-level-counts]')).toMatch(/counts/);
-    expect(await page.textContent('[data-testid=trust-score]')).toMatch(/of 11 mutants killed at rows/);
+    expect(await page.textContent('[data-testid=trust-score]')).toMatch(/score [0-9.]+%: [0-9]+ of 11 mutant\(s\) killed at rows/);
     expect(await page.locator('[data-testid=trust-mutants] tr[data-testid^=mutant-]').count()).toBe(13);
     expect(await page.textContent('[data-testid=mutant-null_keys]')).toMatch(/not applicable/);
     await page.click('[data-testid=run-keys]');

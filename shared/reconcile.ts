@@ -140,11 +140,21 @@ export interface SideSummary {
   /** What the user named (path; a Delta table with @version). */
   description: string;
   kind: 'parquet' | 'csv' | 'json' | 'delta';
-  rows: number;
+  /** Rows on this side; null when the level read none (schema): unknown, not zero. */
+  rows: number | null;
   /** Table checksum, 32 hex digits; null below checksum level. */
   checksum: string | null;
   /** Delta version, when the side is a Delta table. */
   version: number | null;
+  /** A file uploaded in web mode (its temporary path is not a place to find it again). */
+  upload?: UploadedFile | null;
+}
+
+/** A source file uploaded in web mode: the name it was uploaded under, its size and sha256. */
+export interface UploadedFile {
+  name: string;
+  bytes: number;
+  sha256: string;
 }
 
 /** The contract as it was applied (normalised), so a report says what "equal" meant. */
@@ -215,4 +225,20 @@ export interface ReconcileResult {
   durationMs: number;
   /** Things the reader should know about this run (e.g. the source was re-read in full). */
   notes: string[];
+}
+
+/**
+ * The sentence for a run without findings, the same in the terminal, the reports and the window:
+ * it never says partitions agree when none was compared (the schema level reads no rows; two
+ * empty sides hold no partition).
+ */
+export function nothingFoundSentence(r: Pick<ReconcileResult, 'level' | 'partitions'>): string {
+  if (r.level === 'schema') return 'Nothing found at the schema level: the columns and types agree. No partition was compared: the schema level reads no rows.';
+  if (r.partitions.length === 0) return `Nothing found at level ${r.level}: neither side holds a row, so no partition was compared.`;
+  return `Nothing found: every partition agrees at level ${r.level}.`;
+}
+
+/** What the partition table says when it is empty. */
+export function noPartitionsSentence(level: Level): string {
+  return level === 'schema' ? 'No partition was compared at the schema level (it reads no rows).' : 'No partition holds a row on either side.';
 }

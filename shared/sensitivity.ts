@@ -81,8 +81,69 @@ export function profileColumn(name: string, type: string, sensitivity: Sensitivi
   }
   const p: ColumnProfile = { name, type, sensitivity, rows: values.length, nulls, distinct: counts.size };
   if (isCountsOnly(sensitivity)) return p;
-  const keys = [...counts.keys()].sort();
+  const keys = [...counts.keys()].sort(compareInType(type));
   if (keys.length) { p.min = keys[0]; p.max = keys[keys.length - 1]; }
   p.top = [...counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 3).map(([value, count]) => ({ value, count }));
   return p;
+}
+
+const textOrder = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** An integer's digits as a BigInt, or null when the text is not one. */
+function bigIntOf(s: string): bigint | null {
+  return /^-?\d+$/.test(s) ? BigInt(s) : null;
+}
+
+/** A decimal's text ("-12.50") as digits at `scale` places, or null when the text is not one. */
+function scaledOf(s: string, scale: number): bigint | null {
+  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(s);
+  if (!m) return null;
+  const frac = (m[3] ?? '').padEnd(scale, '0');
+  const v = BigInt(m[2] + frac);
+  return m[1] ? -v : v;
+}
+
+/**
+ * The order of a column's values in its Delta type, over their canonical text: integers and
+ * timestamps (microseconds) as numbers, decimals by value, doubles as numbers (NaN above every
+ * number, as Spark orders it), anything else (dates as YYYY-MM-DD, strings) as text. A value that
+ * does not parse in the type sorts as text after those that do.
+ */
+export function compareInType(type: string): (a: string, b: string) => number {
+  const t = type.toLowerCase();
+  if (/^(byte|short|integer|int|long|timestamp|timestamp_ntz)$/.test(t)) {
+    return (a, b) => {
+      const x = bigIntOf(a);
+      const y = bigIntOf(b);
+      if (x === null || y === null) return x !== null ? -1 : y !== null ? 1 : textOrder(a, b);
+      return x < y ? -1 : x > y ? 1 : 0;
+    };
+  }
+  if (t.startsWith('decimal')) {
+    const scaleOf = (s: string) => (s.split('.')[1] ?? '').length;
+    return (a, b) => {
+      const scale = Math.max(scaleOf(a), scaleOf(b));
+      const x = scaledOf(a, scale);
+      const y = scaledOf(b, scale);
+      if (x === null || y === null) return x !== null ? -1 : y !== null ? 1 : textOrder(a, b);
+      return x < y ? -1 : x > y ? 1 : 0;
+    };
+  }
+  if (t === 'double' || t === 'float') {
+    const numOf = (s: string): number | null => {
+      if (s === 'NaN') return NaN;
+      if (s === 'Infinity') return Infinity;
+      if (s === '-Infinity') return -Infinity;
+      const n = Number(s);
+      return s.trim() !== '' && !Number.isNaN(n) ? n : null;
+    };
+    return (a, b) => {
+      const x = numOf(a);
+      const y = numOf(b);
+      if (x === null || y === null) return x !== null ? -1 : y !== null ? 1 : textOrder(a, b);
+      if (Number.isNaN(x) || Number.isNaN(y)) return Number.isNaN(x) ? (Number.isNaN(y) ? 0 : 1) : -1;
+      return x < y ? -1 : x > y ? 1 : 0;
+    };
+  }
+  return textOrder;
 }

@@ -86,7 +86,15 @@ export interface MutationResult {
   mutants: MutantResult[];
   perLevel: LevelScore[];
   /** Over the mutants that ran and are not silent checks: killed at the deepest level run. */
-  overall: { killed: number; survived: number; named: number; score: number | null; namedScore: number | null; notApplicable: number; equivalent: number; silentChecks: number; falseAlarms: number };
+  overall: {
+    killed: number; survived: number; named: number; score: number | null; namedScore: number | null; notApplicable: number; equivalent: number; silentChecks: number; falseAlarms: number;
+    /** The level the score was computed at; null when there is no score. */
+    level: Level | null;
+    /** Why there is no score (the unmutated table already diverges, no mutant ran); null when scored. */
+    refused: string | null;
+    /** The one sentence every face shows first: the score and its level, or the refusal and its reason. */
+    headline: string;
+  };
   /** The user's table was never written: the sandbox referenced its files read-only and is gone. */
   sandbox: { dir: string; filesReferenced: number; removed: boolean };
   notes: string[];
@@ -204,7 +212,14 @@ export interface LawsResult {
   /** The column the days come from, and how the source gets it (its own column or the partition expression). */
   day: { column: string | null; sourceExpression: string | null };
   laws: LawCheck[];
+  /** Days left out of every law: not loaded yet, within the contract's lateness allowance. */
+  late: { days: string[]; allow: string } | null;
   summary: { held: number; broken: number };
   notes: string[];
   durationMs: number;
+}
+
+/** A ratio as the reports show it ("11.1%"), "n/a" when unknown. */
+export function percentText(x: number | null): string {
+  return x === null ? 'n/a' : `${Math.round(x * 1000) / 10}%`;
 }

@@ -135,8 +135,28 @@ export interface DiffResult {
   result: ReconcileResult;
   /** The commits after `from` up to `to`, oldest first. */
   commits: DiffCommit[];
+  /** What changed from `from` to `to`, in a diff's words (not a reconcile's findings). */
+  changes: VersionChanges;
   /** The engine keeps the result under this id (exportReport), when the window ran it. */
   resultId?: string;
+}
+
+/**
+ * Two versions of one table compared by key: rows inserted (key only in `to`), deleted (only in
+ * `from`), changed (same key, other values), moved (same key, other partition), and keys that
+ * repeat in `to` where `from` held them once. Null counts: the rows were not compared.
+ */
+export interface VersionChanges {
+  inserted: number | null;
+  deleted: number | null;
+  changed: number | null;
+  moved: number | null;
+  repeatedKeys: number | null;
+  columnsAdded: string[];
+  columnsRemoved: string[];
+  typeChanges: { column: string; from: string; to: string }[];
+  /** Nothing changed in the rows and the schema. */
+  identical: boolean;
 }
 
 export interface PartitionPoint {

@@ -2,7 +2,7 @@
 // it can be wrong (no folder, a file, not a Delta table, not readable).
 import { readdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LakerecError } from '../../shared/errors';
 
@@ -70,11 +70,5 @@ export async function assertTableFolder(root: string): Promise<string> {
   return logDir;
 }
 
-const GENERIC = new Set(['table', 'target', 'data', 'delta', 'current']);
-
-/** The name a list shows: the folder's name, with its parent's when the name says nothing ("demo/table"). */
-export function tableName(root: string): string {
-  const base = basename(root) || root;
-  const parent = basename(dirname(root));
-  return GENERIC.has(base.toLowerCase()) && parent ? `${parent}/${base}` : base;
-}
+// The name a list shows (one definition, beside the contract template that uses it too).
+export { tableName } from '../workbench/contract-template';

@@ -28,6 +28,8 @@ import { contractFileFor } from '../workbench/contract-file';
 import { assertTableFolder, resolveUserPath, tableName } from './paths';
 import { withProvenance } from '../trust/provenance';
 import { checkLaws } from '../trust/laws';
+import { uploadedFile } from './uploads';
+import { contractTemplate } from '../workbench/contract-template';
 import { levelIndex } from '../../shared/reconcile';
 import {
   composeIncident, incidentFileName, incidentSections, renderIncidentHtml, type IncidentTrust,
@@ -132,23 +134,6 @@ export function checkContract(text: string): ContractCheck {
   }
 }
 
-/** A starting contract written from the table's schema; the keys are a guess the user reviews. */
-async function templateContract(root: string): Promise<string> {
-  const snap = await (await DeltaTable.open(root)).snapshot();
-  const cols = snap.schema.fields.map((f) => f.name);
-  const key = cols.find((c) => /(^|_)id$/i.test(c)) ?? cols[0] ?? 'id';
-  const yamlName = (s: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(s) ? s : JSON.stringify(s));
-  const lines = [
-    `# A template written from ${tableName(root)}'s schema: review the keys before trusting a verdict.`,
-    'version: 1',
-    `name: ${yamlName(tableName(root).replace(/\//g, '_'))}`,
-    `keys: [${yamlName(key)}]`,
-  ];
-  if (snap.partitionColumns.length) lines.push('partitioning:', `  column: ${yamlName(snap.partitionColumns[0])}`);
-  lines.push('timestamps: { naive_is_utc: true }', 'ignore: []', 'tags: {}', '');
-  return lines.join('\n');
-}
-
 /** The Trust tab's results for the table; the data laws computed here when the reconcile read rows and the tab has none. */
 async function trustForReport(kept: KeptResult, cached: IncidentTrust | null, cwd: string): Promise<IncidentTrust | null> {
   if (cached?.laws || levelIndex(kept.result.level) < levelIndex('checksum')) return cached;
@@ -196,7 +181,7 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
         const sha256 = sha256Of(text);
         return { text, origin: 'file', path: file, sha256, accepted: accepted.isAccepted(file, sha256) };
       }
-      const text = await templateContract(root);
+      const text = await contractTemplate(root);
       return { text, origin: 'template', path: null, sha256: sha256Of(text), accepted: true };
     },
 
@@ -242,8 +227,10 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
           source, target: { root: table, ...(req.version !== undefined ? { version: req.version } : {}), ...(o.tables ? { table: await o.tables.table(table, ctx) } : {}) },
           contract, level: req.level, cwd: o.cwd, ctx, baseline, writeBaseline: baseline,
         });
-        // The commit behind each example row (a post-processing step over the result).
-        const result = await withProvenance(plain, table);
+        // The commit behind each example row (a post-processing step over the result); an
+        // uploaded source is named by its upload (name, size, sha256), not its temporary path.
+        const upload = uploadedFile(source);
+        const result = await withProvenance(upload ? { ...plain, source: { ...plain.source, description: upload.name, upload } } : plain, table);
         // What leaves the engine is masked as every report is (counts only for confidential columns).
         const sens: Record<string, Sensitivity> = sensitivityOf(result, await schemaSensitivity(table, result.target.version));
         const masked = maskReconcileResult(result, sens);

@@ -6,7 +6,7 @@
 // progress stream. A request without it gets 401 before its body is read or any table touched.
 // Host must be this loopback address (DNS rebinding), and a browser's Origin must be ours
 // (another site in the same browser cannot drive the engine); no CORS headers are ever sent.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, createWriteStream, rmSync } from 'node:fs';
 import { makeTempDir, removeStaleTempDirs } from '../engine/tempdirs';
 import { JsonTooDeep, parseBoundedJson } from '../engine/json-depth';
@@ -21,6 +21,7 @@ import {
 import type { ErrorCode } from '../../shared/errors';
 import type { CallDispatcher } from './dispatch';
 import { WEB_CSP } from './csp';
+import { writeUploadRecord } from './uploads';
 
 export interface WebServerOptions {
   dispatcher: CallDispatcher;
@@ -285,10 +286,12 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     await mkdir(dir, { mode: 0o700 });
     const file = join(dir, name);
     let size = 0;
+    const hash = createHash('sha256');
     const ok = await new Promise<boolean>((done) => {
       const out = createWriteStream(file, { mode: 0o600 });
       req.on('data', (c: Buffer) => {
         size += c.length;
+        hash.update(c);
         if (size > maxUpload || size > quotaLeft) {
           req.unpipe(out);
           out.destroy();
@@ -308,8 +311,11 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       return;
     }
     uploadedBytes += size;
+    // What a report records instead of the temporary path (uploads.ts).
+    const sha256 = hash.digest('hex');
+    writeUploadRecord(file, { name, bytes: size, sha256 });
     log(`upload: ${name} (${size} bytes)`);
-    sendJson(res, 200, { ok: true, value: { path: file } });
+    sendJson(res, 200, { ok: true, value: { path: file, name, bytes: size, sha256 } });
   }
 
   async function handleStatic(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {

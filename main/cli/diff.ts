@@ -1,18 +1,20 @@
-// `lakerec diff TABLE --from V1 --to V2 [--keys K] [--json]`: two versions of one table compared
-// by the reconcile engine at rows level (V1 the source, V2 the target), and the commits between.
-// Exit: 0 nothing blocking, 1 a blocking finding, 2 usage (no keys), 3 unreadable.
+// `lakerec diff TABLE --from V1 --to V2 [--keys K] [--check] [--json]`: two versions of one table
+// compared by the reconcile engine at rows level (V1 the source, V2 the target), said as rows
+// inserted, deleted, changed and moved, with the commits between. Two versions differing is what
+// a diff shows, not a failure: exit 0, unless --check asks for one (exit 1 when they differ).
+// Exit: 2 usage (no keys), 3 unreadable.
 import { resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
 import { bool, int, parseArgs, requirePositional, str } from '../engine/args';
 import type { CliIO } from './io';
-import { renderJson, renderTerminal } from '../reconcile/report';
+import { renderJson } from '../reconcile/report';
 import { diffVersions, renderDiffText } from '../workbench/diff';
 import { maskReconcileResult, schemaSensitivity, sensitivityOf } from '../incident/mask';
 
-const USAGE = 'lakerec diff TABLE --from V1 --to V2 [--keys K[,K2]] [--json]';
+const USAGE = 'lakerec diff TABLE --from V1 --to V2 [--keys K[,K2]] [--check] [--json]';
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const p = parseArgs(argv, { from: 'string', to: 'string', keys: 'string', json: 'boolean' });
+  const p = parseArgs(argv, { from: 'string', to: 'string', keys: 'string', check: 'boolean', json: 'boolean' });
   const [table] = requirePositional(p, 1, USAGE);
   const from = int(p, 'from');
   const to = int(p, 'to');
@@ -24,6 +26,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   // Every report masks the values of confidential columns.
   const d = { ...raw, result: maskReconcileResult(raw.result, sensitivityOf(raw.result, await schemaSensitivity(raw.path, raw.to))) };
   if (bool(p, 'json')) io.out(JSON.stringify({ ...d, result: JSON.parse(renderJson(d.result)) as unknown }, null, 2));
-  else io.out(renderDiffText(d, renderTerminal(d.result)));
-  return d.result.exitCode;
+  else io.out(renderDiffText(d));
+  // --check: the versions must hold the same rows and columns.
+  return bool(p, 'check') && !d.changes.identical ? 1 : 0;
 }

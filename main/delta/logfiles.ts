@@ -55,6 +55,11 @@ const multipartRe = /^(\d{20})\.checkpoint\.(\d{10})\.(\d{10})\.parquet$/;
 const v2Re = /^(\d{20})\.checkpoint\.([0-9a-fA-F-]{36})\.(json|parquet)$/;
 const compactionRe = /^(\d{20})\.(\d{20})\.compacted\.json$/;
 
+/** Whether a name is one the log reads as an entry (commit, checkpoint, compaction, checksum, _last_checkpoint). */
+export function isLogFileName(n: string): boolean {
+  return n === '_last_checkpoint' || [commitRe, classicRe, multipartRe, v2Re, compactionRe, longVersionRe, /^\d+\.crc$/].some((re) => re.test(n));
+}
+
 export function commitFileName(v: number): string {
   return `${String(v).padStart(20, '0')}.json`;
 }
@@ -136,6 +141,12 @@ export async function listLog(storage: Storage): Promise<LogListing | null> {
   const meta = new Map<string, number>();
   for (const e of entries) {
     const name = e.path.slice('_delta_log/'.length);
+    if (e.folder) {
+      // A folder named like a log file is not a version of the table: refused, never skipped
+      // (other folders, such as a v2 checkpoint's _sidecars, are not log entries).
+      if (isLogFileName(name)) throw new LakerecError('log_corrupt', `_delta_log/${name} is a folder, not a log file: the log is refused`, { file: name });
+      continue;
+    }
     names.push(name);
     meta.set(name, e.mtimeMs);
   }

@@ -44,16 +44,17 @@ export function validateMetadata(metadata: Metadata, schema: StructType, version
       const prev = seen.get(lower);
       if (prev !== undefined) throw bad(`${where} has two columns named ${JSON.stringify(prev)} and ${JSON.stringify(name)} (column names are case-insensitive)`);
       seen.set(lower, name);
-      // Nested structs, also inside arrays and maps.
-      const types: { t: unknown; d: number }[] = [{ t: (f as StructField).type, d: depth + 1 }];
+      // Nested structs, also inside arrays and maps. Every type is a name or an object naming one.
+      const types: { t: unknown; d: number; of: string }[] = [{ t: (f as StructField).type, d: depth + 1, of: `the column ${JSON.stringify(name)}` }];
       while (types.length > 0) {
-        const { t: ty, d } = types.pop()!;
+        const { t: ty, d, of } = types.pop()!;
         if (d > MAX_SCHEMA_DEPTH) throw bad(`the schema nests types more than ${MAX_SCHEMA_DEPTH} levels deep`);
         const t = ty as { type?: string; fields?: unknown; elementType?: unknown; keyType?: unknown; valueType?: unknown } | string | null;
-        if (t === null || typeof t !== 'object') continue;
+        if (typeof t === 'string') continue;
+        if (t === null || typeof t !== 'object' || typeof t.type !== 'string') throw bad(`${where}: ${of} has no type`);
         if (t.type === 'struct') stack.push({ fields: t.fields, where: `the struct ${JSON.stringify(name)}`, depth: d });
-        else if (t.type === 'array') types.push({ t: t.elementType, d: d + 1 });
-        else if (t.type === 'map') types.push({ t: t.keyType, d: d + 1 }, { t: t.valueType, d: d + 1 });
+        else if (t.type === 'array') types.push({ t: t.elementType, d: d + 1, of: `the elements of ${of}` });
+        else if (t.type === 'map') types.push({ t: t.keyType, d: d + 1, of: `the keys of ${of}` }, { t: t.valueType, d: d + 1, of: `the values of ${of}` });
       }
     }
   }

@@ -7,6 +7,9 @@
 //   npm run verify                    everything
 //   npm run verify -- --claims-only   only re-check the docs against the committed measurements
 //   npm run verify -- --no-tests      re-measure and check, without lint, typecheck and the tests
+//   npm run verify -- --figures       after a build: only what catches a stale figure without the
+//                                     benchmarks (experiments --quick, the example reports, the
+//                                     claims); .ci/run runs it after the tests
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -34,12 +37,26 @@ function step(name: string, cmd: string, args: string[], env: Record<string, str
 
 const claimsOnly = process.argv.includes('--claims-only');
 const noTests = process.argv.includes('--no-tests');
+const figuresOnly = process.argv.includes('--figures');
 // Fresh figures go to a scratch folder: verify re-measures, it does not rewrite what docs/ publishes.
 const scratch = mkdtempSync(join(tmpdir(), 'lakerec-verify-'));
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 const failures: string[] = [];
 let opts: Parameters<typeof collectMetrics>[1] = {};
-if (!claimsOnly) {
+if (figuresOnly && !claimsOnly) {
+  // The built output is the one the tests just ran (npm test builds first): no build, no
+  // benchmarks, no detection matrix; the published bench and matrix figures stand as committed.
+  if (!existsSync(join(root, 'dist', 'main', 'experiments.js'))) {
+    say('verify --figures: dist/main is not built (npm run build:node first)');
+    process.exit(2);
+  }
+  step('experiments (quick: no 1M-row lake)', 'node', ['dist/main/experiments.js', '--quick', '--out', join(scratch, 'experiments')]);
+  step('example reports', 'node', ['dist/main/examples.js', '--out', join(scratch, 'examples')]);
+  opts = { experimentsDir: join(scratch, 'experiments') };
+  say('\n== the published experiments and examples against the fresh ones');
+  failures.push(...compareExperiments(root, opts.experimentsDir!));
+  failures.push(...compareExamples(join(root, 'docs', 'examples'), join(scratch, 'examples')));
+} else if (!claimsOnly) {
   if (!noTests) {
     step('lint', 'npm', ['run', '--silent', 'lint']);
     step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
@@ -60,13 +77,20 @@ if (!claimsOnly) {
   say('\n== the published measurements against the fresh ones');
   const committedMatrix = join(root, 'docs', 'experiments', 'detection_matrix.json');
   if (existsSync(committedMatrix)) failures.push(...compareMatrices(JSON.parse(readFileSync(committedMatrix, 'utf8')), JSON.parse(readFileSync(opts.matrixPath!, 'utf8'))));
-  const fresh = new Map(loadExperimentResults(root, opts.experimentsDir).map((r) => [r.name, r]));
-  for (const c of loadExperimentResults(root)) {
-    const f = fresh.get(c.name);
-    if (!f) failures.push(`experiment ${c.name}: published, but not re-measured`);
-    else failures.push(...compareFigures(c, f));
-  }
+  failures.push(...compareExperiments(root, opts.experimentsDir!));
   failures.push(...compareExamples(join(root, 'docs', 'examples'), join(scratch, 'examples')));
+}
+
+/** Every published experiment against its fresh run in `freshDir`. */
+function compareExperiments(repo: string, freshDir: string): string[] {
+  const out: string[] = [];
+  const fresh = new Map(loadExperimentResults(repo, freshDir).map((r) => [r.name, r]));
+  for (const c of loadExperimentResults(repo)) {
+    const f = fresh.get(c.name);
+    if (!f) out.push(`experiment ${c.name}: published, but not re-measured`);
+    else out.push(...compareFigures(c, f));
+  }
+  return out;
 }
 
 const metrics = collectMetrics(root, opts);

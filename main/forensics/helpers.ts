@@ -4,7 +4,8 @@ import { readdirSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { Metadata, RemoveFile, StructField } from '../../shared/delta';
 import { numRecordsFromStats } from '../delta/replay';
-import { sqlIdent, sqlString, type Duck } from '../engine/duck';
+import type { Duck } from '../engine/duck';
+import { declaredPredicate, evaluatePredicate } from '../delta/predicate';
 import type { FileEntry, History, VersionState } from '../delta/history';
 
 export const iso = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
@@ -41,21 +42,8 @@ export function isAppend(st: VersionState, h: History): boolean {
   return mode === 'append' || ci?.isBlindAppend === true || (ci?.operation ?? '').toUpperCase() === 'WRITE' || !ci;
 }
 
-/** The declared predicate of an overwrite/delete (Spark writes a JSON array of strings; delta-rs a string). */
-export function declaredPredicate(params: Record<string, unknown> | undefined): string | null {
-  if (!params) return null;
-  const raw = params.predicate ?? params.replaceWhere;
-  if (raw === undefined || raw === null || raw === '') return null;
-  if (Array.isArray(raw)) return raw.length ? raw.map((p) => `(${String(p)})`).join(' AND ') : null;
-  const s = String(raw);
-  if (s.startsWith('[')) {
-    try {
-      const arr = JSON.parse(s) as unknown;
-      if (Array.isArray(arr)) return arr.length ? arr.map((p) => `(${String(p)})`).join(' AND ') : null;
-    } catch { /* not JSON: use as written */ }
-  }
-  return s;
-}
+// The declared predicate of an overwrite/delete: one parser and one evaluator (main/delta/predicate.ts).
+export { declaredPredicate };
 
 /** Stats signature of an added file: row count and per-column min/max/nulls (a retried batch repeats it). */
 export function signature(f: FileEntry): string | null {
@@ -113,15 +101,7 @@ const duckTypeOf = (t: unknown): string => {
 export async function filesOutsidePredicate(duck: Duck, predicate: string, files: FileEntry[], md: Metadata | null): Promise<FileEntry[] | 'not_evaluable'> {
   const cols = md?.partitionColumns ?? [];
   const types = new Map(fieldsOf(md).map((f) => [f.name, duckTypeOf(f.type)]));
-  const rows = files.map((f, i) => `(${i}, ${cols.map((c) => {
-    const v = f.partitionValues[c];
-    return v === null || v === undefined ? 'NULL' : `TRY_CAST(${sqlString(v)} AS ${types.get(c) ?? 'VARCHAR'})`;
-  }).join(', ')})`);
-  try {
-    const sql = `SELECT i FROM (VALUES ${rows.join(', ')}) t(i, ${cols.map(sqlIdent).join(', ')}) WHERE NOT coalesce((${predicate}), false)`;
-    const r = await duck.conn.runAndReadAll(sql);
-    return r.getRows().map((row) => files[Number(row[0])]);
-  } catch {
-    return 'not_evaluable';
-  }
+  const held = await evaluatePredicate(duck.conn, predicate, cols.map((c) => ({ name: c, type: types.get(c) ?? 'VARCHAR' })), files.map((f) => cols.map((c) => f.partitionValues[c] ?? null)));
+  if (held === null) return 'not_evaluable';
+  return files.filter((_, i) => !held[i]);
 }

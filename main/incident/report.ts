@@ -220,6 +220,15 @@ export function timelineSvg(vs: VersionSummary[], culprit: number | null, warned
     + '</svg>';
 }
 
+/** The source as a reader can find it again: an upload by its name, size and sha256 (its temporary path is gone). */
+function sourceOfTruth(s: ReconcileResult['source']): string {
+  const rows = s.rows === null ? 'rows not read' : `${fmt(s.rows)} rows`;
+  if (s.upload) {
+    return `${esc(s.upload.name)}, uploaded in web mode: ${fmt(s.upload.bytes)} bytes, sha256 <code>${esc(s.upload.sha256)}</code> (${s.kind}, ${rows})`;
+  }
+  return `${esc(s.description)} (${s.kind}, ${rows})`;
+}
+
 function summarySection(i: IncidentInput): HtmlSection {
   const r = i.reconcile;
   const f = i.forensics;
@@ -234,7 +243,7 @@ function summarySection(i: IncidentInput): HtmlSection {
     ['Versions examined', esc(versions) + (b ? `; the bisect evaluated ${b.examined} version(s): ${esc(b.probes.map((p) => `v${p.version} ${p.state}`).join(', '))}` : '')],
     ['Verdict', `<b class="${r.verdict === 'matches' ? 'okc' : 'badc'}">${r.verdict}</b> (level ${esc(r.level)}, exit code ${r.exitCode})${blocking.length ? `: ${blocking.map((m) => `<code>${m}</code>`).join(', ')}` : ''}`],
     ['Culprit commit', esc(culpritLine(i))],
-    ['Source of truth', `${esc(r.source.description)} (${r.source.kind}, ${fmt(r.source.rows)} rows)`],
+    ['Source of truth', sourceOfTruth(r.source)],
     ['Contract', `<code>${esc(r.contract.name)}</code>${r.contract.sha256 ? ` sha256 <code>${esc(r.contract.sha256.slice(0, 16))}</code>` : ''}`],
     ['Made by', `lakerec ${esc(i.toolVersion)} (DuckDB ${esc(r.engine.duckdb)}), ${esc(i.generatedAt)}`],
   ];

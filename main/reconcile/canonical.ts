@@ -1,10 +1,10 @@
 // What a value's bytes are, per type, and what is refused rather than guessed. The canonical
 // text of a row is built in DuckDB SQL (rows never come to JavaScript); docs/adr/0003 is the
 // written definition and this file must agree with it.
+import { CANONICAL_VERSION, FAST_DIGEST } from '../../shared/digest';
 import { sqlIdent, sqlString } from '../engine/duck';
 
-/** Bumped whenever the canonical text of any type changes (baselines record it). */
-export const CANONICAL_VERSION = 'md5-canonical-v1';
+export { CANONICAL_VERSION, FAST_DIGEST };
 
 export type TypeFamily =
   | 'integer' | 'decimal' | 'string' | 'boolean' | 'date' | 'timestamp' | 'timestamp_naive'
@@ -131,9 +131,6 @@ export const DEFAULT_DIGEST: DigestMode = 'fast';
 export function digestName(mode: DigestMode, duckdbVersion: string): string {
   return mode === 'md5' ? CANONICAL_VERSION : `${FAST_DIGEST}@${duckdbVersion}`;
 }
-
-/** v2: h1 = hash of the per-column hashes, h2 = hash(h1) (v1 hashed the columns twice). */
-export const FAST_DIGEST = 'duckdb-hash-v2';
 
 /**
  * SQL for the 128-bit row digest as two UBIGINT halves (h1 upper, h2 lower). Storing halves keeps

@@ -100,10 +100,17 @@ export function classify(ev: Evidence): Classification {
     const parts: string[] = [];
     if (s.onlyInTarget.length) parts.push(`target adds ${s.onlyInTarget.join(', ')}`);
     if (s.onlyInSource.length) parts.push(`target lacks ${s.onlyInSource.join(', ')}`);
-    for (const t of s.typeChanges) parts.push(`${t.column} is ${t.source} in the source and ${t.target} in the target`);
+    const keyed: string[] = [];
+    for (const t of s.typeChanges) {
+      // A naive timestamp against a zoned one is no drift when the naive one is UTC: the contract
+      // decides that, so the finding names the key that would change the verdict.
+      const naiveZoned = isNaiveZonedPair(t.source, t.target);
+      parts.push(`${t.column} is ${t.source} in the source and ${t.target} in the target${naiveZoned ? ' (the contract\'s timestamps.naive_is_utc is false)' : ''}`);
+      if (naiveZoned) keyed.push(`${t.column}: decided by the contract key timestamps.naive_is_utc (false, the default): set \`timestamps: { naive_is_utc: true }\` if the naive timestamps are UTC, and the two compare as one instant`);
+    }
     findings.push(makeFinding('schema_drift', 'schema', parts.join('; '), {
       counts: { 'columns only in target': s.onlyInTarget.length, 'columns only in source': s.onlyInSource.length, 'type changes': s.typeChanges.length },
-      notes: s.typeChanges.map((t) => `${t.column}: ${t.source} -> ${t.target}`),
+      notes: [...s.typeChanges.map((t) => `${t.column}: ${t.source} -> ${t.target}`), ...keyed],
     }));
   }
   if (at < lvlCounts) return { findings, unnamed };
@@ -353,4 +360,11 @@ function classifyKeys(ev: Evidence, kd: KeyDiffEvidence, findings: Finding[], un
     findings.push(makeFinding('content_divergence', level, `${plural(changed, 'row')} with the same key hold different values`,
       { counts: { 'changed rows': changed }, partitions: byP.filter(([, v]) => v.changed > 0).map(([p]) => p), exampleKeys: kd.exampleKeys.changed, exampleRows: kd.examples.changed }));
   }
+}
+
+/** A timestamp without a time zone on one side and with one on the other (DuckDB type names). */
+function isNaiveZonedPair(a: string, b: string): boolean {
+  const zoned = (t: string) => /^(TIMESTAMP WITH TIME ZONE|TIMESTAMPTZ)$/i.test(t.trim());
+  const naive = (t: string) => /^TIMESTAMP(_[A-Z]+)?( \(\d\))?$/i.test(t.trim()) && !zoned(t);
+  return (naive(a) && zoned(b)) || (zoned(a) && naive(b));
 }

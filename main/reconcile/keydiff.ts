@@ -202,11 +202,19 @@ export async function diffKeys(
   // row index (`_lakerec_file`, `_lakerec_row`), first by file and row when a key has copies.
   const showCols = [...new Set([...digestCols, ...floatCols])].sort();
   const where = new Map<string, { file: CellText; row: number | null }>();
+  // What each shown column is compared by: the verdict's own comparison (the column's hash of its
+  // canonically typed value, naive timestamps as the contract says; a float within its tolerance),
+  // never the display text, so a value the verdict calls equal is never marked as differing.
+  const compared = new WeakMap<Record<string, CellText>, Record<string, CellText | number>>();
   const fetch = async (view: string, types: Map<string, string>, provenance: boolean) => {
     const m = new Map<string, Record<string, CellText>[]>();
     if (exRows.length === 0) return m;
     const cols = showCols.filter((c) => types.has(c));
+    const hashed = digestCols.filter((c) => types.has(c));
+    const tolerant = floatCols.filter((c) => types.has(c) && contract.floats[c] !== 'exclude');
     const sel = [...keyCols.map((k, i) => `CAST(v.${sqlIdent(k)} AS VARCHAR) AS ${K[i]}`), ...cols.map((c) => `CAST(v.${sqlIdent(c)} AS VARCHAR) AS ${sqlIdent('c_' + c)}`)];
+    sel.push(...hashed.map((c) => `CAST(${columnHashSql(c, types.get(c)!, contract.naiveIsUtc, false, 'v')} AS VARCHAR) AS ${sqlIdent('h_' + c)}`));
+    sel.push(...tolerant.map((c) => `CAST(v.${sqlIdent(c)} AS DOUBLE) AS ${sqlIdent('f_' + c)}`));
     if (provenance) sel.push('v._lakerec_file AS _lk_file', 'v._lakerec_row AS _lk_row');
     const join = keyCols.map((k, i) => `v.${sqlIdent(k)} = e.${K[i]}`).join(' AND ');
     // The source has no row position: its copies of a repeated key in one order on every run.
@@ -214,6 +222,10 @@ export async function diffKeys(
     for (const r of await rows(conn, `SELECT ${sel.join(', ')} FROM ${sqlIdent(view)} v SEMI JOIN (SELECT DISTINCT ${K.join(', ')} FROM lk_ex) e ON ${join}${order}`)) {
       const rec: Record<string, CellText> = {};
       for (const c of cols) rec[c] = text(r['c_' + c]);
+      const cmp: Record<string, CellText | number> = {};
+      for (const c of hashed) cmp[c] = text(r['h_' + c]);
+      for (const c of tolerant) cmp[c] = r['f_' + c] === null || r['f_' + c] === undefined ? null : Number(r['f_' + c]);
+      compared.set(rec, cmp);
       const k = keyText(r);
       const list = m.get(k) ?? [];
       list.push(rec);
@@ -227,13 +239,24 @@ export async function diffKeys(
   const tRows = await fetch('lk_tgt_all', tgtType, true);
 
   const pv = (v: unknown) => (v === null || v === undefined ? null : label(part.column, text(v)));
+  /** A column differs on a matched key as the verdict's comparison says (changedCond above). */
+  const valuesDiffer = (c: string, a: Record<string, CellText | number> | undefined, b: Record<string, CellText | number> | undefined): boolean => {
+    if (!a || !b || !(c in a) || !(c in b)) return false;
+    const x = a[c];
+    const y = b[c];
+    const rule = contract.floats[c];
+    if (rule !== undefined && rule !== 'exclude' && typeof x === 'number' && typeof y === 'number') {
+      return !(x === y || (Number.isNaN(x) && Number.isNaN(y)) || Math.abs(x - y) <= rule.tolerance);
+    }
+    return x !== y;
+  };
   const stringCols = new Set(showCols.filter((c) => compareFamily(tgtType.get(c) ?? srcType.get(c) ?? '', false) === 'string'));
   for (const r of exRows) {
     const k = keyText(r);
     const s = sRows.get(k)?.[0] ?? null;
     const t = tRows.get(k)?.[0] ?? null;
     const kind = String(r.kind) as keyof KeyDiffEvidence['examples'];
-    const diffCols = s && t ? showCols.filter((c) => s[c] !== t[c]) : [];
+    const diffCols = s && t ? showCols.filter((c) => valuesDiffer(c, compared.get(s), compared.get(t))) : [];
     const key: Record<string, CellText> = {};
     keyCols.forEach((kc, i) => { key[kc] = text(r[K[i]]); });
     const rd: RowDiff = {

@@ -7,6 +7,8 @@ import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import { levelIndex, type Level, type PartitionResult, type SchemaComparison } from '../../shared/reconcile';
 import { sqlIdent, sqlString } from '../engine/duck';
 import { checkScalarExpression } from '../engine/expression';
+import { declaredPredicate, evaluatePredicate } from '../delta/predicate';
+import { physicalName } from '../delta/schema';
 import type { ActiveFile } from '../delta/types';
 import { typesComparable } from './canonical';
 import { materialise, sumsSql, type PassPlan } from './pass';
@@ -200,43 +202,71 @@ export function nullKeysFromStats(target: TargetSide, keys: string[]): number | 
   return n;
 }
 
+/** One day (a partition value) with its rows on each side, and whether the table ever held it. */
+export interface DayRows {
+  value: string | null;
+  sourceRows: number;
+  targetRows: number;
+  onceLoaded: boolean;
+}
+
+/**
+ * The lateness rule, the one place it is written (the reconcile's late partitions, the data laws'
+ * late days): a day the source has and the target has never held, after the target's newest
+ * loaded day by no more than the allowance. Returns the late days' values.
+ */
+export function lateDays(allowDays: number, days: DayRows[]): Set<string | null> {
+  const loaded = days.filter((p) => p.targetRows > 0).map((p) => dayOf(p.value)).filter((d): d is number => d !== null);
+  if (!loaded.length) return new Set();
+  const newest = Math.max(...loaded);
+  return new Set(days.filter((p) => {
+    const d = dayOf(p.value);
+    return d !== null && !p.onceLoaded && p.targetRows === 0 && p.sourceRows > 0 && d > newest && d - newest <= allowDays;
+  }).map((p) => p.value));
+}
+
 /** Source partitions beyond the target's newest, within the contract's lateness allowance. */
 export function latePartitions(contract: Contract, part: PartitionSpec, parts: PartitionResult[], onceLoaded: Set<string>): Evidence['late'] {
   if (!contract.lateness || part.column === null || contract.lateness.column !== part.column) return null;
-  const loaded = parts.filter((p) => p.targetRows > 0).map((p) => dayOf(p.value)).filter((d): d is number => d !== null);
-  if (!loaded.length) return null;
-  const newest = Math.max(...loaded);
-  const late = parts.filter((p) => {
-    const d = dayOf(p.value);
-    return d !== null && !onceLoaded.has(p.partition) && p.targetRows === 0 && p.sourceRows > 0 && d > newest && d - newest <= contract.lateness!.days;
-  });
+  const lateValues = lateDays(contract.lateness.days, parts.map((p) => ({ value: p.value, sourceRows: p.sourceRows, targetRows: p.targetRows, onceLoaded: onceLoaded.has(p.partition) })));
+  const late = parts.filter((p) => lateValues.has(p.value));
   if (!late.length) return null;
   return { partitions: late.map((p) => p.partition), rows: late.reduce((a, p) => a + p.sourceRows, 0), allow: contract.lateness.allow };
+}
+
+/** The key a table column has in the log's partitionValues: its physical name under column mapping. */
+export function partitionKey(target: TargetSide, column: string): string {
+  const f = target.snapshot.schema.fields.find((x) => x.name === column);
+  return f ? physicalName(f, target.snapshot.columnMapping) : column;
+}
+
+/** The values of a partition column any commit up to the snapshot added files under (the log only). */
+export async function valuesEverLoaded(target: TargetSide, column: string): Promise<Set<string | null>> {
+  const key = partitionKey(target, column);
+  const out = new Set<string | null>();
+  for (const c of await targetChanges(target)) {
+    if (c.version > target.snapshot.version) continue;
+    for (const a of c.adds) out.add(a.partitionValues?.[key] ?? null);
+  }
+  return out;
 }
 
 /** For each partition: the last commit that removed files from it, read from the log (no data). */
 export async function removalsFromLog(conn: DuckDBConnection, target: TargetSide, part: PartitionSpec): Promise<Map<string, PartitionRemoval>> {
   const col = part.column!;
+  // The log's actions key partitionValues by the physical name under column mapping.
+  const key = partitionKey(target, col);
   const out = new Map<string, PartitionRemoval>();
   const ever = new Set<string>();
   const changes = (await targetChanges(target)).filter((c) => c.version <= target.snapshot.version);
   for (const c of changes) {
-    const addedHere = new Set(c.adds.map((a) => a.partitionValues?.[col] ?? null));
+    const addedHere = new Set(c.adds.map((a) => a.partitionValues?.[key] ?? null));
     for (const v of addedHere) ever.add(label(col, v));
-    const removedHere = new Set(c.removes.map((r) => r.partitionValues?.[col] ?? null));
+    const removedHere = new Set(c.removes.map((r) => r.partitionValues?.[key] ?? null));
     for (const v of removedHere) {
       const l = label(col, v);
       const params = c.commitInfo?.operationParameters ?? {};
-      let predicate: string | null = null;
-      const raw = params.predicate ?? params.replaceWhere;
-      if (typeof raw === 'string') {
-        try {
-          const arr = JSON.parse(raw) as unknown;
-          predicate = Array.isArray(arr) ? arr.map(String).join(' AND ') : String(arr);
-        } catch {
-          predicate = raw;
-        }
-      }
+      const predicate = declaredPredicate(params);
       out.set(l, {
         partition: l,
         version: c.version,
@@ -255,13 +285,8 @@ export async function removalsFromLog(conn: DuckDBConnection, target: TargetSide
 
 /** Evaluates a commit's predicate on a partition value alone; null when it needs other columns. */
 export async function predicateCovers(conn: DuckDBConnection, predicate: string, col: string, type: string | null, value: string | null): Promise<boolean | null> {
-  try {
-    const lit = value === null ? 'NULL' : sqlString(value);
-    const r = await rows(conn, `SELECT coalesce((${predicate}), false) AS ok FROM (SELECT CAST(${lit} AS ${type ?? 'VARCHAR'}) AS ${sqlIdent(col)})`);
-    return r[0].ok === true;
-  } catch {
-    return null;
-  }
+  const held = await evaluatePredicate(conn, predicate, [{ name: col, type: type ?? 'VARCHAR' }], [[value]]);
+  return held === null ? null : held[0];
 }
 
 /** Files in one partition whose full stats repeat another file's: the signature of a retried batch. */

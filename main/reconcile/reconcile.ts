@@ -45,7 +45,7 @@ export interface ReconcileOptions {
   ctx?: JobContext;
   /** Example rows per kind (default 5). */
   exampleLimit?: number;
-  /** Row digest: md5 of canonical bytes (default; stable) or DuckDB hash() (faster; bound to the DuckDB version). */
+  /** Row digest (default DEFAULT_DIGEST): DuckDB hash() (fast; bound to the DuckDB version) or md5 of canonical bytes (stable). */
   digest?: DigestMode;
   /** DuckDB memory limit (default RECONCILE_MEMORY_LIMIT, so a run stays under 2 GB of RSS); beyond it the per-row tables spill to a temp folder. */
   memoryLimit?: string;

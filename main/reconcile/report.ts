@@ -2,10 +2,12 @@
 // self-contained HTML file (no network; charts are inline SVG), and JSON. Pure string building
 // (no node imports), so any face can use it. HTML and markdown are made of sections, so an
 // incident report can add its own (a bisect result, a timeline excerpt) around these.
+import { describeDigest } from '../../shared/digest';
 import { escapeControl } from '../../shared/escape';
-import type { Finding, PartitionResult, ReconcileResult, RowDiff } from '../../shared/reconcile';
+import { noPartitionsSentence, nothingFoundSentence, type Finding, type PartitionResult, type ReconcileResult, type RowDiff } from '../../shared/reconcile';
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+/** A count as text; null (a level that read none) is "not read", never 0. */
+const fmt = (n: number | null) => (n === null ? 'not read' : n.toLocaleString('en-US'));
 const short = (h: string | null) => (h ? h.slice(0, 16) : '-');
 
 // ---------------------------------------------------------------------------------------------
@@ -61,19 +63,30 @@ export function mdCode(s: string): string {
   return `${fence}${pad}${t}${pad}${fence}`;
 }
 
+/**
+ * The partition cell of an example row: "a -> b" only when the row moved (the two sides' partitions
+ * differ); otherwise the one partition it is in. Marks come from the run's comparison, not the text.
+ */
+export function rowDiffPartition(r: RowDiff, arrow = '->'): string {
+  const s = r.sourcePartition;
+  const t = r.targetPartition;
+  if (s !== null && t !== null && s !== t) return `${s} ${arrow} ${t}`;
+  return s ?? t ?? '-';
+}
+
 function mdRowDiffs(rows: RowDiff[]): string {
   if (!rows.length) return '';
   const cols = [...new Set(rows.flatMap((r) => [...Object.keys(r.source ?? {}), ...Object.keys(r.target ?? {})]))].sort();
-  const out = [`| key | kind | partition (source -> target) | differing | ${cols.map(mdEscape).join(' | ')} |`, `|---|---|---|---|${cols.map(() => '---').join('|')}|`];
+  const out = [`| key | kind | partition | differing | ${cols.map(mdEscape).join(' | ')} |`, `|---|---|---|---|${cols.map(() => '---').join('|')}|`];
   for (const r of rows) {
     const key = Object.entries(r.key).map(([k, v]) => `${k}=${v ?? 'null'}`).join(', ');
     const cell = (c: string) => {
       const s = r.source?.[c];
       const t = r.target?.[c];
-      if (r.source && r.target && s !== t) return `${mdEscape(String(s))} -> **${mdEscape(String(t))}**`;
+      if (r.source && r.target && r.columns.includes(c)) return `${mdEscape(String(s))} -> **${mdEscape(String(t))}**`;
       return mdEscape(String((r.target ?? r.source)?.[c] ?? ''));
     };
-    out.push(`| ${mdEscape(key)} | ${r.kind} | ${mdEscape(r.sourcePartition ?? '-')} -> ${mdEscape(r.targetPartition ?? '-')} | ${r.columns.map(mdEscape).join(', ') || '-'} | ${cols.map(cell).join(' | ')} |`);
+    out.push(`| ${mdEscape(key)} | ${r.kind} | ${mdEscape(rowDiffPartition(r))} | ${r.columns.map(mdEscape).join(', ') || '-'} | ${cols.map(cell).join(' | ')} |`);
   }
   return out.join('\n');
 }
@@ -93,7 +106,7 @@ export function reconcileMarkdownSections(r: ReconcileResult): MarkdownSection[]
   sections.push({ title: 'Reconcile', markdown: summary.join('\n') });
 
   const f: string[] = [];
-  if (!r.findings.length && !r.unnamed.length) f.push('Nothing found: every partition agrees at this level.');
+  if (!r.findings.length && !r.unnamed.length) f.push(mdEscape(nothingFoundSentence(r)));
   for (const x of r.findings) f.push(mdFinding(x));
   if (r.unnamed.length) {
     f.push('**Divergence no finding names** (the evidence does not say which mode):', '', ...r.unnamed.map((u) => `- ${mdEscape(u)}`));
@@ -104,7 +117,7 @@ export function reconcileMarkdownSections(r: ReconcileResult): MarkdownSection[]
   for (const p of r.partitions) {
     parts.push(`| ${mdEscape(p.partition)} | ${fmt(p.sourceRows)} | ${fmt(p.targetRows)} | \`${short(p.sourceChecksum)}\` | \`${short(p.targetChecksum)}\`${p.inherited ? ' (baseline)' : ''} | ${p.state === 'match' || p.state === 'counts_match' ? p.state : `**${p.state}**`} |`);
   }
-  sections.push({ title: 'Partitions', markdown: parts.join('\n') });
+  sections.push({ title: 'Partitions', markdown: r.partitions.length ? parts.join('\n') : mdEscape(noPartitionsSentence(r.level)) });
 
   if (r.columnDiffs.length || r.rowDiffs.length) {
     const rows: string[] = [];
@@ -117,7 +130,7 @@ export function reconcileMarkdownSections(r: ReconcileResult): MarkdownSection[]
     `Contract ${mdCode(c.name)}${c.path ? ` (${mdEscape(c.path)})` : ''}: keys ${c.keys.map(mdCode).join(', ')}; partition ${c.partitionColumn ? `${mdCode(c.partitionColumn)}${c.partitionExpression ? ` = ${mdCode(c.partitionExpression)}` : ''}` : 'none'}; `
       + `floats ${Object.entries(c.floats).map(([k, v]) => `${mdCode(k)} ${v === 'exclude' ? 'excluded (exact sum)' : `tolerance ${v.tolerance}`}`).join(', ') || 'none'}; naive timestamps ${c.naiveIsUtc ? 'are UTC' : 'refused'}; `
       + `ignore ${c.ignore.map(mdEscape).join(', ') || 'nothing'}; ordering ${c.ordering === null ? 'none' : mdEscape(c.ordering)}.`,
-    `Digest ${mdCode(r.digest)}, DuckDB ${r.engine.duckdb}, lakerec ${r.engine.lakerec}; ${(r.durationMs / 1000).toFixed(2)} s.`,
+    `Digest ${mdCode(r.digest)}: ${describeDigest(r.digest)}. DuckDB ${r.engine.duckdb}, lakerec ${r.engine.lakerec}; ${(r.durationMs / 1000).toFixed(2)} s.`,
     ...r.notes.map((n) => `- ${mdEscape(n)}`),
   ];
   sections.push({ title: 'How it was compared', markdown: contract.join('\n\n') });
@@ -192,10 +205,10 @@ function htmlRowDiffs(rows: RowDiff[]): string {
     const cells = cols.map((c) => {
       const s = r.source?.[c];
       const t = r.target?.[c];
-      if (r.source && r.target && s !== t) return `<td class="diff"><del>${esc(String(s))}</del><br><ins>${esc(String(t))}</ins></td>`;
+      if (r.source && r.target && r.columns.includes(c)) return `<td class="diff"><del>${esc(String(s))}</del><br><ins>${esc(String(t))}</ins></td>`;
       return `<td>${esc(String((r.target ?? r.source)?.[c] ?? ''))}</td>`;
     }).join('');
-    return `<tr><td>${esc(key)}</td><td>${r.kind}</td><td>${esc(r.sourcePartition ?? '-')} &rarr; ${esc(r.targetPartition ?? '-')}</td>${cells}</tr>`;
+    return `<tr><td>${esc(key)}</td><td>${r.kind}</td><td>${esc(rowDiffPartition(r, '\u2192'))}</td>${cells}</tr>`;
   }).join('');
   return `<div class="scroll"><table>${head}${body}</table></div>`;
 }
@@ -222,14 +235,14 @@ export function reconcileHtmlSections(r: ReconcileResult): HtmlSection[] {
     + `<tr><th>rows read</th><td>${fmt(r.reads.sourceRowsRead)} (in full: a source has no log)</td><td>${fmt(r.reads.targetRowsRead)} (${fmt(r.reads.targetRowsAvoided)} avoided by the baseline)</td></tr></table>`;
   const findings = (r.findings.length || r.unnamed.length)
     ? r.findings.map(htmlFinding).join('') + (r.unnamed.length ? `<div class="finding blocking"><h3>Divergence no finding names</h3><ul>${r.unnamed.map((u) => `<li>${esc(u)}</li>`).join('')}</ul></div>` : '')
-    : '<p>Nothing found: every partition agrees at this level.</p>';
+    : `<p>${esc(nothingFoundSentence(r))}</p>`;
   const partsTable = `<table><tr><th>partition</th><th>source rows</th><th>target rows</th><th>source checksum</th><th>target checksum</th><th>state</th></tr>`
     + r.partitions.map((p) => `<tr class="${p.state === 'match' || p.state === 'counts_match' ? '' : 'badrow'}"><td>${esc(p.partition)}</td><td>${fmt(p.sourceRows)}</td><td>${fmt(p.targetRows)}</td><td><code>${short(p.sourceChecksum)}</code></td><td><code>${short(p.targetChecksum)}</code>${p.inherited ? ' (baseline)' : ''}</td><td>${p.state}</td></tr>`).join('')
     + '</table>';
   const sections: HtmlSection[] = [
     { id: 'summary', title: 'Reconcile', html: summary },
     { id: 'findings', title: 'Findings', html: findings },
-    { id: 'partitions', title: 'Partitions', html: partitionChartSvg(r.partitions) + partsTable },
+    { id: 'partitions', title: 'Partitions', html: r.partitions.length ? partitionChartSvg(r.partitions) + partsTable : `<p>${esc(noPartitionsSentence(r.level))}</p>` },
   ];
   if (r.rowDiffs.length || r.columnDiffs.length) {
     sections.push({
@@ -241,7 +254,7 @@ export function reconcileHtmlSections(r: ReconcileResult): HtmlSection[] {
   sections.push({
     id: 'contract', title: 'How it was compared',
     html: `<p>Contract <code>${esc(c.name)}</code>${c.path ? ` (${esc(c.path)}, sha256 <code>${esc((c.sha256 ?? '').slice(0, 16))}</code>)` : ''}: keys ${c.keys.map((k) => `<code>${esc(k)}</code>`).join(', ')}; partition ${c.partitionColumn ? `<code>${esc(c.partitionColumn)}</code>${c.partitionExpression ? ` = <code>${esc(c.partitionExpression)}</code>` : ''}` : 'none'}; ordering ${esc(c.ordering ?? 'none')}.</p>`
-      + `<p>Digest <code>${esc(r.digest)}</code> (md5 of each row's canonical bytes, summed mod 2<sup>128</sup>), DuckDB ${esc(r.engine.duckdb)}, lakerec ${esc(r.engine.lakerec)}, ${(r.durationMs / 1000).toFixed(2)} s, started ${esc(r.startedAt)}.</p>`
+      + `<p>Digest <code>${esc(r.digest)}</code>: ${esc(describeDigest(r.digest))}. DuckDB ${esc(r.engine.duckdb)}, lakerec ${esc(r.engine.lakerec)}, ${(r.durationMs / 1000).toFixed(2)} s, started ${esc(r.startedAt)}.</p>`
       + (r.notes.length ? `<ul>${r.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : ''),
   });
   return sections;

@@ -99,14 +99,14 @@ export function assembleResult(tally: Tally, r: ResultInputs): ReconcileResult {
     source: {
       description: source.description,
       kind: source.kind,
-      rows: partList.reduce((a, p) => a + p.sourceRows, 0),
+      rows: at < levelIndex('counts') ? null : partList.reduce((a, p) => a + p.sourceRows, 0),
       checksum: data.sourceTotal === null ? null : toHex128(data.sourceTotal),
       version: source.version,
     },
     target: {
       description: target.root,
       kind: 'delta',
-      rows: partList.reduce((a, p) => a + p.targetRows, 0),
+      rows: at < levelIndex('counts') ? null : partList.reduce((a, p) => a + p.targetRows, 0),
       checksum: data.targetTotal === null ? null : toHex128(data.targetTotal),
       version: target.snapshot.version,
     },

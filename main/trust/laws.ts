@@ -9,6 +9,7 @@ import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import type { LawCheck, LawDay, LawsResult } from '../../shared/trust';
 import { openDuck, sqlIdent, interruptOnAbort, queryTimeLimitMs, withTimeLimit } from '../engine/duck';
 import { contractError, loadContract, type Contract } from '../reconcile/contract';
+import { lateDays, valuesEverLoaded } from '../reconcile/log-levels';
 import { openSource, openTarget, registerTargetView } from '../reconcile/sides';
 import type { DeltaTable } from '../delta/table';
 
@@ -129,6 +130,18 @@ export async function checkLaws(opts: LawsOptions): Promise<LawsResult> {
     }
     throwIfCancelled(ctx);
     const dayText = (r: Record<string, unknown>) => (r.d === null || r.d === undefined ? null : String(r.d));
+    // The contract's lateness allowance, by the reconcile's own rule (lateDays): a day the source
+    // has and the table has not loaded yet is late, not a broken law, and is left out of every law.
+    let late: LawsResult['late'] = null;
+    if (contract.lateness && day !== null && contract.lateness.column === day) {
+      const ever = target.snapshot.partitionColumns.includes(day) ? await valuesEverLoaded(target, day) : new Set<string | null>();
+      const values = lateDays(contract.lateness.days, joined.map((r) => ({ value: dayText(r), sourceRows: Number(r.sn), targetRows: Number(r.tn), onceLoaded: ever.has(dayText(r)) })));
+      if (values.size) {
+        late = { days: [...values].filter((v): v is string => v !== null).sort(), allow: contract.lateness.allow };
+        joined = joined.filter((r) => !values.has(dayText(r)));
+        notes.push(`${late.days.join(', ')}: in the source, not loaded into the table yet, within the contract's lateness allowance (${late.allow}): left out of every law (reconcile reports it as late_arriving)`);
+      }
+    }
     const laws: LawCheck[] = [];
     const countFails: LawDay[] = [];
     let countFailed = 0;
@@ -172,6 +185,7 @@ export async function checkLaws(opts: LawsOptions): Promise<LawsResult> {
       source: src.description,
       day: { column: day, sourceExpression: sDay !== null && day !== null && !sType.has(day) ? part?.expression ?? null : null },
       laws,
+      late,
       summary: { held: laws.filter((l) => l.holds).length, broken: laws.filter((l) => !l.holds).length },
       notes,
       durationMs: Date.now() - started,

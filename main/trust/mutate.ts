@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { LakerecError } from '../../shared/errors';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import { LEVELS, levelIndex, type FindingMode, type Level } from '../../shared/reconcile';
-import type { LevelScore, MutantLevel, MutantResult, MutationResult, Suggestion } from '../../shared/trust';
+import { percentText, type LevelScore, type MutantLevel, type MutantResult, type MutationResult, type Suggestion } from '../../shared/trust';
 import { openDuck, sqlIdent, type Duck } from '../engine/duck';
 import { registerSnapshotView } from '../delta/scan';
 import { DeltaTable } from '../delta/table';
@@ -301,9 +301,19 @@ export async function runMutation(opts: MutateOptions): Promise<MutationResult> 
       const survived = at.filter((o) => o === 'survived').length;
       return { level, named, caught, survived, score: ratio(named + caught, named + caught + survived), namedScore: ratio(named, named + caught + survived) };
     });
-    const last = perLevel[perLevel.length - 1];
+    // A score only where the unmutated table matches at every level asked: where it already
+    // diverges, a mutant's divergence cannot be told from the data's. Then the score is refused.
+    const refusedWhy = failing.length > 0
+      ? `the table already diverges from the source at ${failing.join(', ')} without any mutant, so a mutant's divergence cannot be told from the data's: fix the data first (lakerec reconcile names the divergence), then measure the contract`
+      : scored.length === 0 ? 'no mutant that should be caught ran on this table' : null;
+    const last = refusedWhy === null ? perLevel[perLevel.length - 1] : undefined;
     const killed = last ? last.named + last.caught : 0;
     const survived = last ? last.survived : 0;
+    const score = last ? ratio(killed, killed + survived) : null;
+    const namedScore = last ? ratio(last.named, killed + survived) : null;
+    const headline = last
+      ? `score ${percentText(score)}: ${killed} of ${killed + survived} mutant(s) killed at ${last.level}; ${last.named} named as their mode (${percentText(namedScore)})`
+      : `no score: ${refusedWhy}`;
     const sandboxDir = sandbox.dir;
     sandbox.remove();
     sandbox = null;
@@ -319,7 +329,7 @@ export async function runMutation(opts: MutateOptions): Promise<MutationResult> 
       perLevel,
       overall: {
         killed, survived, named: last ? last.named : 0,
-        score: ratio(killed, killed + survived), namedScore: ratio(last ? last.named : 0, killed + survived),
+        score, namedScore, level: last ? last.level : null, refused: refusedWhy, headline,
         notApplicable: mutants.filter((m) => m.status === 'not_applicable').length,
         equivalent: mutants.filter((m) => m.status === 'equivalent').length,
         silentChecks: silent.length,

@@ -18,7 +18,7 @@ export function mutationLines(r: MutationResult): string[] {
   const o = r.overall;
   const lines = [
     `Mutation score of ${r.contract.path ?? r.contract.name} on ${r.table} @ v${r.version} (seed ${r.seed})`,
-    `  score ${pct(o.score)}: ${o.killed} of ${o.killed + o.survived} mutant(s) killed at ${r.levels[r.levels.length - 1]}; ${o.named} named as their mode (${pct(o.namedScore)}); ${o.notApplicable} not applicable, ${o.equivalent} equivalent; ${o.silentChecks - o.falseAlarms} of ${o.silentChecks} silent check(s) stayed silent`,
+    `  ${o.headline}; ${o.notApplicable} not applicable, ${o.equivalent} equivalent; ${o.silentChecks - o.falseAlarms} of ${o.silentChecks} silent check(s) stayed silent`,
     '',
     '  level      named  caught  survived  score   named',
   ];
@@ -43,7 +43,7 @@ export function mutationMarkdown(r: MutationResult): string {
   const out = [
     '## Mutation score',
     '',
-    `**${pct(o.score)}** of ${o.killed + o.survived} mutant(s) killed at level ${r.levels[r.levels.length - 1]} (${o.named} named as their mode); ${o.notApplicable} not applicable, ${o.equivalent} equivalent. Seed ${r.seed}, table version ${r.version}.`,
+    `**${cell(o.headline)}**; ${o.notApplicable} not applicable, ${o.equivalent} equivalent. Seed ${r.seed}, table version ${r.version}.`,
     '',
     '| level | named | caught | survived | score | named |',
     '|---|---|---|---|---|---|',
@@ -60,7 +60,7 @@ export function mutationMarkdown(r: MutationResult): string {
 export function mutationHtml(r: MutationResult): string {
   const o = r.overall;
   return `<h2>Mutation score</h2>
-<p><strong>${pct(o.score)}</strong> of ${o.killed + o.survived} mutant(s) killed at level ${esc(r.levels[r.levels.length - 1])} (${o.named} named); ${o.notApplicable} not applicable, ${o.equivalent} equivalent; seed ${r.seed}.</p>
+<p><strong>${esc(o.headline)}</strong>; ${o.notApplicable} not applicable, ${o.equivalent} equivalent; seed ${r.seed}.</p>
 <table><thead><tr><th>level</th><th>named</th><th>caught</th><th>survived</th><th>score</th></tr></thead><tbody>
 ${r.perLevel.map((l) => `<tr><td>${esc(l.level)}</td><td>${l.named}</td><td>${l.caught}</td><td>${l.survived}</td><td>${pct(l.score)}</td></tr>`).join('\n')}
 </tbody></table>
@@ -129,6 +129,7 @@ export function lawsLines(r: LawsResult): string[] {
 export function lawsMarkdown(r: LawsResult): string {
   const out = ['## Data laws', '', `Per ${cell(r.day.column ?? 'table')}: ${r.summary.held} held, ${r.summary.broken} broken.`, '', '| law | holds | days | first failing days |', '|---|---|---|---|'];
   for (const l of r.laws) out.push(`| ${cell(l.law)}${l.proposed ? ' (proposed)' : ''} | ${l.holds ? 'yes' : '**no**'} | ${l.days - l.failedDays} of ${l.days} | ${cell(l.failures.map((f) => `${f.day ?? '(null)'}: ${f.source} -> ${f.target} (${f.difference})`).join('; ') || '-')} |`);
+  if (r.notes.length) out.push('', ...r.notes.map((n) => `- ${cell(n)}`));
   out.push('');
   return out.join('\n');
 }
@@ -136,7 +137,7 @@ export function lawsMarkdown(r: LawsResult): string {
 export function lawsHtml(r: LawsResult): string {
   return `<h2>Data laws</h2><p>Per ${esc(r.day.column ?? 'table')}: ${r.summary.held} held, ${r.summary.broken} broken.</p><table><thead><tr><th>law</th><th>holds</th><th>days</th><th>first failing days</th></tr></thead><tbody>
 ${r.laws.map((l) => `<tr><td>${esc(l.law)}${l.proposed ? ' (proposed)' : ''}</td><td>${l.holds ? 'yes' : '<strong>no</strong>'}</td><td>${l.days - l.failedDays} of ${l.days}</td><td>${esc(l.failures.map((f) => `${f.day ?? '(null)'}: ${f.source} -> ${f.target} (${f.difference})`).join('; ') || '-')}</td></tr>`).join('\n')}
-</tbody></table>`;
+</tbody></table>${r.notes.length ? `<ul>${r.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : ''}`;
 }
 
 // ---- rows behind the findings ----

@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { LakerecError } from '../../shared/errors';
 import type { JobContext } from '../../shared/jobs';
-import type { DiffCommit, DiffResult } from '../../shared/workbench';
+import type { ReconcileResult } from '../../shared/reconcile';
+import type { DiffCommit, DiffResult, VersionChanges } from '../../shared/workbench';
 import { DeltaTable } from '../delta/table';
 import { forensics } from '../forensics/forensics';
 import { parseContract, type Contract } from '../reconcile/contract';
@@ -66,19 +67,62 @@ export async function diffVersions(root: string, o: DiffOptions): Promise<DiffRe
       addedFiles: v.addedFiles, removedFiles: v.removedFiles, addedRows: v.addedRows, removedRows: v.removedRows,
     }));
   return {
-    path: root, from: o.from, to: o.to, keys: contract.keys, keysFrom, result, commits,
+    path: root, from: o.from, to: o.to, keys: contract.keys, keysFrom, result, commits, changes: versionChanges(result),
   };
 }
 
-/** The diff as terminal text: the commits in between, then the reconcile report. */
-export function renderDiffText(d: DiffResult, reconcileText: string): string {
-  const lines = [`compare ${d.path}: version ${d.from} (source) -> version ${d.to} (target), keys ${d.keys.join(', ')} (from the ${d.keysFrom === 'contract' ? 'contract beside the table' : 'request'})`, ''];
+/** The engine's key diff (from = source, to = target) in a diff's words. */
+export function versionChanges(r: ReconcileResult): VersionChanges {
+  const k = r.keyDiff;
+  const changes: VersionChanges = {
+    inserted: k ? k.extra : null,
+    deleted: k ? k.missing : null,
+    changed: k ? k.changed : null,
+    moved: k ? k.moved : null,
+    repeatedKeys: k ? k.duplicatedInTarget : null,
+    columnsAdded: r.schema.onlyInTarget,
+    columnsRemoved: r.schema.onlyInSource,
+    typeChanges: r.schema.typeChanges.map((t) => ({ column: t.column, from: t.source, to: t.target })),
+    identical: false,
+  };
+  const rowsSame = k !== null && k.extra + k.missing + k.changed + k.moved + k.duplicatedInTarget + k.duplicatedInSource === 0 && r.source.rows === r.target.rows;
+  changes.identical = rowsSame && !changes.columnsAdded.length && !changes.columnsRemoved.length && !changes.typeChanges.length;
+  return changes;
+}
+
+/** The changes as lines: counts of each kind, schema changes, a few example keys per kind. */
+export function changesLines(d: DiffResult): string[] {
+  const c = d.changes;
+  const n = (x: number | null) => (x === null ? 'not compared' : x.toLocaleString('en-US'));
+  const lines = [`rows: ${n(c.inserted)} inserted, ${n(c.deleted)} deleted, ${n(c.changed)} changed, ${n(c.moved)} moved`
+    + (c.repeatedKeys ? `, ${n(c.repeatedKeys)} key(s) now repeated` : '')
+    + ` (version ${d.from}: ${n(d.result.source.rows)} rows, version ${d.to}: ${n(d.result.target.rows)} rows)`];
+  if (c.columnsAdded.length) lines.push(`columns added: ${c.columnsAdded.join(', ')}`);
+  if (c.columnsRemoved.length) lines.push(`columns removed: ${c.columnsRemoved.join(', ')}`);
+  for (const t of c.typeChanges) lines.push(`column ${t.column}: ${t.from} -> ${t.to}`);
+  const words: Record<string, string> = { extra: 'inserted', missing: 'deleted', changed: 'changed', moved: 'moved', duplicate: 'repeated' };
+  const byKind = new Map<string, string[]>();
+  for (const r of d.result.rowDiffs) {
+    const w = words[r.kind];
+    if (!w) continue;
+    const list = byKind.get(w) ?? [];
+    if (list.length < 3) list.push(Object.entries(r.key).map(([k, v]) => `${k}=${v ?? 'null'}`).join(', ') + (r.kind === 'changed' && r.columns.length ? ` (${r.columns.join(', ')})` : ''));
+    byKind.set(w, list);
+  }
+  for (const [w, keys] of byKind) lines.push(`  e.g. ${w}: ${keys.join('; ')}`);
+  if (c.identical) lines.push('the two versions hold the same rows and columns');
+  return lines;
+}
+
+/** The diff as terminal text: the commits in between, then what changed. */
+export function renderDiffText(d: DiffResult): string {
+  const lines = [`compare ${d.path}: version ${d.from} -> version ${d.to}, rows matched by keys ${d.keys.join(', ')} (from the ${d.keysFrom === 'contract' ? 'contract beside the table' : 'request'})`, ''];
   lines.push(d.commits.length === 1 ? '1 commit in between:' : `${d.commits.length} commits in between:`);
   for (const c of d.commits) {
     const rows = `+${c.addedRows ?? '?'} -${c.removedRows ?? '?'} rows`;
     const params = Object.entries(c.operationParameters).filter(([, v]) => v !== '' && v !== 'null').slice(0, 3).map(([k, v]) => `${k}=${v.length > 60 ? `${v.slice(0, 57)}...` : v}`).join(' ');
     lines.push(`  v${c.version}  ${new Date(c.timestamp).toISOString()}  ${(c.operation ?? '(no commitInfo)').padEnd(14)} ${rows}, +${c.addedFiles} -${c.removedFiles} files${params ? `  ${params}` : ''}`);
   }
-  lines.push('', reconcileText);
-  return lines.join('\n');
+  lines.push('', ...changesLines(d));
+  return lines.join('\n') + '\n';
 }

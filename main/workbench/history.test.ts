@@ -129,17 +129,21 @@ describe('compare two versions', () => {
     expect(d.result.exitCode).toBe(1);
   });
 
-  it('the CLI prints the commits and the findings; without keys it refuses, naming --keys', async () => {
+  it('the CLI prints the commits and what changed; without keys it refuses, naming --keys', async () => {
     const out: string[] = [];
     const err: string[] = [];
     const io = { out: (s: string) => out.push(s), err: (s: string) => err.push(s), cwd: dir, env: {} };
     await expect(runDiffCli(['orders', '--from', '1', '--to', '2'], io)).rejects.toThrow(/--keys/);
     const code = await runDiffCli(['orders', '--from', '1', '--to', '2', '--keys', 'id'], io);
-    expect(code).toBe(1); // the same rows, but v2 added a column: schema drift is blocking, as in reconcile
-    expect(out.join('\n')).toMatch(/schema_drift: target adds channel/);
-    expect(out.join('\n')).toMatch(/source 50 +target 50/);
+    // The same rows, and v2 added a column: a diff says so, and two versions differing is no failure.
+    expect(code).toBe(0);
+    expect(out.join('\n')).toMatch(/columns added: channel/);
+    expect(out.join('\n')).toMatch(/rows: 0 inserted, 0 deleted, 0 changed, 0 moved \(version 1: 50 rows, version 2: 50 rows\)/);
     expect(out.join('\n')).toMatch(/1 commit in between/);
     expect(out.join('\n')).toMatch(/ADD COLUMNS/);
+    expect(out.join('\n')).not.toMatch(/blocking|schema_drift|\[x\]/);
+    // --check asks for a check: the versions differ (a column), so exit 1.
+    expect(await runDiffCli(['orders', '--from', '1', '--to', '2', '--keys', 'id', '--check'], { ...io, out: () => {} })).toBe(1);
     const json: string[] = [];
     await runDiffCli(['orders', '--from', '3', '--to', '4', '--keys', 'id', '--json'], { ...io, out: (s) => json.push(s) });
     const parsed = JSON.parse(json.join('')) as { from: number; to: number; result: { verdict: string } };
@@ -159,5 +163,15 @@ describe('compare a table with float columns', () => {
     expect(d.result.source.rows).toBe(10);
     expect(d.result.target.rows).toBe(11);
     expect(d.result.findings.map((f) => f.mode)).toContain('extra_rows');
+    // An ordinary append is an inserted row, never "extra_rows ... blocking"; exit 0 without --check.
+    expect(d.changes).toMatchObject({ inserted: 1, deleted: 0, changed: 0, moved: 0, identical: false });
+    const out: string[] = [];
+    const io = { out: (s: string) => out.push(s), err: () => {}, cwd: dir, env: {} };
+    expect(await runDiffCli(['floats', '--from', '1', '--to', '2', '--keys', 'id'], io)).toBe(0);
+    expect(out.join('\n')).toMatch(/rows: 1 inserted, 0 deleted, 0 changed, 0 moved/);
+    expect(out.join('\n')).toMatch(/e\.g\. inserted: id=10/);
+    expect(out.join('\n')).not.toMatch(/extra_rows|blocking/);
+    expect(await runDiffCli(['floats', '--from', '1', '--to', '1', '--keys', 'id', '--check'], io).catch((e: Error) => e.message)).toMatch(/both 1/);
+    expect(await runDiffCli(['floats', '--from', '2', '--to', '1', '--keys', 'id', '--check'], io)).toBe(1);
   });
 });

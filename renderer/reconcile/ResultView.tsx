@@ -1,11 +1,11 @@
 // A reconcile result: the verdict banner, rows read vs avoided, findings as cards (meaning,
 // evidence, action), the per-partition grid, and example rows side by side.
-import type { Finding, PartitionResult, ReconcileResult, RowDiff } from '../../shared/reconcile';
+import { noPartitionsSentence, nothingFoundSentence, type Finding, type PartitionResult, type ReconcileResult, type RowDiff } from '../../shared/reconcile';
 import { ExportReport } from './ExportReport';
 import { canBisect, useBisectThis } from '../app/next-step';
 import { CopyButton } from '../ui/CopyButton';
 
-const fmt = (n: number) => n.toLocaleString('en-US');
+const fmt = (n: number | null) => (n === null ? 'not read' : n.toLocaleString('en-US'));
 const short = (h: string | null) => (h ? h.slice(0, 12) : '—');
 
 function partitionClass(p: PartitionResult): string {
@@ -152,7 +152,7 @@ function RowDiffs({ rows }: { rows: RowDiff[] }) {
                 <td className="mono muted" data-testid={side === 'target' ? 'row-provenance' : undefined} title={side === 'target' && r.targetFile ? r.targetFile : undefined}>{side === 'target' ? writtenBy(r) : ''}</td>
                 {cols.map((c) => {
                   const v = row?.[c];
-                  const differs = r.columns.includes(c) || (r.source && r.target && r.source[c] !== r.target[c]);
+                  const differs = r.columns.includes(c);
                   return <td key={c} className={`mono${differs ? ' cell-diff' : ''}`}>{v === null || v === undefined ? <span className="null">null</span> : v}</td>;
                 })}
               </tr>
@@ -178,7 +178,7 @@ export function ReconcileResultView({ result: r, exportable = true }: { result: 
       </div>
       <div className="findings">
         {r.findings.length === 0 && r.unnamed.length === 0 && (
-          <p className="rc-empty inline" data-testid="no-findings">Nothing found: every partition agrees at level {r.level}.</p>
+          <p className="rc-empty inline" data-testid="no-findings">{nothingFoundSentence(r)}</p>
         )}
         {r.findings.map((f, i) => <FindingCard key={`${f.mode}-${i}`} f={f} keys={keys} />)}
         {r.unnamed.length > 0 && (
@@ -193,7 +193,7 @@ export function ReconcileResultView({ result: r, exportable = true }: { result: 
         <span className="count">{r.partitions.length}</span>
         <span className="section-note">source vs target rows and checksums (sum of row digests mod 2^128)</span>
       </div>
-      <Partitions parts={r.partitions} />
+      {r.partitions.length > 0 ? <Partitions parts={r.partitions} /> : <p className="rc-empty inline" data-testid="no-partitions">{noPartitionsSentence(r.level)}</p>}
       {examples.length > 0 && (
         <>
           <div className="section-bar">

@@ -120,9 +120,9 @@ function MutationPanel({ req }: { req: TrustRequest | null }) {
       {m.status === 'error' && m.error && <ErrorPanel error={m.error} onRetry={req ? () => void run(req) : undefined} />}
       {m.status === 'done' && m.result && (
         <div className="tr-score" data-testid="trust-score">
-          <div className="big">{pct(m.result.overall.score)}</div>
+          <div className="big">{m.result.overall.refused === null ? pct(m.result.overall.score) : 'No score'}</div>
           <div>
-            of {m.result.overall.killed + m.result.overall.survived} mutants killed at <b>{m.result.levels[m.result.levels.length - 1]}</b>; {m.result.overall.named} named as their mode ({pct(m.result.overall.namedScore)}).
+            <span data-testid="trust-headline">{m.result.overall.headline}.</span>
             {' '}{m.result.overall.notApplicable} not applicable, {m.result.overall.equivalent} equivalent; {m.result.overall.silentChecks - m.result.overall.falseAlarms} of {m.result.overall.silentChecks} silent checks stayed silent.
             <div className="muted">{m.result.sandbox.filesReferenced} data files referenced read-only; sandbox removed; {(m.result.durationMs / 1000).toFixed(1)} s; seed {m.result.seed}</div>
             {m.result.notes.map((n) => <div key={n} className="muted">{n}</div>)}

@@ -205,7 +205,7 @@ export class LocalStorage implements Storage {
     for (const n of names.sort()) {
       let s: Stats;
       try { s = statSync(join(real, n)); } catch { continue; } // dangling link or raced with a cleanup
-      if (s.isDirectory()) continue;
+      if (s.isDirectory()) { out.push({ path: dir === '' ? n : `${dir}/${n}`, size: 0, mtimeMs: s.mtimeMs, folder: true }); continue; }
       out.push({ path: dir === '' ? n : `${dir}/${n}`, size: s.isFile() ? s.size : 0, mtimeMs: s.mtimeMs });
     }
     return out;

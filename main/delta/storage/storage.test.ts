@@ -160,7 +160,8 @@ describe('the local folder', () => {
     writeFileSync(join(root, '_delta_log', 'a.json'), 'x');
     const s = new LocalStorage(root);
     const l = await s.list('_delta_log');
-    expect(l?.map((e) => [e.path, e.size])).toEqual([['_delta_log/a.json', 1], ['_delta_log/b.json', 10]]);
+    // Folders are listed, marked (so the log can refuse one named like a log file).
+    expect(l?.map((e) => [e.path, e.size, e.folder ?? false])).toEqual([['_delta_log/a.json', 1, false], ['_delta_log/b.json', 10, false], ['_delta_log/sub', 0, true]]);
     expect(l?.every((e) => e.mtimeMs > 0)).toBe(true);
     expect(await s.list('nothing')).toBeNull();
     expect((await s.readRange('_delta_log/b.json', 3, 4)).toString()).toBe('3456');

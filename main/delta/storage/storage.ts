@@ -13,6 +13,8 @@ export interface FileMeta {
   path: string;
   size: number;
   mtimeMs: number;
+  /** A folder, not a file (listed so a folder named like a log file is refused, not skipped). */
+  folder?: true;
 }
 
 /** A cap on a whole-file read: the limit, what the file is (for the message) and the knob that raises it. */
@@ -41,7 +43,7 @@ export interface Storage {
   readonly root: string;
   readonly allowOutsidePaths: boolean;
   readonly limits: ReadLimits;
-  /** The entries of folder `dir` ('' = the root) that are not folders, sorted by path; null when the folder does not exist. */
+  /** The entries of folder `dir` ('' = the root), sorted by path, folders marked `folder`; null when the folder does not exist. */
   list(dir: string): Promise<FileMeta[] | null>;
   /** A regular file's size and mtime; null when absent; refuses FIFOs, devices, sockets, folders. */
   stat(path: string): Promise<FileMeta | null>;
