@@ -11,7 +11,7 @@ import { sqlIdent, sqlString } from '../engine/duck';
 import type { ActiveFile, Snapshot } from './types';
 import { readDeletionVector } from './dv';
 import { numRecordsOfAdd } from './replay';
-import { LocalStorage, storageOf, type Storage } from './storage';
+import { LocalStorage, storageOf, type Storage } from '../storage';
 import { deltaTypeToDuckDb, fieldId, logicalValueExpr, partitionValueExpr, physicalName } from './schema';
 
 export { deltaTypeToDuckDb } from './schema';

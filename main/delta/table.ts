@@ -17,7 +17,7 @@ import { readCheckpoint } from './checkpoint';
 import { checkReaderProtocol } from './features';
 import { columnMappingMode, parseSchemaString, validateMetadata } from './schema';
 import { deletionVectorLocation, dvStoragePath } from './dv';
-import { bindStorage, LIMIT_KNOBS, LocalStorage, type ReadLimits, type Storage } from './storage';
+import { bindStorage, LIMIT_KNOBS, LocalStorage, type ReadLimits, type Storage } from '../storage';
 import { pushTo } from '../../shared/group';
 
 export interface OpenOptions {

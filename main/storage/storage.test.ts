@@ -6,11 +6,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as zlib from 'node:zlib';
-import { LakerecError } from '../../../shared/errors';
-import { openDuck, sqlString, type Duck } from '../../engine/duck';
-import { DeltaTable } from '../table';
-import { readDeletionVector } from '../dv';
-import { runContainerDv } from '../hostile.testkit';
+import { LakerecError } from '../../shared/errors';
+import { openDuck, sqlString, type Duck } from '../engine/duck';
+import { DeltaTable } from '../delta/table';
+import { readDeletionVector } from '../delta/dv';
+import { runContainerDv } from '../delta/hostile.testkit';
 import { LocalStorage, MemoryStorage } from './index';
 
 let duck: Duck;

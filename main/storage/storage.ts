@@ -4,7 +4,7 @@
 // them without a change above this file. Every implementation enforces the same rules: no read
 // outside the table root (unless the table was opened with allowOutsidePaths), regular files only,
 // and every whole-file read capped.
-import { LakerecError } from '../../../shared/errors';
+import { LakerecError } from '../../shared/errors';
 import type { ReadLimits } from './limits';
 
 /** One file of a listing or a stat. */
