@@ -18,6 +18,7 @@ import { checkReaderProtocol } from './features';
 import { columnMappingMode, parseSchemaString, validateMetadata } from './schema';
 import { deletionVectorLocation, dvStoragePath } from './dv';
 import { bindStorage, LIMIT_KNOBS, LocalStorage, type ReadLimits, type Storage } from '../storage';
+import type { Location } from '../../shared/location';
 import { pushTo } from '../../shared/group';
 
 export interface OpenOptions {
@@ -72,7 +73,11 @@ export class DeltaTable {
   private readonly commitBytes = new Map<number, number>();
   private readonly commitBlank = new Map<number, boolean>();
 
-  private constructor(storage: Storage, listing: LogListing) {
+  /** Where the table lives (displayLocation(table.location) is how it is shown). */
+  readonly location: Location;
+
+  private constructor(storage: Storage, listing: LogListing, location: Location) {
+    this.location = location;
     this.storage = storage;
     this.root = storage.root;
     this.listing = listing;
@@ -84,8 +89,11 @@ export class DeltaTable {
     return DeltaTable.openStorage(new LocalStorage(root, { allowOutsidePaths: opts.allowOutsidePaths, limits: opts.limits }));
   }
 
-  /** Opens the table a store holds (the local folder, memory, later an object store). */
-  static async openStorage(storage: Storage): Promise<DeltaTable> {
+  /**
+   * Opens the table a store holds (the local folder, memory, an object store). Callers open tables
+   * by location with openTable (open.ts); this is for a store already built (tests, memory).
+   */
+  static async openStorage(storage: Storage, location?: Location): Promise<DeltaTable> {
     let listing: LogListing | null;
     try {
       listing = await listLog(storage);
@@ -100,7 +108,7 @@ export class DeltaTable {
     if (listing.commits.size === 0 && listing.checkpoints.size === 0) {
       throw new LakerecError('not_a_delta_table', `${listing.logDir} holds no commits or checkpoints`, { path: storage.root });
     }
-    return new DeltaTable(storage, listing);
+    return new DeltaTable(storage, listing, location ?? { kind: 'local', path: storage.root });
   }
 
   /** Re-lists _delta_log (new commits by another writer); cached parses stay valid (commits are immutable). */

@@ -5,9 +5,9 @@ import { lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export type TempKind = 'duck' | 'uploads';
+export type TempKind = 'duck' | 'uploads' | 'cache';
 
-const STALE = /^lakerec-(duck|uploads)-(\d+)-[A-Za-z0-9]{6}$/;
+const STALE = /^lakerec-(duck|uploads|cache)-(\d+)-[A-Za-z0-9]{6}$/;
 /** Folders of versions before the pid was in the name: stale once a day old. */
 const LEGACY = /^lakerec-(duck|uploads)-[A-Za-z0-9]{6}$/;
 const LEGACY_AGE_MS = 24 * 3600 * 1000;
