@@ -23,6 +23,9 @@ describe('parseLocation', () => {
     expect(parseLocation('file:///data/my%20t')).toEqual({ kind: 'local', path: '/data/my t' });
     expect(parseLocation('file://localhost/data/t')).toEqual({ kind: 'local', path: '/data/t' });
     expect(parseLocation('file:/data/t')).toEqual({ kind: 'local', path: '/data/t' });
+    // Not scheme://: a folder name, taken as given.
+    expect(parseLocation(' odd:name ')).toEqual({ kind: 'local', path: ' odd:name ' });
+    expect(parseLocation('s3:/b12/t')).toEqual({ kind: 'local', path: 's3:/b12/t' });
   });
 
   it('reads s3://, s3a://, gs://, az:// and abfss:// into bucket/container and a clean prefix', () => {
@@ -57,8 +60,8 @@ describe('parseLocation', () => {
 
   it('refuses hostile and malformed locations with one usage line each', () => {
     for (const s of [
-      '', '   ', ' s3://b12/t', 's3://b12/t\n', 's3://b12/a\u0000b', 's3://b12/../etc', 's3://b12/a//b', 's3://b12/./a',
-      's3://B/t', 's3://ab/t', 's3://-bad/t', 's3://bad..name/t', 's3://', 's3:/b12/t', 'hdfs://nn/t', 'http://127.0.0.1/t',
+      '', '   ', 's3://b12/t\n', 's3://b12/a\u0000b', 's3://b12/../etc', 's3://b12/a//b', 's3://b12/./a',
+      's3://B/t', 's3://ab/t', 's3://-bad/t', 's3://bad..name/t', 's3://', 'hdfs://nn/t', 'http://127.0.0.1/t',
       's3://b12/t#frag', 's3://b12/%2e%2e/x', 's3://b12/a%2Fb', 's3://b12/%zz', 's3://b12/%00',
       'abfss://lake@acct.example.com/t', 'abfss://Lake@acct.dfs.core.windows.net/t', 'abfss://lake@a.dfs.core.windows.net/t',
       'az://a--b/t', 'file://otherhost/etc/passwd', 'file:///a%00b', 'gs://x/t', 's3://' + 'a'.repeat(64),

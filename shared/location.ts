@@ -75,14 +75,16 @@ const noSecret = (raw: string, authority: string): void => {
  */
 export function parseLocation(input: string): Location {
   const raw = input;
-  if (typeof raw !== 'string' || raw.trim() === '') throw new LakerecError('usage', 'the table location is empty');
+  if (typeof raw !== 'string' || raw === '') throw new LakerecError('usage', 'the table location is empty');
+  if (/^file:/i.test(raw)) return { kind: 'local', path: fileUrlPath(raw) };
+  // Anything that is not scheme://... is a path on this machine, taken as given (a folder may be
+  // named " x" or "a:b"; the local store resolves and checks it).
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(raw)) {
+    if (raw.trim() === '') throw new LakerecError('usage', 'the table location is empty');
+    return { kind: 'local', path: raw };
+  }
   if (/[\u0000-\u001f\u007f]/.test(raw)) throw usage(raw, 'it contains a control character');
-  if (raw !== raw.trim()) throw usage(raw, 'it begins or ends with white space');
-  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(raw);
-  // A Windows drive letter (C:\t, C:/t) is a path, not a scheme.
-  if (!scheme || /^[A-Za-z]:[\\/]/.test(raw)) return { kind: 'local', path: raw };
-  const s = scheme[1].toLowerCase();
-  if (s === 'file') return { kind: 'local', path: fileUrlPath(raw) };
+  if (raw !== raw.trim()) throw usage(raw, 'it ends with white space');
   const u = splitUrl(raw);
   noSecret(raw, u.authority);
   switch (u.scheme) {
