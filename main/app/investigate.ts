@@ -15,6 +15,7 @@ import { forensicsOfHistory } from '../forensics/forensics';
 import { commitDetail } from '../forensics/commit';
 import type { History } from '../delta/history';
 import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import { assertTableFolder, tableName } from './paths';
 
 interface Cached {
@@ -52,7 +53,7 @@ export class InvestigationCache {
       await hit.table.refresh();
       hit = { ...hit, stamp, history: null, forensics: null, changed: true };
     }
-    if (!hit) hit = { stamp, table: await DeltaTable.open(root), history: null, forensics: null, changed: false };
+    if (!hit) hit = { stamp, table: await openTable(root), history: null, forensics: null, changed: false };
     // Most recently used last.
     this.entries.delete(root);
     this.entries.set(root, hit);

@@ -14,6 +14,7 @@ import type { ProofStep, RunKind } from '../../shared/proof';
 import type { ReconcileResult } from '../../shared/reconcile';
 import type { Sensitivity } from '../../shared/sensitivity';
 import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import { engineChoices } from '../proof/engines';
 import { runProof } from '../proof/run';
 import { ContractInvalid, contractSummary, parseContract, readContractFile } from '../reconcile/contract';
@@ -130,7 +131,7 @@ export function checkContract(text: string): ContractCheck {
 
 /** A starting contract written from the table's schema; the keys are a guess the user reviews. */
 async function templateContract(root: string): Promise<string> {
-  const snap = await (await DeltaTable.open(root)).snapshot();
+  const snap = await (await openTable(root)).snapshot();
   const cols = snap.schema.fields.map((f) => f.name);
   const key = cols.find((c) => /(^|_)id$/i.test(c)) ?? cols[0] ?? 'id';
   const yamlName = (s: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(s) ? s : JSON.stringify(s));

@@ -11,7 +11,7 @@ import type { CliIO } from './io';
 import type { Progress } from '../../shared/jobs';
 import { LAKEREC_VERSION } from '../../shared/version';
 import { reconcile } from '../reconcile/reconcile';
-import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import { loadContract, readContractFile } from '../reconcile/contract';
 import { renderJson, renderMarkdown, renderTerminal } from '../reconcile/report';
 import { DEFAULT_DIGEST } from '../reconcile/canonical';
@@ -80,7 +80,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   // The target's log is read once: the reconcile, the provenance of example rows and the schema's
   // sensitivity tags share this table's cached snapshot. If it cannot be opened here, the
   // reconcile opens it itself and reports why, in its usual order of checks.
-  const open = existsSync(join(tableRoot, '_delta_log')) ? await DeltaTable.open(tableRoot).catch(() => undefined) : undefined;
+  const open = existsSync(join(tableRoot, '_delta_log')) ? await openTable(tableRoot).catch(() => undefined) : undefined;
   const plain = await reconcile({
     source,
     target: { root: resolve(io.cwd, table), ...(version !== undefined ? { version } : {}), ...(open ? { table: open } : {}) },

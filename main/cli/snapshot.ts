@@ -4,7 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
 import { parseArgs, bool, int, str, requirePositional } from '../engine/args';
 import type { CliIO } from './io';
-import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import { registerSnapshotView } from '../delta/scan';
 import { openDuck, sqlString } from '../engine/duck';
 import { assertOutsideTables } from '../engine/outputs';
@@ -25,7 +25,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   const allowOutsidePaths = bool(p, 'allow-outside-paths');
   const root = resolve(io.cwd, tablePath);
-  const table = await DeltaTable.open(root, { allowOutsidePaths });
+  const table = await openTable(root, { allowOutsidePaths });
   const outPath = assertOutsideTables(resolve(io.cwd, out), [root], '--out');
   const snapshot = await table.snapshot(timestamp !== undefined ? { timestamp } : version !== undefined ? { version } : {});
   const duck = await openDuck();

@@ -17,7 +17,7 @@ import { readCheckpoint } from './checkpoint';
 import { checkReaderProtocol } from './features';
 import { columnMappingMode, parseSchemaString, validateMetadata } from './schema';
 import { deletionVectorLocation, dvStoragePath } from './dv';
-import { bindStorage, LIMIT_KNOBS, LocalStorage, type ReadLimits, type Storage } from '../storage';
+import { bindStorage, LIMIT_KNOBS, type ReadLimits, type Storage } from '../storage';
 import type { Location } from '../../shared/location';
 import { pushTo } from '../../shared/group';
 
@@ -82,11 +82,6 @@ export class DeltaTable {
     this.root = storage.root;
     this.listing = listing;
     this.allowOutsidePaths = storage.allowOutsidePaths;
-  }
-
-  /** Opens a table folder. Throws `not_found`, `not_a_folder`, `not_a_delta_table`. */
-  static async open(root: string, opts: OpenOptions = {}): Promise<DeltaTable> {
-    return DeltaTable.openStorage(new LocalStorage(root, { allowOutsidePaths: opts.allowOutsidePaths, limits: opts.limits }));
   }
 
   /**

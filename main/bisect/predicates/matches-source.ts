@@ -1,7 +1,7 @@
 // matches-source: a closed partition's rows at the version equal the source's as a multiset of row digests.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { DeltaTable } from '../../delta/table';
+import { openTable } from '../../delta/open';
 import type { PredicateSpec } from '../../../shared/bisect';
 import { LakerecError } from '../../../shared/errors';
 import { registerSnapshotView, dropSnapshotView } from '../../delta/scan';
@@ -32,7 +32,7 @@ export async function matchesSource(spec: PredicateSpec, part: { column: string;
   await dropSnapshotView(conn, probeView);
   if (existsSync(join(src, '_delta_log'))) {
     // Another Delta table as the source: its latest snapshot through the reader (DVs applied, logical names).
-    const srcTable = await DeltaTable.open(src);
+    const srcTable = await openTable(src);
     await registerSnapshotView(conn, await srcTable.snapshot(), 'lakerec_src_delta', {}, reader.ctx);
     await conn.run('CREATE OR REPLACE TEMP VIEW lakerec_src AS SELECT * FROM lakerec_src_delta');
     notes.push(`source is a Delta table: its latest version, v${srcTable.latestVersion}`);
