@@ -1,7 +1,7 @@
 // `lakerec diff TABLE --from V1 --to V2 [--keys K] [--json]`: two versions of one table compared
 // by the reconcile engine at rows level (V1 the source, V2 the target), and the commits between.
 // Exit: 0 nothing blocking, 1 a blocking finding, 2 usage (no keys), 3 unreadable.
-import { resolve } from 'node:path';
+import { tableArg } from '../engine/location';
 import { LakerecError } from '../../shared/errors';
 import { bool, int, parseArgs, requirePositional, str } from '../engine/args';
 import type { CliIO } from './io';
@@ -20,7 +20,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const keysArg = str(p, 'keys');
   const keys = keysArg === undefined ? undefined : keysArg.split(',').map((k) => k.trim()).filter((k) => k !== '');
   if (keysArg !== undefined && (!keys || keys.length === 0)) throw new LakerecError('usage', `--keys needs at least one column name; usage: ${USAGE}`);
-  const raw = await diffVersions(resolve(io.cwd, table), { from, to, ...(keys ? { keys } : {}) });
+  const raw = await diffVersions(tableArg(io.cwd, table), { from, to, ...(keys ? { keys } : {}) });
   // Every report masks the values of confidential columns.
   const d = { ...raw, result: maskReconcileResult(raw.result, sensitivityOf(raw.result, await schemaSensitivity(raw.path, raw.to))) };
   if (bool(p, 'json')) io.out(JSON.stringify({ ...d, result: JSON.parse(renderJson(d.result)) as unknown }, null, 2));

@@ -2,6 +2,7 @@
 // Reports are written only after the engine has a verdict, so a failed run never leaves a
 // report that claims one. Exit: 0 nothing blocking, 1 blocking finding, 2 usage, 3 unreadable.
 import { appendFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { tableArg } from '../engine/location';
 import { assertOutsideTables } from '../engine/outputs';
 import { dirname, join, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
@@ -53,7 +54,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   // No output may land in a table this command reads (the target, a Delta or folder source).
   const srcPath = resolve(io.cwd, /@\d+$/.test(source) && !existsSync(resolve(io.cwd, source)) ? source.replace(/@\d+$/, '') : source);
   // (A TABLE that is no Delta table is an unreadable side, exit 3, found by the reader.)
-  const tableRoot = resolve(io.cwd, table);
+  const tableRoot = tableArg(io.cwd, table);
   const roots = [...(existsSync(join(tableRoot, '_delta_log')) ? [tableRoot] : []), ...(existsSync(srcPath) && statSync(srcPath).isDirectory() ? [srcPath] : [])];
   for (const [flag, v] of [['--write-baseline', str(p, 'write-baseline')], ['--markdown', str(p, 'markdown')], ['--html', str(p, 'html')]] as const) {
     if (v !== undefined) assertOutsideTables(resolve(io.cwd, v), roots, flag);
@@ -63,7 +64,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     // One key's rows on both sides, with the commit behind each target row (no reconcile pass).
     const { parseWhy, whyKey, whyLines } = await import('../trust/why');
     const c = loadContract(resolve(io.cwd, contract));
-    const w = await whyKey({ source, table: resolve(io.cwd, table), contract: c, key: parseWhy(why, c), cwd: io.cwd, ...(version !== undefined ? { version } : {}) });
+    const w = await whyKey({ source, table: tableArg(io.cwd, table), contract: c, key: parseWhy(why, c), cwd: io.cwd, ...(version !== undefined ? { version } : {}) });
     io.out(bool(p, 'json') ? JSON.stringify(w, null, 2) + '\n' : whyLines(w, provenanceText).join('\n') + '\n');
     return w.verdict === 'same' ? 0 : 1;
   }
@@ -83,7 +84,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const open = existsSync(join(tableRoot, '_delta_log')) ? await openTable(tableRoot).catch(() => undefined) : undefined;
   const plain = await reconcile({
     source,
-    target: { root: resolve(io.cwd, table), ...(version !== undefined ? { version } : {}), ...(open ? { table: open } : {}) },
+    target: { root: tableArg(io.cwd, table), ...(version !== undefined ? { version } : {}), ...(open ? { table: open } : {}) },
     contract: resolve(io.cwd, contract),
     level: levelArg as Level,
     baseline: at(str(p, 'baseline')) ?? null,
@@ -95,19 +96,19 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   mark?.('report');
   // Post-processing, outside the pass: the commit behind every example row, and at checksum level
   // and deeper the data laws (totals per day); a law that cannot be checked is a note, not a failure.
-  const result = await withProvenance(plain, resolve(io.cwd, table), open ? { table: open } : {});
+  const result = await withProvenance(plain, tableArg(io.cwd, table), open ? { table: open } : {});
   let laws: LawsResult | null = null;
   if (levelIndex(result.level) >= levelIndex('checksum')) {
     try {
       // Loaded only when used, like the incident report below: a counts run starts faster.
       const { checkLaws } = await import('../trust/laws');
-      laws = await checkLaws({ source, table: resolve(io.cwd, table), contract: resolve(io.cwd, contract), cwd: io.cwd, ...(version !== undefined ? { version } : {}), ...(open ? { open } : {}) });
+      laws = await checkLaws({ source, table: tableArg(io.cwd, table), contract: resolve(io.cwd, contract), cwd: io.cwd, ...(version !== undefined ? { version } : {}), ...(open ? { open } : {}) });
     } catch (e) {
       result.notes.push(`data laws not checked: ${toErrorData(e).message}`);
     }
   }
   // Every report masks the values of confidential columns (the contract's tags, and the table's).
-  const shown = maskReconcileResult(result, sensitivityOf(result, await schemaSensitivity(open ?? resolve(io.cwd, table), result.target.version)));
+  const shown = maskReconcileResult(result, sensitivityOf(result, await schemaSensitivity(open ?? tableArg(io.cwd, table), result.target.version)));
   const md = str(p, 'markdown');
   if (md) {
     const path = resolve(io.cwd, md);
@@ -121,7 +122,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     // reconcile sections, the timeline excerpt, a bisect, the contract; confidential values masked.
     const { composeIncident, renderIncidentHtml } = await import('../incident/report');
     const incident = await composeIncident({
-      result, table: resolve(io.cwd, table), source: /@\d+$/.test(source) ? null : resolve(io.cwd, source),
+      result, table: tableArg(io.cwd, table), source: /@\d+$/.test(source) ? null : resolve(io.cwd, source),
       contractText: readContractFile(resolve(io.cwd, contract)), toolVersion: LAKEREC_VERSION, trust: { laws },
     });
     writeReport(resolve(io.cwd, html), renderIncidentHtml(incident), io, false);

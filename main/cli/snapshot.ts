@@ -8,6 +8,7 @@ import { openTable } from '../delta/open';
 import { registerSnapshotView } from '../delta/scan';
 import { openDuck, sqlString } from '../engine/duck';
 import { assertOutsideTables } from '../engine/outputs';
+import { looksRemote, tableArg } from '../engine/location';
 
 const usage = 'lakerec snapshot TABLE [--version N | --timestamp ISO] --out FILE.parquet';
 
@@ -24,9 +25,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     throw new LakerecError('usage', `--timestamp "${timestamp}" is not an ISO 8601 timestamp (e.g. 2024-01-31T12:00:00Z)`);
   }
   const allowOutsidePaths = bool(p, 'allow-outside-paths');
-  const root = resolve(io.cwd, tablePath);
+  const root = tableArg(io.cwd, tablePath);
+  const outPath = assertOutsideTables(looksRemote(out) ? out : resolve(io.cwd, out), [root], '--out');
   const table = await openTable(root, { allowOutsidePaths });
-  const outPath = assertOutsideTables(resolve(io.cwd, out), [root], '--out');
   const snapshot = await table.snapshot(timestamp !== undefined ? { timestamp } : version !== undefined ? { version } : {});
   const duck = await openDuck();
   try {
@@ -36,7 +37,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     await duck.conn.run('SET preserve_insertion_order = false');
     // DuckDB may now read the table's files and write the one output, nothing else.
     await duck.restrict({
-      dirs: [root],
+      dirs: table.storage.engineDirs(),
       // DuckDB replaces an existing output through tmp_<name> beside it, then renames.
       files: [outPath, join(dirname(outPath), `tmp_${basename(outPath)}`), ...snapshot.files.filter((f) => !f.absolutePath.startsWith(root)).map((f) => f.absolutePath)],
     });

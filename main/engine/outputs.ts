@@ -4,6 +4,7 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, relative, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
+import { looksRemote } from '../../shared/location';
 
 /** The real location of `p`: its own real path if it exists (a symlink is followed), else its parent's plus its name. */
 export function realOutputPath(p: string): string {
@@ -37,9 +38,14 @@ function under(child: string, root: string): boolean {
  * one of `tableRoots`; returns the absolute path to write.
  */
 export function assertOutsideTables(path: string, tableRoots: readonly string[], what: string): string {
+  // Outputs are local only: lakerec never writes to a remote location (a report, a baseline, a copy).
+  if (looksRemote(path)) {
+    throw new LakerecError('usage', `${what} names a remote location (${path.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*).*$/, '$1/…')}): lakerec never writes to remote storage; give a path on this machine`);
+  }
   const abs = resolve(path);
   const real = realOutputPath(abs);
   for (const root of tableRoots) {
+    if (looksRemote(root)) continue;
     const rootAbs = resolve(root);
     const rootReal = realOutputPath(rootAbs);
     if (under(real, rootReal) || under(abs, rootAbs)) {

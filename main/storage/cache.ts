@@ -48,6 +48,11 @@ export class BlobCache {
     return this.used;
   }
 
+  /** The cache's folder (made now if it does not exist yet). */
+  folderPath(): string {
+    return this.folder();
+  }
+
   private folder(): string {
     if (!this.dir) this.dir = makeTempDir('cache');
     return this.dir;

@@ -29,6 +29,9 @@ export function remoteError(e: unknown, ctx: RemoteErrorContext): LakerecError {
   const status = statusOf(e);
   const name = nameOf(e);
   if ((e as Error)?.name === 'AbortError' || name === 'AbortError') return new LakerecError('cancelled', 'cancelled');
+  if ((e as Error)?.name === 'CredentialsProviderError' || /Could not load credentials|CredentialUnavailable/i.test((e as Error)?.message ?? '')) {
+    return new LakerecError('source_unreadable', `no credentials were found for ${ctx.table}: tried ${ctx.credentialSource}`);
+  }
   if (status === 401 || status === 403 || /AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch|AuthorizationFailure|AuthenticationFailed|NoAuthenticationInformation/i.test(name)) {
     return new LakerecError('source_unreadable',
       `access to ${ctx.where} was refused (${status ?? name}); the credentials tried came from ${ctx.credentialSource}`,

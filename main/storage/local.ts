@@ -65,6 +65,10 @@ export class LocalStorage implements Storage {
     this.realRoot = real;
   }
 
+  engineDirs(): string[] {
+    return [this.root];
+  }
+
   describe(path: string): string {
     return isAbsolute(path) ? path : join(this.root, ...path.split('/'));
   }

@@ -44,6 +44,10 @@ export class MemoryStorage implements Storage {
     this.files.delete(this.key(path));
   }
 
+  engineDirs(): string[] {
+    return [...leftovers];
+  }
+
   describe(path: string): string {
     return path.startsWith('/') ? path : `${this.root}/${path}`;
   }

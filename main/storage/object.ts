@@ -71,6 +71,10 @@ export class ObjectStorage implements Storage {
     this.cache = opts.cache ?? sharedCache();
   }
 
+  engineDirs(): string[] {
+    return [this.cache.folderPath()];
+  }
+
   describe(path: string): string {
     return path.startsWith('/') || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(path) ? path : displayLocation(this.location, path);
   }

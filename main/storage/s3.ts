@@ -55,7 +55,11 @@ export function s3Config(env: NodeJS.ProcessEnv, anonymous: boolean): { config: 
     config.credentials = { accessKeyId: '', secretAccessKey: '' };
     credentialSource = 'anonymous access (unsigned requests), as chosen for this location';
   } else {
-    config.credentials = fromNodeProviderChain({ timeout: 1000, maxRetries: 0 });
+    // Keys in the given environment are used as they are (the CLI's and the tests' environment);
+    // otherwise the SDK's chain, which reads the process's environment, profiles and metadata.
+    config.credentials = env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
+      ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN }
+      : fromNodeProviderChain({ timeout: 1000, maxRetries: 0, ...(env.AWS_PROFILE ? { profile: env.AWS_PROFILE } : {}) });
     credentialSource = env.AWS_ACCESS_KEY_ID ? 'the environment (AWS_ACCESS_KEY_ID)'
       : env.AWS_PROFILE ? `the profile "${env.AWS_PROFILE}" (AWS_PROFILE)`
         : env.AWS_WEB_IDENTITY_TOKEN_FILE ? 'web identity (AWS_WEB_IDENTITY_TOKEN_FILE)'

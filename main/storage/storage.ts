@@ -55,6 +55,8 @@ export interface Storage {
   engineFile(path: string, cap?: ReadCap): Promise<EngineFile>;
   /** How a path is named in messages (the local absolute path, a URL). */
   describe(path: string): string;
+  /** The local folders engineFile's names lie in (a query engine locked to them can read the table). */
+  engineDirs(): string[];
 }
 
 /** Splits a table-relative path into segments, refusing `..`, `.` and empty segments. */
