@@ -11,7 +11,7 @@ import { sqlIdent, sqlString } from '../engine/duck';
 import type { ActiveFile, Snapshot } from './types';
 import { readDeletionVector } from './dv';
 import { numRecordsOfAdd } from './replay';
-import { LocalStorage, storageOf, type EngineFile, type Storage } from '../storage';
+import { bindStorage, LocalStorage, storageOf, type EngineFile, type Storage } from '../storage';
 import { deltaTypeToDuckDb, fieldId, logicalValueExpr, partitionValueExpr, physicalName } from './schema';
 
 export { deltaTypeToDuckDb } from './schema';
@@ -103,6 +103,9 @@ function tempName(viewName: string, suffix: string): string {
 
 const globChars = /[*?[\]{}]/;
 
+/** Requests in flight when a scan fetches a remote table's files (LAKEREC_REMOTE_PARALLEL). */
+const REMOTE_PARALLEL = Math.max(1, Math.min(64, Number(process.env.LAKEREC_REMOTE_PARALLEL) || 8));
+
 /**
  * Creates (or replaces) a TEMP view `viewName` with the snapshot's logical rows, columns in schema
  * order. An empty snapshot (or file subset) gives an empty view with the right columns.
@@ -135,6 +138,22 @@ export async function registerSnapshotView(
   heldByView.set(viewName, held);
   if (previous) for (const h of previous) await h.release();
   try {
+  // A remote store's files are fetched a few at a time (bounded parallel requests), into the cache.
+  const fetched = new Map<ActiveFile, Promise<string>>();
+  if (!(storage instanceof LocalStorage)) {
+    const todo = files.filter((f) => !f.outside);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < todo.length) {
+        throwIfCancelled(ctx);
+        const f = todo[next++];
+        const p = dataFilePath(storage, f, held);
+        fetched.set(f, p);
+        await p.catch(() => undefined);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(REMOTE_PARALLEL, todo.length) }, worker));
+  }
   let done = 0;
   for (const f of files) {
     throwIfCancelled(ctx);
@@ -146,7 +165,7 @@ export async function registerSnapshotView(
     }
     let checked: string;
     try {
-      checked = await dataFilePath(storage, f, held);
+      checked = await (fetched.get(f) ?? dataFilePath(storage, f, held));
       if (!(storage instanceof LocalStorage)) report(ctx, { phase: 'fetching data files', done: ++done, total: files.length });
     } catch (e) {
       if (e instanceof LakerecError && e.code === 'not_found') {
@@ -243,6 +262,16 @@ export async function registerSnapshotView(
     await releaseView(viewName);
     throw e;
   }
+}
+
+/**
+ * A snapshot (or a snapshot-shaped view) derived from `from` reads from the same store: a spread
+ * copy or a hand-built file subset keeps the store it came from, or the scan refuses it.
+ */
+export function sameStore<T extends object>(from: object, to: T): T {
+  const s = storageOf(from);
+  if (s) bindStorage(to, s);
+  return to;
 }
 
 /** The engine files each registered view reads (released when the view is dropped). */

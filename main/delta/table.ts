@@ -20,6 +20,7 @@ import { deletionVectorLocation, dvStoragePath } from './dv';
 import { bindStorage, LIMIT_KNOBS, type ReadLimits, type Storage } from '../storage';
 import type { Location } from '../../shared/location';
 import { pushTo } from '../../shared/group';
+import { presenceOf } from './presence';
 
 export interface OpenOptions {
   /** Read data and DV files whose paths resolve outside the table root (off by default). */
@@ -244,6 +245,8 @@ export class DeltaTable {
         // No promise per version where the listing says there is no .crc (10,000 versions, a few files).
         checksum: (version) => (this.listing.checksums.has(crcName(version)) ? this.checksum(version) : null),
       }, ctx);
+      // The history knows its store, so "does this file still exist" has one answer (presence.ts).
+      void p.then((h) => bindStorage(h, this.storage), () => undefined);
       this.historyCache = p;
       p.catch(() => { if (this.historyCache === p) this.historyCache = null; });
     }
@@ -541,17 +544,12 @@ export class DeltaTable {
    */
   async versionsWithData(ctx?: JobContext): Promise<VersionInfo[]> {
     const h = await this.history(ctx);
-    const exists = new Map<string, boolean>();
-    // A file that is refused (outside the real root, not a regular file) is not "missing": the
-    // read names the refusal.
-    const check = async (path: string | null): Promise<boolean> => {
+    // The one presence check (presence.ts): each folder listed once through the store. A file that
+    // is refused or unknown (outside the root) is not "missing": the read names the refusal.
+    const present = presenceOf(this.storage);
+    const check = async (path: string | null, f?: { absolutePath: string | null; outside: boolean }): Promise<boolean> => {
       if (path === null) return false;
-      let e = exists.get(path);
-      if (e === undefined) {
-        try { e = (await this.storage.stat(path)) !== null; } catch { e = true; }
-        exists.set(path, e);
-      }
-      return e;
+      return (await present({ path, absolutePath: f?.absolutePath ?? null, outside: f?.outside ?? false })) !== false;
     };
     const missingById = new Map<number, boolean>();
     const missingOf = async (id: number): Promise<boolean> => {
@@ -560,7 +558,7 @@ export class DeltaTable {
       const fe = h.files[id];
       m = false;
       if (!(fe.outside && !this.allowOutsidePaths)) {
-        if (!await check(fe.outside ? fe.absolutePath : fe.path)) m = true;
+        if (!await check(fe.path, fe)) m = true;
         else if (fe.deletionVector) {
           const loc = deletionVectorLocation(fe.deletionVector, this.root);
           if (loc && !await check(dvStoragePath(loc))) m = true;

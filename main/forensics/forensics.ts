@@ -8,6 +8,8 @@ import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import { openDuck, type Duck } from '../engine/duck';
 import type { History } from '../delta/history';
 import { openTable } from '../delta/open';
+import { presenceById } from '../delta/presence';
+import { activeAt } from '../delta/history';
 import { commitDetail } from './commit';
 import { ActiveSet } from './active';
 import { partitionerOf } from './partitions';
@@ -39,8 +41,10 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
   const versions = versionSummaries(h, part);
   const active = new ActiveSet(h, part);
   let duck: Duck | null = null;
+  const latest = h.states[h.states.length - 1];
+  const presence = await presenceById(h, [...(latest ? activeAt(h, latest.version) : []), ...h.files.filter((f) => f.removedIn !== null)]);
   const hooks: HeuristicHooks[] = HEURISTICS.map((x) => x.start({
-    history: h, versions, part, active,
+    history: h, versions, part, active, presence,
     duck: async () => {
       if (!duck) {
         duck = await openDuck({ threads: 1, memoryLimit: '256MB' });

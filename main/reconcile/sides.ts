@@ -10,7 +10,7 @@ import type { SchemaColumn } from '../../shared/reconcile';
 import { sqlIdent, sqlString, type DuckAccess } from '../engine/duck';
 import { DeltaTable } from '../delta/table';
 import { openTable } from '../delta/open';
-import { deltaTypeToDuckDb, registerSnapshotView } from '../delta/scan';
+import { deltaTypeToDuckDb, registerSnapshotView, sameStore } from '../delta/scan';
 import { partitionValueExpr } from '../delta/schema';
 import type { Snapshot, VersionChange } from '../delta/types';
 import { compareFamily } from './canonical';
@@ -92,7 +92,7 @@ export async function registerTargetView(conn: DuckDBConnection, t: TargetSide, 
     return;
   }
   const dataFields = snap.schema.fields.filter((f) => !partCols.includes(f.name));
-  const dataOnly: Snapshot = { ...snap, partitionColumns: [], schema: { ...snap.schema, fields: dataFields } };
+  const dataOnly: Snapshot = sameStore(snap, { ...snap, partitionColumns: [], schema: { ...snap.schema, fields: dataFields } });
   const selects: string[] = [];
   let i = 0;
   for (const [k, g] of groups) {

@@ -104,7 +104,7 @@ describe.skipIf(!have)('the conformance corpus from s3rver and Azurite reads as 
       const got = await readAll(await opened(remote(kind, t), env[kind]), `${kind}_v`);
       expect(got, `${kind}: ${t}`).toEqual(local);
     }
-  }, 60_000);
+  }, 180_000);
 });
 
 /** Runs the CLI; stdout, stderr, exit code. */

@@ -68,6 +68,10 @@ export function s3Config(env: NodeJS.ProcessEnv, anonymous: boolean): { config: 
   return { config, credentialSource, endpoint };
 }
 
+// The SDK warns on stderr, once, that releases after January 2027 need Node 22: a CLI's stderr is
+// its one error line, so the SDK's own switch turns the notice off (docs/storage.md says so).
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 export class S3ObjectClient implements ObjectClient {
   readonly credentialSource: string;
   private readonly s3: S3Client;

@@ -64,7 +64,7 @@ export async function matchesSource(spec: PredicateSpec, part: { column: string;
   if (!isPartCol) notes.push(`"${part.column}" is not a partition column: every file of a version is read to find the partition's rows (cached per file)`);
   return base(spec, reader, false, notes, async (v) => {
     const files = activeAt(h, v).filter((f) => !isPartCol || f.partitionValues[part.column] === part.value);
-    const missing = reader.missing(files, 'lakerec_ms');
+    const missing = await reader.missing(files, 'lakerec_ms');
     if (missing.length) return unreadableMissing(missing);
     const before = reader.read;
     await reader.ensure('lakerec_ms', files, `md5_number(${canonicalRow(cols, true)})`, 'd UHUGEINT', false, inPart('v'));
