@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tseslint from 'typescript-eslint';
 import layers from './build/eslint-layers.mjs';
+import { FS_ALLOWED, FS_FREE_LAYERS, fsRestriction } from './build/storage-boundary.mjs';
 
 // main/'s inner layers, low to high (docs/architecture.md). A file imports its own layer, shared/
 // and any layer of a lower tier; never a sibling of its tier, never upwards (build/eslint-layers.mjs).
@@ -125,6 +126,21 @@ export default tseslint.config(
     files: ['main/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['**/renderer/**', '../renderer', '../../renderer', 'react', 'react-dom', 'zustand', 'recharts'], message: 'main/ is the engine: no UI imports.' },
+        ],
+      }],
+    },
+  },
+  // The storage boundary (build/storage-boundary.mjs, ADR 0009): no node:fs in the investigating
+  // layers except the named allow list. The UI patterns above are repeated (a later block's rule
+  // replaces an earlier one's).
+  {
+    files: FS_FREE_LAYERS.map((d) => `${d}/**/*.ts`),
+    ignores: ['**/*.test.ts', ...Object.keys(FS_ALLOWED)],
+    rules: {
+      'no-restricted-imports': ['error', {
+        ...fsRestriction,
         patterns: [
           { group: ['**/renderer/**', '../renderer', '../../renderer', 'react', 'react-dom', 'zustand', 'recharts'], message: 'main/ is the engine: no UI imports.' },
         ],
