@@ -13,6 +13,8 @@ export interface OpenTableOptions extends OpenOptions {
   /** The environment the remote clients read (credentials, endpoints); default process.env. */
   env?: NodeJS.ProcessEnv;
   cache?: StorageOptions['cache'];
+  /** Cancel: a remote table's requests in flight are aborted, new ones refused. */
+  signal?: AbortSignal;
 }
 
 /** The handle an investigation holds (the parsed log; see above). */

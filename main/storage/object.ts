@@ -42,8 +42,8 @@ export interface ObjectStorageOptions {
   allowOutsidePaths?: boolean;
   limits?: Partial<ReadLimits>;
   cache?: BlobCache;
-  /** Requests one listing may have in flight (heads for a list of files). */
-  parallel?: number;
+  /** Cancels every request in flight and refuses new ones (the job's Cancel). */
+  signal?: AbortSignal;
 }
 
 /** Counts what a store fetched (progress, benchmarks, the counts-level "0 data bytes" figure). */
@@ -63,12 +63,19 @@ export class ObjectStorage implements Storage {
   readonly stats: TransferStats = { requests: 0, bytes: 0, dataBytes: 0 };
   private readonly cache: BlobCache;
   private readonly metas = new Map<string, ObjectMeta>();
+  private readonly signal: AbortSignal | undefined;
 
   constructor(readonly location: RemoteLocation, private readonly client: ObjectClient, opts: ObjectStorageOptions = {}) {
     this.root = displayLocation(location);
     this.allowOutsidePaths = opts.allowOutsidePaths ?? false;
     this.limits = readLimits(opts.limits);
     this.cache = opts.cache ?? sharedCache();
+    this.signal = opts.signal;
+  }
+
+  private live(): AbortSignal | undefined {
+    if (this.signal?.aborted) throw new LakerecError('cancelled', 'The job was cancelled.');
+    return this.signal;
   }
 
   engineDirs(): string[] {
@@ -103,7 +110,7 @@ export class ObjectStorage implements Storage {
     const base = this.key(dir === '' ? '' : dir);
     const prefix = base === '' ? '' : `${base}/`;
     const after = opts.startAfter === undefined ? undefined : `${prefix}${opts.startAfter}`;
-    const objects = await this.client.list(prefix, after);
+    const objects = await this.client.list(prefix, after, this.live());
     this.stats.requests++;
     if (objects.length === 0 && after === undefined) return null;
     const out: FileMeta[] = [];
@@ -119,7 +126,7 @@ export class ObjectStorage implements Storage {
     const key = this.key(path);
     const known = this.metas.get(key);
     if (known) return known;
-    const m = await this.client.head(key);
+    const m = await this.client.head(key, this.live());
     this.stats.requests++;
     if (m) this.metas.set(key, m);
     return m;
@@ -139,7 +146,7 @@ export class ObjectStorage implements Storage {
   async read(path: string, cap: ReadCap): Promise<Buffer> {
     const m = await this.mustMeta(path, cap.what);
     checkCap(m.size, cap, this.describe(path));
-    const bytes = await this.client.get(m.key);
+    const bytes = await this.client.get(m.key, undefined, this.live());
     this.count(path, bytes.length);
     if (bytes.length !== m.size) {
       // A body cut short (or an object replaced between the listing and the read).
@@ -152,7 +159,7 @@ export class ObjectStorage implements Storage {
     const m = await this.mustMeta(path, 'file');
     if (offset >= m.size || length <= 0) return Buffer.alloc(0);
     const len = Math.min(length, m.size - offset);
-    const bytes = await this.client.get(m.key, { offset, length: len });
+    const bytes = await this.client.get(m.key, { offset, length: len }, this.live());
     this.count(path, bytes.length);
     if (bytes.length !== len) throw new LakerecError('io_error', `a range of ${this.describe(path)} came back with ${bytes.length} of ${len} bytes`, { path });
     return bytes;
@@ -168,7 +175,7 @@ export class ObjectStorage implements Storage {
     return this.cache.pin(
       { id: `${this.root}\u0000${path}`, size: m.size, mtimeMs: m.mtimeMs, etag: m.etag, name: path.split('/').pop() ?? 'file' },
       async () => {
-        const bytes = await this.client.get(m.key);
+        const bytes = await this.client.get(m.key, undefined, this.live());
         this.count(path, bytes.length);
         if (bytes.length !== m.size) throw new LakerecError('io_error', `${this.describe(path)} came back with ${bytes.length} of its ${m.size} bytes; the read is not trusted`, { path });
         return bytes;

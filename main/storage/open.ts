@@ -15,6 +15,8 @@ export interface StorageOptions {
   anonymous?: boolean;
   env?: NodeJS.ProcessEnv;
   cache?: BlobCache;
+  /** Cancels the store's requests (a remote table's transfers stop with the job). */
+  signal?: AbortSignal;
 }
 
 /** The store for a location. Throws `not_found` / `not_a_folder` for a local folder that is not one. */
@@ -32,5 +34,5 @@ export async function storageFor(loc: Location, opts: StorageOptions = {}): Prom
     const { GcsObjectClient } = await import('./gcs');
     client = new GcsObjectClient(loc, { env: opts.env });
   }
-  return new ObjectStorage(loc, client, { allowOutsidePaths: opts.allowOutsidePaths, limits: opts.limits, cache: opts.cache });
+  return new ObjectStorage(loc, client, { allowOutsidePaths: opts.allowOutsidePaths, limits: opts.limits, cache: opts.cache, signal: opts.signal });
 }
