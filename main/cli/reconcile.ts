@@ -2,7 +2,7 @@
 // Reports are written only after the engine has a verdict, so a failed run never leaves a
 // report that claims one. Exit: 0 nothing blocking, 1 blocking finding, 2 usage, 3 unreadable.
 import { appendFileSync, existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { tableArg } from '../engine/location';
+import { looksRemote, tableArg } from '../engine/location';
 import { assertOutsideTables } from '../engine/outputs';
 import { dirname, join, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
@@ -57,7 +57,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const tableRoot = tableArg(io.cwd, table);
   const roots = [...(existsSync(join(tableRoot, '_delta_log')) ? [tableRoot] : []), ...(existsSync(srcPath) && statSync(srcPath).isDirectory() ? [srcPath] : [])];
   for (const [flag, v] of [['--write-baseline', str(p, 'write-baseline')], ['--markdown', str(p, 'markdown')], ['--html', str(p, 'html')]] as const) {
-    if (v !== undefined) assertOutsideTables(resolve(io.cwd, v), roots, flag);
+    if (v !== undefined) assertOutsideTables(looksRemote(v) ? v : resolve(io.cwd, v), roots, flag);
   }
   const why = p.flags.why as string[] | undefined;
   if (why && why.length > 0) {
