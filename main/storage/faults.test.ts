@@ -147,6 +147,44 @@ describe('faults from a real S3 server through a loopback proxy', () => {
     expect(t.latestVersion).toBe(before + 1);
   }, 60_000);
 
+  it('anonymous access is an explicit choice: unsigned requests, and signed ones otherwise', async () => {
+    proxy.fault = () => ({ kind: 'pass' });
+    proxy.requests.length = 0;
+    const anon = { AWS_ENDPOINT_URL_S3: proxy.endpoint, AWS_REGION: 'us-east-1' };
+    const t = await openTable(loc, { env: anon, anonymous: true });
+    expect(t.latestVersion).toBeGreaterThanOrEqual(1);
+    expect(proxy.requests.length).toBeGreaterThan(0);
+    expect(proxy.requests.every((r) => !r.signed)).toBe(true);
+    proxy.requests.length = 0;
+    await openTable(loc, { env: env() });
+    expect(proxy.requests.every((r) => r.signed)).toBe(true);
+  });
+
+  it('off the cloud, the instance-metadata probe does not stall an open (a short timeout, then a clear line)', async () => {
+    // A metadata endpoint on loopback that never answers (no traffic leaves the machine).
+    const { createServer } = await import('node:http');
+    const silent = createServer(() => { /* never answers */ });
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+    const keep = { ...process.env };
+    for (const k of Object.keys(process.env)) if (k.startsWith('AWS_')) delete process.env[k];
+    Object.assign(process.env, {
+      AWS_EC2_METADATA_SERVICE_ENDPOINT: `http://127.0.0.1:${(silent.address() as { port: number }).port}`,
+      AWS_CONFIG_FILE: join(dir, 'none-config'), AWS_SHARED_CREDENTIALS_FILE: join(dir, 'none-credentials'),
+    });
+    const started = Date.now();
+    try {
+      const e = await codeOf(openTable(loc, { env: { AWS_ENDPOINT_URL_S3: proxy.endpoint, AWS_REGION: 'us-east-1' } }));
+      expect(e.code).toBe('source_unreadable');
+      expect(e.message).toMatch(/default AWS credential chain/);
+      expect(Date.now() - started).toBeLessThan(8000);
+    } finally {
+      for (const k of Object.keys(process.env)) if (!(k in keep)) delete process.env[k];
+      Object.assign(process.env, keep);
+      silent.closeAllConnections();
+      await new Promise<void>((r) => silent.close(() => r()));
+    }
+  }, 30_000);
+
   it('a slow server: Cancel stops the transfers, no hang', async () => {
     proxy.fault = () => ({ kind: 'delay', ms: 5000 });
     const ac = new AbortController();

@@ -127,7 +127,7 @@ export async function uploadFolder(dir: string, prefix: string, put: (key: strin
   return files.length;
 }
 
-export interface SeenRequest { method: string; url: string; status: number }
+export interface SeenRequest { method: string; url: string; status: number; signed: boolean }
 
 /** What the fault injector may do with a request: pass it on, answer it, or break it. */
 export type Fault =
@@ -156,7 +156,7 @@ export async function startProxy(target: string): Promise<Proxy> {
   };
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const f = proxy.fault({ method: req.method ?? '', url: req.url ?? '', n: n++ });
-    const seen: SeenRequest = { method: req.method ?? '', url: req.url ?? '', status: 0 };
+    const seen: SeenRequest = { method: req.method ?? '', url: req.url ?? '', status: 0, signed: typeof req.headers.authorization === 'string' || /[?&](X-Amz-Signature|sig)=/.test(req.url ?? '') };
     proxy.requests.push(seen);
     if (f.kind === 'reset') { seen.status = -1; req.socket.destroy(); return; }
     if (f.kind === 'status') {
