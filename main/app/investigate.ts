@@ -17,6 +17,7 @@ import type { History } from '../delta/history';
 import { DeltaTable } from '../delta/table';
 import { openTable } from '../delta/open';
 import { assertTableFolder, tableName } from './paths';
+import { looksRemote } from '../../shared/location';
 
 interface Cached {
   stamp: string;
@@ -29,6 +30,8 @@ interface Cached {
 
 /** What identifies a log's state cheaply: a new commit or checkpoint changes the folder's mtime. */
 async function logStamp(root: string): Promise<string> {
+  // A remote table is not re-listed on every request (a LIST per screen): it is read once per open.
+  if (looksRemote(root)) return 'remote';
   try {
     const s = await stat(join(root, '_delta_log'));
     return `${s.mtimeMs}:${s.size}`;
