@@ -5,11 +5,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumSkip, ensureArtifacts, makeFixtures, recentOnDisk, startChromiumSession, stopChromiumSession, type Fixtures, type WebMode } from './helpers';
-import { s3Env, startS3rver, uploadFolder, type RunningServer } from '../main/testing/object-servers';
+import { s3Env, s3Putter, startS3rver, uploadFolder, type RunningServer } from '../main/testing/object-servers';
 
 const missing = chromiumSkip('remote');
 
@@ -26,8 +25,7 @@ describe.skipIf(missing !== null)('opening a table in object storage from the wi
   beforeAll(async () => {
     fx = await makeFixtures();
     s3 = await startS3rver(['lake']);
-    const put = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
-    await uploadFolder(fx.table, 'orders', async (key, bytes) => { await put.send(new PutObjectCommand({ Bucket: 'lake', Key: key, Body: bytes })); });
+    await uploadFolder(fx.table, 'orders', await s3Putter(s3.endpoint, 'lake'));
     userData = mkdtempSync(join(tmpdir(), 'lakerec-e2e-remote-'));
     ({ server, browser, page } = await startChromiumSession([], userData, { page: { viewport: { width: 1400, height: 900 } }, errors, goto: true, env: s3Env(s3.endpoint) as Record<string, string> }));
   }, 120_000);

@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { StructType } from '../../shared/delta';
 import { LakerecError } from '../../shared/errors';
 import { openDuck, type Duck } from '../engine/duck';
@@ -14,7 +13,7 @@ import { DeltaWriter } from '../delta/writer';
 import { openTable, type OpenTableOptions } from '../delta/open';
 import { registerSnapshotView, dropSnapshotView } from '../delta/scan';
 import { runCli } from '../cli/main';
-import { s3Env, startProxy, startS3rver, uploadFolder, type Proxy, type RunningServer } from '../testing/object-servers';
+import { s3Env, s3Putter, startProxy, startS3rver, uploadFolder, withProcessEnv, type Proxy, type RunningServer } from '../testing/object-servers';
 import { BlobCache } from './cache';
 
 const schema: StructType = { type: 'struct', fields: [{ name: 'id', type: 'long', nullable: false, metadata: {} }, { name: 'dt', type: 'date', nullable: false, metadata: {} }] };
@@ -24,13 +23,13 @@ let dir: string;
 let duck: Duck;
 let s3: RunningServer;
 let proxy: Proxy;
-let put: S3Client;
+let put: (key: string, bytes: Buffer) => Promise<void>;
 let writer: DeltaWriter;
 const loc = 's3://lake/t';
 const env = (): NodeJS.ProcessEnv => ({ ...s3Env(proxy.endpoint), LAKEREC_S3_MAX_ATTEMPTS: '3' });
 
 async function upload(): Promise<void> {
-  await uploadFolder(join(dir, 't'), 't', async (key, bytes) => { await put.send(new PutObjectCommand({ Bucket: 'lake', Key: key, Body: bytes })); });
+  await uploadFolder(join(dir, 't'), 't', put);
 }
 
 beforeAll(async () => {
@@ -41,7 +40,7 @@ beforeAll(async () => {
   await writer.append({ sql: gen(40, 60, '2026-01-02') });
   s3 = await startS3rver(['lake']);
   proxy = await startProxy(s3.endpoint);
-  put = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  put = await s3Putter(s3.endpoint, 'lake');
   await upload();
 }, 120_000);
 
@@ -67,15 +66,9 @@ async function rows(opts: OpenTableOptions = {}): Promise<number> {
 
 async function cli(args: string[]): Promise<{ code: number; err: string }> {
   const e = env();
-  const saved = new Map(Object.keys(e).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, e);
   const err: string[] = [];
-  try {
-    const code = await runCli(args, { out: () => {}, err: (x) => err.push(x), cwd: dir, env: e });
-    return { code, err: err.join('') };
-  } finally {
-    for (const [k, v] of saved) if (v === undefined) delete process.env[k]; else process.env[k] = v;
-  }
+  const code = await withProcessEnv(e, () => runCli(args, { out: () => {}, err: (x) => err.push(x), cwd: dir, env: e }));
+  return { code, err: err.join('') };
 }
 
 describe('faults from a real S3 server through a loopback proxy', () => {

@@ -7,7 +7,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { BlobServiceClient } from '@azure/storage-blob';
 import { LakerecError } from '../../shared/errors';
 import { openTable } from '../delta/open';
@@ -15,7 +14,7 @@ import type { DeltaTable } from '../delta/table';
 import { registerSnapshotView, dropSnapshotView } from '../delta/scan';
 import { openDuck, sqlIdent, type Duck } from '../engine/duck';
 import { runCli } from '../cli/main';
-import { filesUnder, s3Env, startAzurite, startProxy, startS3rver, uploadFolder, type Proxy, type RunningServer } from '../testing/object-servers';
+import { filesUnder, s3Env, s3Putter, startAzurite, startProxy, startS3rver, uploadFolder, withProcessEnv, type Proxy, type RunningServer } from '../testing/object-servers';
 import { sharedCache } from './cache';
 
 const shared = resolve(__dirname, '..', '..', '..', 'shared');
@@ -41,11 +40,11 @@ beforeAll(async () => {
   env.s3 = s3Env(s3Proxy.endpoint);
   env.azure = { AZURE_STORAGE_CONNECTION_STRING: `DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=${az.connectionString.match(/AccountKey=([^;]+)/)![1]};BlobEndpoint=${azProxy.endpoint}/devstoreaccount1;` };
   // Setup writes straight to the servers (not through the proxies): the test uploads, lakerec reads.
-  const put = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  const put = await s3Putter(s3.endpoint, 'lake');
   const container = BlobServiceClient.fromConnectionString(az.connectionString).getContainerClient('lake');
   await container.create();
   await Promise.all([
-    uploadFolder(conformance, 'conformance', async (key, bytes) => { await put.send(new PutObjectCommand({ Bucket: 'lake', Key: key, Body: bytes })); }),
+    uploadFolder(conformance, 'conformance', put),
     uploadFolder(conformance, 'conformance', async (key, bytes) => { await container.getBlockBlobClient(key).uploadData(bytes); }),
   ]);
   duck = await openDuck({ threads: 1 });
@@ -112,14 +111,8 @@ async function cli(args: string[], e: NodeJS.ProcessEnv): Promise<{ code: number
   const out: string[] = [];
   const err: string[] = [];
   // The stores read credentials and endpoints from the process's environment (as a user's shell gives them).
-  const saved = new Map(Object.keys(e).map((k) => [k, process.env[k]]));
-  Object.assign(process.env, e);
-  try {
-    const code = await runCli(args, { out: (x) => out.push(x), err: (x) => err.push(x), cwd: dirname(conformance), env: e });
-    return { code, out: out.join(''), err: err.join('') };
-  } finally {
-    for (const [k, v] of saved) if (v === undefined) delete process.env[k]; else process.env[k] = v;
-  }
+  const code = await withProcessEnv(e, () => runCli(args, { out: (x) => out.push(x), err: (x) => err.push(x), cwd: dirname(conformance), env: e }));
+  return { code, out: out.join(''), err: err.join('') };
 }
 
 describe.skipIf(!have)('the CLI over a remote location', () => {

@@ -194,3 +194,21 @@ export async function startProxy(target: string): Promise<Proxy> {
   proxy.close = () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); });
   return proxy;
 }
+
+/** A put(key, bytes) into an s3rver bucket, for uploadFolder (the setup writes; lakerec never does). */
+export async function s3Putter(endpoint: string, bucket: string): Promise<(key: string, bytes: Buffer) => Promise<void>> {
+  const { PutObjectCommand, S3Client } = await import('@aws-sdk/client-s3');
+  const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+  return async (key, bytes) => { await client.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: bytes })); };
+}
+
+/** Runs `fn` with `env` set in the process environment (as a user's shell gives it), restored after. */
+export async function withProcessEnv<T>(env: NodeJS.ProcessEnv, fn: () => Promise<T>): Promise<T> {
+  const saved = new Map(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  try {
+    return await fn();
+  } finally {
+    for (const [k, v] of saved) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+  }
+}
