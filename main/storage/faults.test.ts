@@ -121,6 +121,15 @@ describe('faults from a real S3 server through a loopback proxy', () => {
     proxy.fault = () => ({ kind: 'pass' });
   }, 60_000);
 
+  it('snapshot writes a remote table\'s rows to a local Parquet file (the data files come through the cache)', async () => {
+    proxy.fault = () => ({ kind: 'pass' });
+    const out: string[] = [];
+    const e = env();
+    const code = await withProcessEnv(e, () => runCli(['snapshot', loc, '--version', '2', '--out', join(dir, 'snap.parquet')], { out: (x) => out.push(x), err: () => {}, cwd: dir, env: e }));
+    expect(code).toBe(0);
+    expect(out.join('')).toMatch(/^version 2: 60 rows written to /);
+  }, 60_000);
+
   it('a missing bucket is one line, exit 3', async () => {
     const r = await cli(['history', 's3://no-such-bucket/t']);
     expect(r.code).toBe(3);
