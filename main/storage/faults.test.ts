@@ -162,6 +162,29 @@ describe('faults from a real S3 server through a loopback proxy', () => {
     expect(proxy.requests.every((r) => r.signed)).toBe(true);
   });
 
+  it('AWS_PROFILE is honoured: the profile\'s keys from the shared credentials file sign the requests', async () => {
+    const { writeFileSync } = await import('node:fs');
+    const creds = join(dir, 'credentials');
+    writeFileSync(creds, '[lake-reader]\naws_access_key_id = S3RVER\naws_secret_access_key = S3RVER\n');
+    writeFileSync(join(dir, 'config'), '[profile lake-reader]\nregion = us-east-1\n');
+    const keep = { ...process.env };
+    for (const k of Object.keys(process.env)) if (k.startsWith('AWS_')) delete process.env[k];
+    Object.assign(process.env, { AWS_SHARED_CREDENTIALS_FILE: creds, AWS_CONFIG_FILE: join(dir, 'config'), AWS_EC2_METADATA_DISABLED: 'true' });
+    proxy.fault = () => ({ kind: 'pass' });
+    proxy.requests.length = 0;
+    try {
+      const t = await openTable(loc, { env: { AWS_PROFILE: 'lake-reader', AWS_ENDPOINT_URL_S3: proxy.endpoint, AWS_REGION: 'us-east-1' } });
+      expect(t.latestVersion).toBeGreaterThanOrEqual(1);
+      expect(proxy.requests.every((r) => r.signed)).toBe(true);
+      const e = await codeOf(openTable(loc, { env: { AWS_PROFILE: 'no-such-profile', AWS_ENDPOINT_URL_S3: proxy.endpoint, AWS_REGION: 'us-east-1' } }));
+      expect(e.code).toBe('source_unreadable');
+      expect(e.message).toMatch(/profile "no-such-profile"/);
+    } finally {
+      for (const k of Object.keys(process.env)) if (!(k in keep)) delete process.env[k];
+      Object.assign(process.env, keep);
+    }
+  });
+
   it('off the cloud, the instance-metadata probe does not stall an open (a short timeout, then a clear line)', async () => {
     // A metadata endpoint on loopback that never answers (no traffic leaves the machine).
     const { createServer } = await import('node:http');
