@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import tseslint from 'typescript-eslint';
 import layers from './build/eslint-layers.mjs';
 import { FS_DEV_TOOLS, FS_WRITERS, FS_WRITES, fsRestrictions } from './build/eslint-fs-writes.mjs';
+import { FS_ALLOWED, FS_FREE_LAYERS, fsRestriction } from './build/storage-boundary.mjs';
 
 // main/'s inner layers, low to high (docs/architecture.md). A file imports its own layer, shared/
 // and any layer of a lower tier; never a sibling of its tier, never upwards (build/eslint-layers.mjs).
@@ -12,7 +13,10 @@ import { FS_DEV_TOOLS, FS_WRITERS, FS_WRITES, fsRestrictions } from './build/esl
 // run the CLI over it.
 export const MAIN_LAYERS = [
   [{ name: 'engine', folders: ['main/engine'] }],
-  // The reader (log, checkpoints, replay, snapshot, DVs, scan; the storage seam in main/delta/storage).
+  // Where a table's bytes come from (ADR 0009): the Storage interface and its local, memory, S3,
+  // Azure and GCS stores, below the reader; nothing above reaches a store except through it.
+  [{ name: 'storage', folders: ['main/storage'] }],
+  // The reader (log, checkpoints, replay, snapshot, DVs, scan), reading only through main/storage.
   [{ name: 'delta', folders: ['main/delta'] }],
   [{ name: 'writer', folders: ['main/delta/writer'] }],
   // The sample lakes are built with the writer alone: what any pipeline could write.
@@ -152,6 +156,21 @@ export default tseslint.config(
     ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-syntax': ['error', ...fsRestrictions(['mkdtemp', 'mkdtempSync'], 'every temp folder comes from makeTempDir (main/engine/tempdirs.ts): one name with the owner pid and start time, one cleanup')],
+    },
+  },
+  // The storage boundary (build/storage-boundary.mjs, ADR 0009): no node:fs in the investigating
+  // layers except the named allow list. The UI patterns above are repeated (a later block's rule
+  // replaces an earlier one's).
+  {
+    files: FS_FREE_LAYERS.map((d) => `${d}/**/*.ts`),
+    ignores: ['**/*.test.ts', ...Object.keys(FS_ALLOWED)],
+    rules: {
+      'no-restricted-imports': ['error', {
+        ...fsRestriction,
+        patterns: [
+          { group: ['**/renderer/**', '../renderer', '../../renderer', 'react', 'react-dom', 'zustand', 'recharts'], message: 'main/ is the engine: no UI imports.' },
+        ],
+      }],
     },
   },
 );

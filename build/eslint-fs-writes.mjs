@@ -46,7 +46,7 @@ export const FS_WRITERS = [
   'main/engine/outputs.ts',
   'main/engine/tempdirs.ts',
   'main/delta/writer/**',
-  'main/delta/storage/**',
+  'main/storage/**',
   'main/trust/sandbox.ts',
   'main/proof/run.ts',
   'main/proof/engines/**',

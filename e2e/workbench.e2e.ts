@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StructType } from '../shared/delta';
 import { META_SENSITIVITY } from '../shared/sensitivity';
 import { DeltaWriter } from '../main/delta/writer';
-import { DeltaTable } from '../main/delta/table';
+import { openTable } from '../main/delta/open';
 import { chromiumSkip, repoRoot, startChromiumSession, stopChromiumSession, type WebMode } from './helpers';
 import { openByPath } from './lakes';
 
@@ -44,7 +44,7 @@ async function writeOrders(root: string): Promise<void> {
   await w.deleteWhere('order_id % 100 = 0');
   w.close();
   // The file v1 wrote and v6 replaced is gone, as after VACUUM: versions 1 to 5 cannot be read.
-  const v1 = (await (await DeltaTable.open(root)).snapshot({ version: 1 })).files[0];
+  const v1 = (await (await openTable(root)).snapshot({ version: 1 })).files[0];
   rmSync(v1.absolutePath);
 }
 

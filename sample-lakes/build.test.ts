@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Action } from '../shared/delta';
 import { LakerecError } from '../shared/errors';
 import { openDuck, sqlString, type Duck } from '../main/engine/duck';
-import { DeltaTable } from '../main/delta/table';
+import { openTable } from '../main/delta/open';
 import { registerSnapshotView } from '../main/delta/scan';
 import { parseContract } from '../main/reconcile/contract';
 import { buildLakes, buildSampleLakes, buildScenario, readScenario, type BuiltLake } from './build';
@@ -31,7 +31,7 @@ async function n(sql: string): Promise<number> {
 
 /** The lake's rows at a version through the reader, as a temp view; returns its name. */
 async function view(l: BuiltLake, version?: number): Promise<string> {
-  const t = await DeltaTable.open(l.tablePath);
+  const t = await openTable(l.tablePath);
   const name = `v_${l.name}_${version ?? 'head'}`;
   await registerSnapshotView(duck.conn, await t.snapshot(version === undefined ? {} : { version }), name);
   return name;
@@ -65,7 +65,7 @@ describe('sample lakes', () => {
       expect(c.ordering).toBe('updated_at');
       expect(await n(`SELECT count(*) FROM ${src(l)}`)).toBe(meta.sourceRows);
       expect(await n(`SELECT count(*) FROM read_csv(${sqlString(l.sourceCsv)}, header=true)`)).toBe(meta.sourceRows);
-      const t = await DeltaTable.open(l.tablePath);
+      const t = await openTable(l.tablePath);
       expect(t.latestVersion).toBe(meta.headVersion);
       const snap = await t.snapshot();
       expect(snap.numRecords).toBe(meta.targetRows);
@@ -144,7 +144,7 @@ describe('sample lakes', () => {
     const wv = await view(wide);
     expect(await n(`SELECT count(*) FROM ${wv} WHERE dt = DATE '2026-08-15'`)).toBe(0);
     expect(await n(`SELECT count(*) FROM ${wv} WHERE dt = DATE '2026-08-14'`)).toBe(PER_DAY);
-    const wideCommit = (await (await DeltaTable.open(wide.tablePath)).changes({ from: 7, to: 7 }))[0];
+    const wideCommit = (await (await openTable(wide.tablePath)).changes({ from: 7, to: 7 }))[0];
     expect(wideCommit.removes.map((r) => r.partitionValues?.dt).sort()).toEqual(['2026-08-14', '2026-08-15']);
     expect(wideCommit.adds.map((a) => a.partitionValues.dt)).toEqual(['2026-08-14']);
     const tz = lake('timezone_partition_shift');
@@ -187,7 +187,7 @@ describe('sample lakes', () => {
     const plain = lake('missing_rows');
     expect(dv.meta.targetChecksum).toBe(plain.meta.targetChecksum);
     expect(Number(dv.meta.facts.deletionVectors)).toBe(6);
-    const t = await DeltaTable.open(dv.tablePath);
+    const t = await openTable(dv.tablePath);
     const snap = await t.snapshot();
     expect(snap.protocol.readerFeatures).toContain('deletionVectors');
     expect(snap.files.every((f) => f.deletionVector !== null && f.addedInVersion === 7)).toBe(true);
@@ -215,7 +215,7 @@ describe('sample lakes', () => {
     expect(await dupesAt(healed, 8)).toBe(0);
 
     const vac = lake('vacuumed_history');
-    const vt = await DeltaTable.open(vac.tablePath);
+    const vt = await openTable(vac.tablePath);
     const versions = vt.versions();
     expect(versions.filter((v) => !v.readable).map((v) => v.version)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(versions.find((v) => v.version === 8)).toMatchObject({ readable: true, hasCheckpoint: true });
@@ -249,7 +249,7 @@ describe('sample lakes', () => {
     expect(e).toBeInstanceOf(LakerecError);
     expect((e as LakerecError).code).toBe('writer_misuse');
     expect((e as LakerecError).message).toMatch(/NOT NULL constraint violated: \d+ row\(s\) have a null "order_id"/);
-    const t = await DeltaTable.open(join(dir, 'strict', 'null_keys', 'table'));
+    const t = await openTable(join(dir, 'strict', 'null_keys', 'table'));
     expect(t.latestVersion).toBe(6);
     const v = await view({ ...lake('null_keys'), name: 'strict', tablePath: join(dir, 'strict', 'null_keys', 'table') });
     expect(await n(`SELECT count(*) FROM ${v} WHERE order_id IS NULL`)).toBe(0);

@@ -15,7 +15,9 @@ import { forensicsOfHistory } from '../forensics/forensics';
 import { commitDetail } from '../forensics/commit';
 import type { History } from '../delta/history';
 import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import { assertTableFolder, tableName } from './paths';
+import { looksRemote } from '../../shared/location';
 
 interface Cached {
   stamp: string;
@@ -28,6 +30,8 @@ interface Cached {
 
 /** What identifies a log's state cheaply: a new commit or checkpoint changes the folder's mtime. */
 async function logStamp(root: string): Promise<string> {
+  // A remote table is not re-listed on every request (a LIST per screen): it is read once per open.
+  if (looksRemote(root)) return 'remote';
   try {
     const s = await stat(join(root, '_delta_log'));
     return `${s.mtimeMs}:${s.size}`;
@@ -52,7 +56,7 @@ export class InvestigationCache {
       await hit.table.refresh();
       hit = { ...hit, stamp, history: null, forensics: null, changed: true };
     }
-    if (!hit) hit = { stamp, table: await DeltaTable.open(root), history: null, forensics: null, changed: false };
+    if (!hit) hit = { stamp, table: await openTable(root), history: null, forensics: null, changed: false };
     // Most recently used last.
     this.entries.delete(root);
     this.entries.set(root, hit);

@@ -5,10 +5,13 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LakerecError } from '../../shared/errors';
+import { displayLocation, looksRemote, parseLocation } from '../../shared/location';
 
 /** `~/x`, `file:///x` and relative paths (against the launch folder) to an absolute path. */
 export function resolveUserPath(input: string, cwd = process.cwd()): string {
   let p = input.trim();
+  // A table in object storage (s3://, abfss://, az://, gs://): the one parser, the one display string.
+  if (looksRemote(p)) return displayLocation(parseLocation(p));
   if (p.startsWith('file://')) {
     try {
       p = fileURLToPath(p);
@@ -36,6 +39,8 @@ export function ioError(e: unknown, path: string): LakerecError {
 
 /** Checks that `root` is a readable folder holding a `_delta_log` folder; returns the log folder. */
 export async function assertTableFolder(root: string): Promise<string> {
+  // A remote location has no folder to check here: openTable's store lists it and says what is wrong.
+  if (looksRemote(root)) return `${root}/_delta_log`;
   let s;
   try {
     s = await stat(root);

@@ -4,7 +4,8 @@
 // process, recognises an upload by that record and by where it sits, and re-reads the file to say
 // its size and sha256 from the bytes actually reconciled, not from what the record claims.
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, openSync, readFileSync, readSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { writeOutput } from '../engine/outputs';
 import { basename, dirname, join } from 'node:path';
 import type { UploadedFile } from '../../shared/reconcile';
 
@@ -14,7 +15,7 @@ export const UPLOAD_RECORD = '.lakerec-upload.json';
 const SANDBOX_PREFIX = 'lakerec-uploads-';
 
 export function writeUploadRecord(file: string, rec: UploadedFile): void {
-  writeFileSync(join(dirname(file), UPLOAD_RECORD), JSON.stringify(rec) + '\n', { mode: 0o600 });
+  writeOutput(join(dirname(file), UPLOAD_RECORD), JSON.stringify(rec) + '\n', { what: 'the upload record', mode: 0o600 });
 }
 
 /** sha256 of a file's bytes, read in chunks (an upload can be 256 MB). */

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { StructType } from '../../shared/delta';
 import { openDuck, sqlString } from '../engine/duck';
-import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import { DeltaWriter } from '../delta/writer';
 import { RowsService } from '../workbench/rows';
 
@@ -53,7 +53,7 @@ export async function benchGrid(o: { rows?: number; runs?: number } = {}): Promi
     const w = await DeltaWriter.create(root, { schema, partitionColumns: ['day'] });
     await w.append({ sql: `SELECT i::BIGINT AS event_id, (i * 7919 % 100003)::BIGINT AS user_id, ['view','click','buy'][1 + (i % 3)::INTEGER] AS kind, (i % 1000) / 10.0 AS amount, (i % 10)::INTEGER AS day FROM range(${rows}) t(i)` });
     w.close();
-    const snap = await (await DeltaTable.open(root)).snapshot();
+    const snap = await (await openTable(root)).snapshot();
     const files = snap.files.map((f) => f.absolutePath);
 
     const ours: number[] = [];

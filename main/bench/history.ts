@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import { forensicsOfHistory } from '../forensics/forensics';
 import { commitDetail } from '../forensics/commit';
 import { overviewOf } from '../app/investigate';
@@ -83,7 +84,7 @@ export async function benchHistory(opts: { versions?: number; liveFiles?: number
   try {
     for (let r = 0; r < runs; r++) {
       let t = performance.now();
-      const table = await DeltaTable.open(root);
+      const table = await openTable(root);
       await table.changes();
       read.push(performance.now() - t);
       t = performance.now();

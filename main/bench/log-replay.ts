@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import { openDuck, sqlString } from '../engine/duck';
 import { repoRoot } from '../engine/repo';
 
@@ -98,7 +98,7 @@ export async function benchLogReplay(opts: { runs?: number; input?: string } = {
     for (let r = 0; r < runs; r++) {
       const t0 = performance.now();
       const c0 = cpuMs();
-      const table = await DeltaTable.open(root);
+      const table = await openTable(root);
       const snap = await table.snapshot();
       const perPartition = new Map<string, { files: number; rows: number; noStats: number }>();
       for (const f of snap.files) {
@@ -120,7 +120,7 @@ export async function benchLogReplay(opts: { runs?: number; input?: string } = {
       last = { files: snap.files.length, partitions: perPartition.size, noStats, rows };
     }
     const c0 = performance.now();
-    const fresh = await DeltaTable.open(root);
+    const fresh = await openTable(root);
     const changes = await fresh.changes();
     const oursChangesMs = performance.now() - c0;
     const addActions = changes.reduce((n, c) => n + c.adds.length, 0);

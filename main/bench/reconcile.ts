@@ -22,7 +22,7 @@ import type { StructType } from '../../shared/delta';
 import type { Level } from '../../shared/reconcile';
 import { openDuck, sqlString } from '../engine/duck';
 import { DeltaWriter } from '../delta/writer';
-import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import { reconcile } from '../reconcile/reconcile';
 import { DuckDBScalarFunction, UBIGINT, VARCHAR } from '@duckdb/node-api';
 import { canonicalRow, rowDigestHalves, type DigestMode } from '../reconcile/canonical';
@@ -251,7 +251,7 @@ export async function benchReconcile(opts: { rows?: number; workDir?: string; ru
     writeFileSync(contract, `version: 1\nname: bench\nkeys: [${keyCols.join(', ')}]\npartitioning: { column: dt }\n`);
     const setupMs = performance.now() - t0;
 
-    const files = (await (await DeltaTable.open(table)).snapshot()).files.map((f) => sqlString(f.absolutePath)).join(', ');
+    const files = (await (await openTable(table)).snapshot()).files.map((f) => sqlString(f.absolutePath)).join(', ');
     const cols = 'id, qty, amount, customer, dt, ts';
     const src = `read_parquet(${sqlString(source)})`;
     const tgt = `read_parquet([${files}], hive_partitioning = true)`;

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { chromiumMissing, launchChromium, startWebMode, stopChromiumSession, type WebMode } from '../../e2e/helpers';
-import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import { repoRoot } from '../engine/repo';
 import { writeLog } from './history';
 
@@ -171,7 +171,7 @@ export async function benchTimelineUi(opts: { versions?: number; liveFiles?: num
       const own = join(base, `read-${r}`);
       cpSync(first, own, { recursive: true });
       const t = performance.now();
-      const table = await DeltaTable.open(own);
+      const table = await openTable(own);
       await table.changes();
       reads.push(performance.now() - t);
     }

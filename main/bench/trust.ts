@@ -10,7 +10,7 @@ import type { StructType } from '../../shared/delta';
 import { buildSampleLakes, DEFAULT_SEED } from '../../sample-lakes/build';
 import { SCENARIOS } from '../../sample-lakes/scenarios';
 import { openDuck, sqlString } from '../engine/duck';
-import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import { DeltaWriter } from '../delta/writer/writer';
 import { reconcile } from '../reconcile/reconcile';
 import { runMatrix } from '../reconcile/matrix';
@@ -77,7 +77,7 @@ export async function benchTrust(opts: { largeRows?: number; keyRows?: number } 
     let duckSeconds = Infinity;
     try {
       (await DeltaWriter.create(kt, { schema, partitionColumns: [], duck: d2, data: { sql: rowsSql(k) } })).close();
-      const files = (await (await DeltaTable.open(kt)).snapshot()).files.map((x) => x.absolutePath);
+      const files = (await (await openTable(kt)).snapshot()).files.map((x) => x.absolutePath);
       for (let i = 0; i < 3; i++) {
         const t0 = performance.now();
         await d2.conn.runAndReadAll(`SELECT count(*), count(DISTINCT id), count(id) FROM read_parquet([${files.map(sqlString).join(', ')}])`);

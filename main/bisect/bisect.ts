@@ -3,7 +3,7 @@
 import { bisectHeadline, type BisectPlan, type BisectResult, type CulpritCommit, type PredicateSpec, type ProbeEvent, type UnreadableVersion } from '../../shared/bisect';
 import type { JobContext } from '../../shared/jobs';
 import { partitionLabel, stateOf, whoOf, type History } from '../delta/history';
-import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import { bindPredicate } from './predicates/index';
 import { EXHAUSTIVE_LIMIT, searchVersions } from './search';
 
@@ -21,7 +21,7 @@ export interface BisectContext extends JobContext {
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
 
 export async function bisect(root: string, spec: PredicateSpec, ctx: BisectContext = {}): Promise<BisectResult> {
-  const table = await DeltaTable.open(root, { allowOutsidePaths: ctx.allowOutsidePaths ?? false });
+  const table = await openTable(root, { allowOutsidePaths: ctx.allowOutsidePaths ?? false });
   return bisectHistory(await table.history(ctx), spec, ctx);
 }
 

@@ -2,6 +2,7 @@
 // Exit codes (fixed): 1 a bad version was found (also a healed or unrecoverable history), 0 every
 // examined version passes, 2 the invocation was wrong or the predicate refused, 3 unreadable.
 import { resolve } from 'node:path';
+import { tableArg } from '../engine/location';
 import { parseArgs, bool, str, int, requirePositional } from '../engine/args';
 import type { CliIO } from './io';
 import { bisect } from '../bisect/bisect';
@@ -89,7 +90,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (partition !== undefined) spec.partition = partition;
   if (source !== undefined) spec.source = resolve(io.cwd, source);
   if (bool(p, 'allow-moving')) spec.allowMoving = true;
-  const r = await bisect(resolve(io.cwd, tablePath), spec, { allowOutsidePaths: bool(p, 'allow-outside-paths') });
+  const r = await bisect(tableArg(io.cwd, tablePath), spec, { allowOutsidePaths: bool(p, 'allow-outside-paths') });
   if (bool(p, 'json')) io.out(JSON.stringify(r, null, 2) + '\n');
   else io.out(formatBisect(r));
   // Nothing could be evaluated: one line on stderr saying why (the exit code alone says too little).

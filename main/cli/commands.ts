@@ -26,6 +26,7 @@ const OUTPUT_FLAGS: Record<string, string[]> = {
   reconcile: ['write-baseline', 'markdown', 'html'],
   proof: ['html'],
   mutate: ['html'],
+  contract: ['out'],
   'build-sample-lakes': ['out'],
 };
 for (const c of commands) if (OUTPUT_FLAGS[c.name] && !c.outputs) c.outputs = OUTPUT_FLAGS[c.name];

@@ -1,8 +1,9 @@
 // `lakerec contract init SOURCE TABLE [--out FILE]`: the starting contract the window's Reconcile
 // screen proposes (main/workbench/contract-template.ts, one template for both), printed, or
 // written to FILE. It never writes into the table's folder and never replaces a file.
-import { closeSync, existsSync, openSync, statSync, writeSync } from 'node:fs';
-import { relative, resolve, isAbsolute } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { writeOutput } from '../engine/outputs';
 import { LakerecError } from '../../shared/errors';
 import { parseArgs, str } from '../engine/args';
 import type { CliIO } from './io';
@@ -24,21 +25,15 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   const path = resolve(io.cwd, out);
-  const rel = relative(root, path);
-  if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) {
-    throw new LakerecError('usage', `--out ${path} is inside the table's folder: lakerec never writes into a table; write the contract beside it`);
-  }
   if (existsSync(path) && statSync(path).isDirectory()) throw new LakerecError('usage', `--out ${path} is a folder: name a file`);
-  let fd: number;
   try {
-    // 'wx': a file already there is never replaced.
-    fd = openSync(path, 'wx', 0o644);
+    // The output guard refuses a path inside the table (or any table); exclusive: a file already
+    // there is never replaced.
+    writeOutput(path, text, { what: '--out', roots: [root], exclusive: true });
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw new LakerecError('usage', `--out ${path} exists: lakerec does not replace it (remove it, or name another file)`);
-    throw new LakerecError('io_error', `cannot write ${path}: ${(e as Error).message}`, { path });
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw new LakerecError('usage', `--out ${path} exists: lakerec does not replace it (remove it, or name another file)`);
+    throw e;
   }
-  try { writeSync(fd, text); } finally { closeSync(fd); }
   io.err(`wrote ${path}: review the keys before trusting a verdict\n`);
   return 0;
 }

@@ -3,7 +3,7 @@
 // inserted, deleted, changed and moved, with the commits between. Two versions differing is what
 // a diff shows, not a failure: exit 0, unless --check asks for one (exit 1 when they differ).
 // Exit: 2 usage (no keys), 3 unreadable.
-import { resolve } from 'node:path';
+import { tableArg } from '../engine/location';
 import { LakerecError } from '../../shared/errors';
 import { bool, int, parseArgs, requirePositional, str } from '../engine/args';
 import type { CliIO } from './io';
@@ -22,7 +22,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const keysArg = str(p, 'keys');
   const keys = keysArg === undefined ? undefined : keysArg.split(',').map((k) => k.trim()).filter((k) => k !== '');
   if (keysArg !== undefined && (!keys || keys.length === 0)) throw new LakerecError('usage', `--keys needs at least one column name; usage: ${USAGE}`);
-  const raw = await diffVersions(resolve(io.cwd, table), { from, to, ...(keys ? { keys } : {}) });
+  const raw = await diffVersions(tableArg(io.cwd, table), { from, to, ...(keys ? { keys } : {}) });
   // Every report masks the values of confidential columns.
   const d = { ...raw, result: maskReconcileResult(raw.result, sensitivityOf(raw.result, await schemaSensitivity(raw.path, raw.to))) };
   if (bool(p, 'json')) io.out(JSON.stringify({ ...d, result: JSON.parse(renderJson(d.result)) as unknown }, null, 2));

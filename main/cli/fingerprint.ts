@@ -1,11 +1,11 @@
 // `lakerec fingerprint TABLE [--version N] [--json]`: the ods fingerprint v1 of a Delta table,
 // computed by DuckDB running the generated SQL over the snapshot's rows; integers printed exactly.
 // `--sql duckdb|spark|snowflake` prints that SQL instead, to run on the other side.
-import { resolve } from 'node:path';
+import { tableArg } from '../engine/location';
 import { LakerecError } from '../../shared/errors';
 import { compareFingerprints, FINGERPRINT_DIALECTS, fingerprintSql, formatFingerprint, type FingerprintDialect } from '../../shared/fingerprint';
 import { openDuck, sqlString } from '../engine/duck';
-import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import { registerSnapshotView } from '../delta/scan';
 import { fingerprintArrow, fingerprintDuckdb } from '../proof/fingerprint';
 import { readSnapshotDuckdb } from '../proof/engines/duckdb';
@@ -33,7 +33,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   const version = int(p, 'version');
   if (version !== undefined && version < 0) throw new LakerecError('usage', '--version must be 0 or more');
-  const table = await DeltaTable.open(resolve(io.cwd, tablePath), { allowOutsidePaths: bool(p, 'allow-outside-paths') });
+  const table = await openTable(tableArg(io.cwd, tablePath), { allowOutsidePaths: bool(p, 'allow-outside-paths') });
   const snapshot = await table.snapshot({ version });
   if (dialect !== undefined) {
     const d = dialect as FingerprintDialect;

@@ -1,6 +1,6 @@
 // `lakerec forensics TABLE [--partition-by COL] [--json]`: the log as an incident record. Every
 // version's commit from the log alone, then the heuristics that fired, each with its evidence.
-import { resolve } from 'node:path';
+import { tableArg } from '../engine/location';
 import { parseArgs, bool, int, str, requirePositional } from '../engine/args';
 import type { CliIO } from './io';
 import { forensics, forensicsCommit } from '../forensics/forensics';
@@ -153,11 +153,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const [tablePath] = requirePositional(p, 1, USAGE);
   const version = int(p, 'version');
   if (version !== undefined) {
-    const d = await forensicsCommit(resolve(io.cwd, tablePath), version, { partitionBy: str(p, 'partition-by'), allowOutsidePaths: bool(p, 'allow-outside-paths') });
+    const d = await forensicsCommit(tableArg(io.cwd, tablePath), version, { partitionBy: str(p, 'partition-by'), allowOutsidePaths: bool(p, 'allow-outside-paths') });
     io.out(bool(p, 'json') ? JSON.stringify(d, null, 2) + '\n' : formatCommit(d, { evidence: bool(p, 'evidence') }));
     return 0;
   }
-  const r = filterForensics(await forensics(resolve(io.cwd, tablePath), { partitionBy: str(p, 'partition-by'), allowOutsidePaths: bool(p, 'allow-outside-paths') }), filter);
+  const r = filterForensics(await forensics(tableArg(io.cwd, tablePath), { partitionBy: str(p, 'partition-by'), allowOutsidePaths: bool(p, 'allow-outside-paths') }), filter);
   if (bool(p, 'json')) io.out(JSON.stringify(r, null, 2) + '\n');
   else io.out(formatForensics(r, { evidence: bool(p, 'evidence'), wide: bool(p, 'wide') }));
   // Heuristics are leads for a human, not verdicts: forensics exits 0 when the log could be read.

@@ -4,6 +4,7 @@
 // line, before a byte of the table is read; the command's own writes go through the same guard.
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { looksRemote } from '../../shared/location';
 import { guardOutputPath, setOutputRoots } from '../engine/outputs';
 import type { Command } from './io';
 
@@ -42,7 +43,7 @@ function readGuardedArgs(cmd: Pick<Command, 'outputs'>, argv: readonly string[],
       const name = eq >= 0 ? a.slice(2, eq) : a.slice(2);
       if (outs.has(name)) {
         const value = eq >= 0 ? a.slice(eq + 1) : argv[++i];
-        if (value !== undefined) outputs.push({ flag: name, path: resolve(cwd, value) });
+        if (value !== undefined) outputs.push({ flag: name, path: looksRemote(value) ? value : resolve(cwd, value) });
         afterFlag = false;
       } else if (eq >= 0) {
         candidate(a.slice(eq + 1), true);

@@ -1,8 +1,9 @@
 // `lakerec history TABLE [--json]`: the versions of a table, one line each, from one pass over the log.
 import { parseArgs, bool, requirePositional } from '../engine/args';
+import { tableArg } from '../engine/location';
 import type { CliIO } from './io';
-import { resolve } from 'node:path';
 import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import type { CommitWho } from '../delta/history';
 import type { UnreadableCause } from '../../shared/forensics';
 import { versionSummaries } from '../forensics/summary';
@@ -67,7 +68,7 @@ export async function historyRows(table: DeltaTable): Promise<HistoryRow[]> {
 export async function run(argv: string[], io: CliIO): Promise<number> {
   const p = parseArgs(argv, { json: 'boolean', 'allow-outside-paths': 'boolean' });
   const [tablePath] = requirePositional(p, 1, 'lakerec history TABLE [--json]');
-  const table = await DeltaTable.open(resolve(io.cwd, tablePath), { allowOutsidePaths: bool(p, 'allow-outside-paths') });
+  const table = await openTable(tableArg(io.cwd, tablePath), { allowOutsidePaths: bool(p, 'allow-outside-paths') });
   const rows = await historyRows(table);
   if (bool(p, 'json')) {
     io.out(JSON.stringify({ table: table.root, latestVersion: table.latestVersion, warnings: table.warnings, versions: rows }, null, 2) + '\n');

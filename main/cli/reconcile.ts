@@ -2,6 +2,7 @@
 // Reports are written only after the engine has a verdict, so a failed run never leaves a
 // report that claims one. Exit: 0 nothing blocking, 1 blocking finding, 2 usage, 3 unreadable.
 import { existsSync } from 'node:fs';
+import { tableArg } from '../engine/location';
 import { writeOutput } from '../engine/outputs';
 import { join, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
@@ -11,7 +12,7 @@ import type { CliIO } from './io';
 import type { Progress } from '../../shared/jobs';
 import { LAKEREC_VERSION } from '../../shared/version';
 import { reconcile } from '../reconcile/reconcile';
-import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import { loadContract, readContractFile } from '../reconcile/contract';
 import { renderJson, renderMarkdown, renderTerminal } from '../reconcile/report';
 import { DEFAULT_DIGEST } from '../reconcile/canonical';
@@ -41,13 +42,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const at = (f: string | undefined) => (f === undefined ? undefined : resolve(io.cwd, f));
   // Every output flag was checked by the dispatcher (commands.ts declares them; main/cli/guard.ts)
   // against the table and the source; the writes below go through the same guard.
-  const tableRoot = resolve(io.cwd, table);
+  const tableRoot = tableArg(io.cwd, table);
   const why = p.flags.why as string[] | undefined;
   if (why && why.length > 0) {
     // One key's rows on both sides, with the commit behind each target row (no reconcile pass).
     const { parseWhy, whyKey, whyLines } = await import('../trust/why');
     const c = loadContract(resolve(io.cwd, contract));
-    const w = await whyKey({ source, table: resolve(io.cwd, table), contract: c, key: parseWhy(why, c), cwd: io.cwd, ...(version !== undefined ? { version } : {}) });
+    const w = await whyKey({ source, table: tableArg(io.cwd, table), contract: c, key: parseWhy(why, c), cwd: io.cwd, ...(version !== undefined ? { version } : {}) });
     io.out(bool(p, 'json') ? JSON.stringify(w, null, 2) + '\n' : whyLines(w, provenanceText).join('\n') + '\n');
     return w.verdict === 'same' ? 0 : 1;
   }
@@ -64,10 +65,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   // The target's log is read once: the reconcile, the provenance of example rows and the schema's
   // sensitivity tags share this table's cached snapshot. If it cannot be opened here, the
   // reconcile opens it itself and reports why, in its usual order of checks.
-  const open = existsSync(join(tableRoot, '_delta_log')) ? await DeltaTable.open(tableRoot).catch(() => undefined) : undefined;
+  const open = existsSync(join(tableRoot, '_delta_log')) ? await openTable(tableRoot).catch(() => undefined) : undefined;
   const plain = await reconcile({
     source,
-    target: { root: resolve(io.cwd, table), ...(version !== undefined ? { version } : {}), ...(open ? { table: open } : {}) },
+    target: { root: tableArg(io.cwd, table), ...(version !== undefined ? { version } : {}), ...(open ? { table: open } : {}) },
     contract: resolve(io.cwd, contract),
     level: levelArg as Level,
     baseline: at(str(p, 'baseline')) ?? null,
@@ -79,19 +80,19 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   mark?.('report');
   // Post-processing, outside the pass: the commit behind every example row, and at checksum level
   // and deeper the data laws (totals per day); a law that cannot be checked is a note, not a failure.
-  const result = await withProvenance(plain, resolve(io.cwd, table), open ? { table: open } : {});
+  const result = await withProvenance(plain, tableArg(io.cwd, table), open ? { table: open } : {});
   let laws: LawsResult | null = null;
   if (levelIndex(result.level) >= levelIndex('checksum')) {
     try {
       // Loaded only when used, like the incident report below: a counts run starts faster.
       const { checkLaws } = await import('../trust/laws');
-      laws = await checkLaws({ source, table: resolve(io.cwd, table), contract: resolve(io.cwd, contract), cwd: io.cwd, ...(version !== undefined ? { version } : {}), ...(open ? { open } : {}) });
+      laws = await checkLaws({ source, table: tableArg(io.cwd, table), contract: resolve(io.cwd, contract), cwd: io.cwd, ...(version !== undefined ? { version } : {}), ...(open ? { open } : {}) });
     } catch (e) {
       result.notes.push(`data laws not checked: ${toErrorData(e).message}`);
     }
   }
   // Every report masks the values of confidential columns (the contract's tags, and the table's).
-  const shown = maskReconcileResult(result, sensitivityOf(result, await schemaSensitivity(open ?? resolve(io.cwd, table), result.target.version)));
+  const shown = maskReconcileResult(result, sensitivityOf(result, await schemaSensitivity(open ?? tableArg(io.cwd, table), result.target.version)));
   const md = str(p, 'markdown');
   if (md) {
     const path = resolve(io.cwd, md);
@@ -105,7 +106,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     // reconcile sections, the timeline excerpt, a bisect, the contract; confidential values masked.
     const { composeIncident, renderIncidentHtml } = await import('../incident/report');
     const incident = await composeIncident({
-      result, table: resolve(io.cwd, table), source: /@\d+$/.test(source) ? null : resolve(io.cwd, source),
+      result, table: tableArg(io.cwd, table), source: /@\d+$/.test(source) ? null : resolve(io.cwd, source),
       contractText: readContractFile(resolve(io.cwd, contract)), toolVersion: LAKEREC_VERSION, trust: { laws },
     });
     writeOutput(resolve(io.cwd, html), renderIncidentHtml(incident), { what: '--html' });

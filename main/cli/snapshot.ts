@@ -4,10 +4,11 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
 import { parseArgs, bool, int, str, requirePositional } from '../engine/args';
 import type { CliIO } from './io';
-import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import { registerSnapshotView } from '../delta/scan';
 import { openDuck, sqlString } from '../engine/duck';
 import { writeOutputWith } from '../engine/outputs';
+import { looksRemote, tableArg } from '../engine/location';
 
 const usage = 'lakerec snapshot TABLE [--version N | --timestamp ISO] --out FILE.parquet';
 
@@ -24,9 +25,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     throw new LakerecError('usage', `--timestamp "${timestamp}" is not an ISO 8601 timestamp (e.g. 2024-01-31T12:00:00Z)`);
   }
   const allowOutsidePaths = bool(p, 'allow-outside-paths');
-  const root = resolve(io.cwd, tablePath);
-  const table = await DeltaTable.open(root, { allowOutsidePaths });
-  const outPath = resolve(io.cwd, out);
+  const root = tableArg(io.cwd, tablePath);
+  const table = await openTable(root, { allowOutsidePaths });
+  // A remote --out stays as written, so the guard refuses it (outputs are local only).
+  const outPath = looksRemote(out) ? out : resolve(io.cwd, out);
   const snapshot = await table.snapshot(timestamp !== undefined ? { timestamp } : version !== undefined ? { version } : {});
   const duck = await openDuck();
   try {
@@ -40,7 +42,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     await writeOutputWith(outPath, { what: '--out' }, async (tmp) => {
       // DuckDB may now read the table's files and write the one temp file, nothing else.
       await duck.restrict({
-        dirs: [root],
+        dirs: table.storage.engineDirs(),
         files: [tmp, join(dirname(tmp), `tmp_${basename(tmp)}`), ...snapshot.files.filter((f) => !f.absolutePath.startsWith(root)).map((f) => f.absolutePath)],
       });
       try {

@@ -24,7 +24,7 @@ describe('a counts-level run', () => {
 
   it('reads the target log once, at counts level and at rows level with example rows', async () => {
     for (const level of ['counts', 'rows']) {
-      const spy = vi.spyOn(DeltaTable, 'open');
+      const spy = vi.spyOn(DeltaTable, 'openStorage');
       const out: string[] = [];
       try {
         const code = await runCli([...args.slice(0, -1), level], { out: (t) => out.push(t), err: () => {}, cwd: process.cwd(), env: {} });

@@ -9,7 +9,7 @@ import { openDuck, sqlString, type Duck } from '../engine/duck';
 import type { CheckpointRef } from './logfiles';
 import { addAction, emptyCommit, parseCommitText, type ParsedCommit } from './replay';
 import { decodeLogPath, fileUriToPath } from './paths';
-import { LIMIT_KNOBS, type EngineFile, type Storage } from './storage';
+import { LIMIT_KNOBS, type EngineFile, type Storage } from '../storage';
 
 let logDuck: Promise<Duck> | null = null;
 

@@ -8,7 +8,7 @@ import { describe, expect, test, beforeAll, afterAll } from 'vitest';
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
-import { DeltaTable } from './table';
+import { openTable } from './open';
 import { registerSnapshotView } from './scan';
 import { openDuck, sqlIdent, sqlString, type Duck } from '../engine/duck';
 
@@ -56,7 +56,7 @@ const goldenCases = have ? readdirSync(goldenDir).filter((c) => existsSync(join(
 
 describe.skipIf(!have)('golden tables (delta-kernel-rs, written by Spark): rows equal expected/', () => {
   test.each(goldenCases)('%s', async (c) => {
-    const table = await DeltaTable.open(join(goldenDir, c, 'delta'));
+    const table = await openTable(join(goldenDir, c, 'delta'));
     const snap = await table.snapshot();
     await registerSnapshotView(duck.conn, snap, 'actual');
     await duck.conn.run(`CREATE OR REPLACE TEMP VIEW expected AS SELECT * FROM read_parquet(${sqlString(join(goldenDir, c, 'expected', '**', '*.parquet'))}, union_by_name = true)`);
@@ -79,27 +79,27 @@ describe.skipIf(!have)('golden cases without expected/ (per golden README)', () 
   const g = (c: string): string => join(goldenDir, c, 'delta');
 
   test('deltalog-invalid-protocol-version: refused, naming the protocol version', async () => {
-    const t = await DeltaTable.open(g('deltalog-invalid-protocol-version'));
+    const t = await openTable(g('deltalog-invalid-protocol-version'));
     const e = await errorOf(t.snapshot());
     expect(e.code).toBe('unsupported_feature');
     expect(e.message).toContain('99');
   });
 
   test('no-delta-log-folder: not a Delta table', async () => {
-    const e = await errorOf(DeltaTable.open(g('no-delta-log-folder')));
+    const e = await errorOf(openTable(g('no-delta-log-folder')));
     expect(e.code).toBe('not_a_delta_table');
     expect(e.message).toContain('_delta_log');
   });
 
   test('deltalog-state-reconstruction-without-metadata: refused, naming metaData', async () => {
-    const t = await DeltaTable.open(g('deltalog-state-reconstruction-without-metadata'));
+    const t = await openTable(g('deltalog-state-reconstruction-without-metadata'));
     const e = await errorOf(t.snapshot());
     expect(e.code).toBe('metadata_missing');
     expect(e.message).toContain('metaData');
   });
 
   test('canonicalized-paths-normal-a: absolute and file: forms are one file; nothing read outside the root', async () => {
-    const t = await DeltaTable.open(g('canonicalized-paths-normal-a'));
+    const t = await openTable(g('canonicalized-paths-normal-a'));
     const latest = await t.snapshot();
     expect(latest.version).toBe(1);
     expect(latest.files).toEqual([]);
@@ -111,14 +111,14 @@ describe.skipIf(!have)('golden cases without expected/ (per golden README)', () 
   });
 
   test('delete-re-add-same-file-different-transactions: foo once (the later add) and bar', async () => {
-    const t = await DeltaTable.open(g('delete-re-add-same-file-different-transactions'));
+    const t = await openTable(g('delete-re-add-same-file-different-transactions'));
     const s = await t.snapshot();
     const files = s.files.map((f) => [f.path, f.modificationTime]).sort();
     expect(files).toEqual([['bar', 1697064972263], ['foo', 1700000000000]]);
   });
 
   test('checkpoint: the state from the checkpoint equals the state from replaying every commit', async () => {
-    const t = await DeltaTable.open(g('checkpoint'));
+    const t = await openTable(g('checkpoint'));
     expect(t.log.checkpoints.has(10)).toBe(true);
     const viaCheckpoint = await t.snapshot();
     const viaCommits = await t.snapshot({ useCheckpoints: false });
@@ -198,12 +198,12 @@ describe.skipIf(!have)('delta-rs tables: every version opens, or fails with a na
   });
 
   test('checkpoints_tombstones (an empty folder in this copy) is not a Delta table', async () => {
-    const e = await errorOf(DeltaTable.open(join(deltaRsDir, 'checkpoints_tombstones')));
+    const e = await errorOf(openTable(join(deltaRsDir, 'checkpoints_tombstones')));
     expect(e.code).toBe('not_a_delta_table');
   });
 
   test.each(Object.keys(deltaRs))('%s', async (name) => {
-    const t = await DeltaTable.open(join(deltaRsDir, name));
+    const t = await openTable(join(deltaRsDir, name));
     const expected = deltaRs[name];
     expect(t.latestVersion).toBe(expected.length - 1);
     const got: Outcome[] = [];
@@ -225,7 +225,7 @@ describe.skipIf(!have)('delta-rs tables: every version opens, or fails with a na
   });
 
   test('table-with-dv-small: 10 rows at version 0; version 1 deletes 2 rows by a DV (values 0 and 9)', async () => {
-    const t = await DeltaTable.open(join(deltaRsDir, 'table-with-dv-small'));
+    const t = await openTable(join(deltaRsDir, 'table-with-dv-small'));
     const s = await t.snapshot({ version: 1 });
     expect(s.files).toHaveLength(1);
     expect(s.files[0].deletionVector?.storageType).toBe('u');
@@ -237,12 +237,12 @@ describe.skipIf(!have)('delta-rs tables: every version opens, or fails with a na
 
   test('table-with-dv-small history: v1 is a DV delete of 2 rows (net), not +8 / -10', async () => {
     const { historyRows } = await import('../cli/history');
-    const h = await historyRows(await DeltaTable.open(join(deltaRsDir, 'table-with-dv-small')));
+    const h = await historyRows(await openTable(join(deltaRsDir, 'table-with-dv-small')));
     expect(h.map((r) => [r.version, r.operation, r.addedRows, r.removedRows])).toEqual([[0, 'WRITE', 10, 0], [1, 'DELETE', 0, 2]]);
   });
 
   test('cdc_ict_table: version timestamps are the in-commit timestamps, not commitInfo.timestamp', async () => {
-    const t = await DeltaTable.open(join(deltaRsDir, 'cdc_ict_table'));
+    const t = await openTable(join(deltaRsDir, 'cdc_ict_table'));
     const ch = await t.changes();
     expect(ch[1].commitInfo?.timestamp).toBe(1783874206883);
     expect(ch[1].timestamp).toBe(1683874206883);
@@ -250,7 +250,7 @@ describe.skipIf(!have)('delta-rs tables: every version opens, or fails with a na
   });
 
   test('partition-type-primitives / delta-0.8.0-null-partition: typed and null partition values', async () => {
-    const t = await DeltaTable.open(join(deltaRsDir, 'delta-0.8.0-null-partition'));
+    const t = await openTable(join(deltaRsDir, 'delta-0.8.0-null-partition'));
     const s = await t.snapshot();
     await registerSnapshotView(duck.conn, s, 'np');
     const r = (await duck.conn.runAndReadAll('SELECT count(*) FILTER (WHERE k IS NULL), count(*) FILTER (WHERE k = \'A\') FROM np')).getRows()[0];
@@ -258,7 +258,7 @@ describe.skipIf(!have)('delta-rs tables: every version opens, or fails with a na
   });
 
   test('table_with_column_mapping: logical names, not physical ones', async () => {
-    const t = await DeltaTable.open(join(deltaRsDir, 'table_with_column_mapping'));
+    const t = await openTable(join(deltaRsDir, 'table_with_column_mapping'));
     const s = await t.snapshot();
     expect(s.columnMapping).toBe('name');
     await registerSnapshotView(duck.conn, s, 'cm');
@@ -268,19 +268,19 @@ describe.skipIf(!have)('delta-rs tables: every version opens, or fails with a na
   });
 
   test('simple_table_features: refusal names the protocol version', async () => {
-    const t = await DeltaTable.open(join(deltaRsDir, 'simple_table_features'));
+    const t = await openTable(join(deltaRsDir, 'simple_table_features'));
     const e = await errorOf(t.snapshot());
     expect(e.message).toContain('reader protocol version 5');
   });
 
   test('spark-variant-stable-feature-checkpoint: refusal names variantType', async () => {
-    const t = await DeltaTable.open(join(deltaRsDir, 'spark-variant-stable-feature-checkpoint'));
+    const t = await openTable(join(deltaRsDir, 'spark-variant-stable-feature-checkpoint'));
     const e = await errorOf(t.snapshot());
     expect(e.message).toContain('variantType');
   });
 
   test('checkpoints_vacuumed: history shows versions 5..12; 0..4 are not readable', async () => {
-    const t = await DeltaTable.open(join(deltaRsDir, 'checkpoints_vacuumed'));
+    const t = await openTable(join(deltaRsDir, 'checkpoints_vacuumed'));
     const v = t.versions();
     expect(v.filter((x) => x.readable).map((x) => x.version)).toEqual([5, 6, 7, 8, 9, 10, 11, 12]);
     const d = await t.versionsWithData();
@@ -288,10 +288,10 @@ describe.skipIf(!have)('delta-rs tables: every version opens, or fails with a na
   });
 
   test('with_checkpoint_no_last_checkpoint and table_failed_last_checkpoint_update: the listing finds the checkpoint', async () => {
-    const a = await DeltaTable.open(join(deltaRsDir, 'with_checkpoint_no_last_checkpoint'));
+    const a = await openTable(join(deltaRsDir, 'with_checkpoint_no_last_checkpoint'));
     expect(a.log.lastCheckpoint).toBeNull();
     expect(a.log.checkpoints.has(2)).toBe(true);
-    const b = await DeltaTable.open(join(deltaRsDir, 'table_failed_last_checkpoint_update'));
+    const b = await openTable(join(deltaRsDir, 'table_failed_last_checkpoint_update'));
     expect(b.log.lastCheckpoint?.version).toBe(1);
     expect(b.warnings).toEqual([]);
     const viaCp = await b.snapshot();

@@ -7,7 +7,7 @@ import { LakerecError } from '../../shared/errors';
 import type { DeletionVectorDescriptor } from '../../shared/delta';
 import { canonicalisePath } from './paths';
 import { z85Decode } from './z85';
-import { LIMIT_KNOBS, LocalStorage, type Storage } from './storage';
+import { LIMIT_KNOBS, LocalStorage, type Storage } from '../storage';
 
 export const DV_MAGIC = 1681511377;
 const SERIAL_COOKIE_NO_RUNCONTAINER = 12346;

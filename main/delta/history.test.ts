@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DeltaTable } from './table';
+import { openTable } from './open';
 import { DeltaWriter } from './writer';
 import { activeAt, stateOf } from './history';
 import { HandLog, add, commitInfo, metaData, protocol, remove } from '../testing/handlog';
@@ -27,7 +27,7 @@ describe('the reader\'s history', () => {
       .commit(1, [commitInfo(1, 'WRITE'), add('a.parquet', 5400)])
       .commit(2, [commitInfo(2, 'DELETE', { operationMetrics: { numDeletedRows: '529' } }), remove('a.parquet', 5400),
         add('a.parquet', 5400, {}, { deletionVector: dv } as never)]);
-    const t = await DeltaTable.open(root);
+    const t = await openTable(root);
     const h = await t.history();
     const snap = await t.snapshot({ version: 2 });
     expect(activeAt(h, 2).map((f) => [f.path, f.dvKey !== '']).sort()).toEqual(snap.files.map((f) => [f.path, f.deletionVector !== null]).sort());
@@ -50,7 +50,7 @@ describe('the reader\'s history', () => {
       .commit(1, [commitInfo(1, 'WRITE'), add('dt=a/1.parquet', 10, { dt: 'a' })])
       .commit(50_000_000, [commitInfo(2, 'WRITE'), add('dt=a/2.parquet', 10, { dt: 'a' })]);
     const t0 = Date.now();
-    const t = await DeltaTable.open(root);
+    const t = await openTable(root);
     const h = await t.history();
     expect(h.states.map((s) => s.version)).toEqual([0, 1, 50_000_000]);
     expect(stateOf(h, 50_000_000)?.info).toMatchObject({ readable: false, reason: expect.stringMatching(/v2-v49999999/) });
@@ -67,7 +67,7 @@ describe('the reader\'s history', () => {
     new HandLog(root)
       .commit(0, [protocol(), metaData([]), commitInfo(0, 'CREATE TABLE'), ...adds])
       .commit(1, [commitInfo(1, 'DELETE'), ...rems]);
-    const t = await DeltaTable.open(root);
+    const t = await openTable(root);
     const f = await forensicsOfHistory(await t.history());
     expect(f.heuristics.some((x) => x.name === 'data_files_missing' && x.version === 1)).toBe(true);
   });
@@ -87,7 +87,7 @@ describe('the reader\'s history', () => {
       .commit(2, [commitInfo(2, 'WRITE'), add('a.parquet', 7)])
       .commit(3, [commitInfo(3, 'SET TBLPROPERTIES'), dupCols as never])
       .commit(4, [commitInfo(4, 'SET TBLPROPERTIES'), md as never]);
-    const t = await DeltaTable.open(root);
+    const t = await openTable(root);
     const h = await t.history();
     const info = (v: number): unknown => stateOf(h, v)?.info;
     expect(info(0)).toMatchObject({ readable: false, reason: expect.stringMatching(/schemaString/) });
@@ -121,7 +121,7 @@ describe('the commit drill-down', () => {
   });
 
   it('OPTIMIZE at the oldest readable version lists the files it removed, from the remove actions', async () => {
-    const t = await DeltaTable.open(vac);
+    const t = await openTable(vac);
     const h = await t.history();
     const f = await forensicsOfHistory(h);
     const d = commitDetail(h, f, 3);

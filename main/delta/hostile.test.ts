@@ -11,6 +11,7 @@ import { exitCodeFor, LakerecError } from '../../shared/errors';
 import { openDuck, type Duck } from '../engine/duck';
 import { runCli } from '../cli/main';
 import { DeltaTable } from './table';
+import { openTable } from './open';
 import { registerSnapshotView } from './scan';
 import { buildHostileCorpus, leaksSecret, SECRET, type HostileCase, type HostileCorpus } from './hostile.testkit';
 
@@ -49,7 +50,7 @@ function treeHash(dir: string): string {
 async function attempt(c: HostileCase): Promise<{ error: LakerecError | null; stage: string; table?: DeltaTable }> {
   let stage = 'open';
   try {
-    const t = await DeltaTable.open(c.root, c.open);
+    const t = await openTable(c.root, c.open);
     stage = 'snapshot';
     const s = await t.snapshot();
     stage = 'scan';
@@ -117,7 +118,7 @@ describe('the hostile corpus, through the reader', () => {
 
   test('the escape still works: with outside paths allowed, a symlinked data file is read', async () => {
     const c = names().find((x) => x.name === 'data file symlinked outside')!;
-    const t = await DeltaTable.open(c.root, { allowOutsidePaths: true });
+    const t = await openTable(c.root, { allowOutsidePaths: true });
     await registerSnapshotView(duck.conn, await t.snapshot(), 'escape_v', { allowOutsidePaths: true });
     const rows = (await duck.conn.runAndReadAll('SELECT s FROM escape_v')).getRows().map((r) => String(r[0])).sort();
     expect(rows).toEqual([SECRET, 'in', 'in', 'in'].sort());
@@ -125,7 +126,7 @@ describe('the hostile corpus, through the reader', () => {
 
   test('a log naming version 50,000,000 after 0: the listing holds two versions, nothing walks the range', async () => {
     const c = names().find((x) => x.name === 'version 50,000,000 after 0')!;
-    const t = await DeltaTable.open(c.root);
+    const t = await openTable(c.root);
     expect(t.listedVersions()).toEqual([0, 50_000_000]);
     const v = t.versions();
     expect(v.map((x) => [x.version, x.readable])).toEqual([[0, true], [50_000_000, false]]);
@@ -134,7 +135,7 @@ describe('the hostile corpus, through the reader', () => {
 
   test('a sidecar outside _delta_log/_sidecars is never read, also when commits let the snapshot fall back', async () => {
     const c = names().find((x) => x.name === 'v2 sidecar path absolute')!;
-    const t = await DeltaTable.open(c.root);
+    const t = await openTable(c.root);
     const e = await t.snapshot().catch((x: unknown) => x as LakerecError);
     expect((e as LakerecError).message).toContain('must be files in the table\'s own _delta_log/_sidecars folder');
   });

@@ -11,7 +11,7 @@ import * as zlib from 'node:zlib';
 import type { ErrorCode } from '../../shared/errors';
 import { sqlString, type Duck } from '../engine/duck';
 import { DV_MAGIC } from './dv';
-import type { ReadLimits } from './storage';
+import type { ReadLimits } from '../storage';
 import { z85Encode } from './z85';
 
 export const SECRET = 'Qz7!hostile-secret-7f3a';

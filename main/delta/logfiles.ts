@@ -1,7 +1,7 @@
 // The files of _delta_log, classified by name (PROTOCOL.md "Delta Log Entries"), and the choice of
 // checkpoint and commits that rebuild a version (the log segment). Read through the Storage seam.
 import { LakerecError } from '../../shared/errors';
-import { LIMIT_KNOBS, type Storage } from './storage';
+import { LIMIT_KNOBS, type Storage } from '../storage';
 
 export type CheckpointKind = 'classic' | 'multipart' | 'v2';
 

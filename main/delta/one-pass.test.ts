@@ -8,14 +8,14 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, unlinkSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
-import { DeltaTable } from './table';
+import { openTable } from './open';
 import { DeltaWriter } from './writer';
 import { activeAt, dvKeyOf } from './history';
 import { buildSampleLakes, type BuiltLake } from '../../sample-lakes/build';
 
 /** Compares history and snapshot at every version the history can read; returns how many were compared. */
 async function agreeAtEveryVersion(root: string): Promise<number> {
-  const table = await DeltaTable.open(root);
+  const table = await openTable(root);
   const h = await table.history();
   let compared = 0;
   for (const st of h.states) {
@@ -80,11 +80,11 @@ describe('the history and the snapshot agree at every version', () => {
     await w.checkpoint();
     await w.append({ rows: [{ id: 5, dt: 'b' }] });
     w.close();
-    const latest = (await DeltaTable.open(root)).latestVersion;
+    const latest = (await openTable(root)).latestVersion;
     // the commit before the second checkpoint goes missing: versions before it stay readable, the
     // checkpoint makes the table readable again
     unlinkSync(join(root, '_delta_log', `${String(latest - 2).padStart(20, '0')}.json`));
-    const h = await (await DeltaTable.open(root)).history();
+    const h = await (await openTable(root)).history();
     expect(h.files.some((f) => f.dvKey !== '' && f.rewrote !== null)).toBe(true);
     expect(h.states.find((s) => s.version === 6)?.fromSnapshot).toBe(true);
     // v3 (checkpoint, v0-v2 cleaned up), v4, v6 (checkpoint after the hole at v5), v7
@@ -112,7 +112,7 @@ describe.skipIf(!have)('the history and the snapshot agree at every version of t
   test.each(tables().map((p) => [p.slice(conformance.length + 1), p]))('%s', async (_name, path) => {
     let history = true;
     try {
-      await (await DeltaTable.open(path)).history();
+      await (await openTable(path)).history();
     } catch (e) {
       // A table the reader refuses as a whole (metadata the protocol forbids) has no version to compare.
       if (!(e instanceof LakerecError)) throw e;

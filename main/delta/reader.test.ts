@@ -10,6 +10,7 @@ import { LakerecError } from '../../shared/errors';
 import type { StructField } from '../../shared/delta';
 import { openDuck, sqlString, type Duck } from '../engine/duck';
 import { DeltaTable } from './table';
+import { openTable } from './open';
 import { registerSnapshotView, scanBatches, scanArrow } from './scan';
 import { DV_MAGIC } from './dv';
 import { z85Encode } from './z85';
@@ -54,7 +55,7 @@ const add = (path: string, rows: number, extra: object = {}) => ({
 const info = (ts: number, operation = 'WRITE', extra: object = {}) => ({ commitInfo: { timestamp: ts, operation, ...extra } });
 
 async function rows(root: string, opts: Parameters<DeltaTable['snapshot']>[0] = {}, sql = 'SELECT * FROM v ORDER BY ALL', open: { allowOutsidePaths?: boolean } = {}): Promise<Record<string, unknown>[]> {
-  const t = await DeltaTable.open(root, open);
+  const t = await openTable(root, open);
   const s = await t.snapshot(opts);
   await registerSnapshotView(duck.conn, s, 'v', { allowOutsidePaths: open.allowOutsidePaths });
   return (await duck.conn.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
@@ -97,7 +98,7 @@ describe('snapshots of tables written here', () => {
       add('p=a/plain.parquet', 3, { partitionValues: { p: 'a' } }),
       add('p=b/with%20space.parquet', 4, { partitionValues: { p: 'b' } }),
     ]);
-    const snap = await (await DeltaTable.open(root)).snapshot();
+    const snap = await (await openTable(root)).snapshot();
     expect(snap.files).toHaveLength(2);
     for (const f of snap.files) {
       const plain = JSON.parse(JSON.stringify(f)) as Record<string, unknown>;
@@ -142,7 +143,7 @@ describe('snapshots of tables written here', () => {
       add('f.parquet', 1, { partitionValues: { 'col-part': 'p' } })]);
     const r = await rows(root, {}, 'SELECT id, nest.x AS x, part FROM v');
     expect(r).toEqual([{ id: '7', x: 5, part: 'p' }]);
-    const t = await DeltaTable.open(root);
+    const t = await openTable(root);
     expect((await t.snapshot()).files[0].partitionValues).toEqual({ part: 'p' });
   });
 
@@ -182,7 +183,7 @@ describe('snapshots of tables written here', () => {
     commit(root, 1, [info(2, 'DELETE'),
       { remove: { path: 'a.parquet', dataChange: true } }, add('a.parquet', 10, { deletionVector: inline }),
       { remove: { path: 'b.parquet', dataChange: true } }, add('b.parquet', 5, { deletionVector: onDisk })]);
-    const t = await DeltaTable.open(root);
+    const t = await openTable(root);
     const s = await t.snapshot();
     expect(s.numRecords).toBe(11);
     await registerSnapshotView(duck.conn, s, 'dvv', { provenance: true });
@@ -231,7 +232,7 @@ describe('log segments: checkpoints, compaction, time travel', () => {
     writeFileSync(join(root, '_delta_log', '_last_checkpoint'), '{"version": 1, "si');
     // Without commit 0 the version can only come from the checkpoint.
     unlinkSync(join(root, '_delta_log', `${pad(0)}.json`));
-    const t = await DeltaTable.open(root);
+    const t = await openTable(root);
     expect(t.warnings[0]).toMatch(/_last_checkpoint/);
     expect(await rows(root, {}, 'SELECT id FROM v ORDER BY id')).toEqual([{ id: '1' }, { id: '2' }]);
     expect(await rows(root, { version: 1 }, 'SELECT id FROM v ORDER BY id')).toEqual([{ id: '0' }, { id: '1' }]);
@@ -245,7 +246,7 @@ describe('log segments: checkpoints, compaction, time travel', () => {
     writeFileSync(join(root, '_delta_log', `${pad(2)}.checkpoint.parquet`), 'not parquet');
     expect(await rows(root, {}, 'SELECT id FROM v ORDER BY id')).toEqual([{ id: '1' }, { id: '2' }]);
     unlinkSync(join(root, '_delta_log', `${pad(0)}.json`));
-    const t = await DeltaTable.open(root);
+    const t = await openTable(root);
     const e = await errorOf(t.snapshot());
     expect(e.code).toBe('checkpoint_corrupt');
     expect(e.message).toContain('checkpoint.parquet');
@@ -262,7 +263,7 @@ describe('log segments: checkpoints, compaction, time travel', () => {
       { checkpointMetadata: { version: 2 } }, protocol(3, 7, ['v2Checkpoint']), md, { sidecar: { path: 'sc1.parquet', sizeInBytes: 1, modificationTime: 1 } },
     ].map((a) => JSON.stringify(a)).join('\n'));
     for (const v of [0, 1, 2]) unlinkSync(join(root, '_delta_log', `${pad(v)}.json`));
-    const t = await DeltaTable.open(root);
+    const t = await openTable(root);
     const s = await t.snapshot();
     expect(s.version).toBe(2);
     expect(s.protocol.readerFeatures).toEqual(['v2Checkpoint']);
@@ -279,25 +280,25 @@ describe('log segments: checkpoints, compaction, time travel', () => {
 
   test('snapshot by timestamp (commit timestamps, and in-commit timestamps where enabled)', async () => {
     const root = await threeVersions();
-    const t = await DeltaTable.open(root);
+    const t = await openTable(root);
     expect((await t.snapshot({ timestamp: 2500 })).version).toBe(1);
     expect((await t.snapshot({ timestamp: new Date(3000).toISOString() })).version).toBe(2);
     expect((await errorOf(t.snapshot({ timestamp: 10 }))).code).toBe('version_not_found');
     const ict = newTable();
     commit(ict, 0, [{ commitInfo: { timestamp: 99999, inCommitTimestamp: 5000, operation: 'CREATE' } }, protocol(), metaData([field('id', 'long')], [], { 'delta.enableInCommitTimestamps': 'true' })]);
     commit(ict, 1, [{ commitInfo: { timestamp: 1, inCommitTimestamp: 6000, operation: 'WRITE' } }]);
-    const ti = await DeltaTable.open(ict);
+    const ti = await openTable(ict);
     expect((await ti.snapshot({ timestamp: 5500 })).version).toBe(0);
     expect((await ti.snapshot({ version: 1 })).timestamp).toBe(6000);
   });
 
   test('walking versions forward and back gives the same snapshots as fresh replays', async () => {
     const root = await threeVersions();
-    const walked = await DeltaTable.open(root);
+    const walked = await openTable(root);
     const order = [2, 0, 1, 2, 1, 0];
     for (const v of order) {
       const a = (await walked.snapshot({ version: v })).files.map((f) => f.path).sort();
-      const b = (await (await DeltaTable.open(root)).snapshot({ version: v })).files.map((f) => f.path).sort();
+      const b = (await (await openTable(root)).snapshot({ version: v })).files.map((f) => f.path).sort();
       expect(a, `version ${v}`).toEqual(b);
     }
     expect((await walked.snapshot({ version: 1 })).files.map((f) => f.path).sort()).toEqual(['f0.parquet', 'f1.parquet']);
@@ -305,7 +306,7 @@ describe('log segments: checkpoints, compaction, time travel', () => {
 
   test('changes(): every version in one pass, with commitInfo and actions', async () => {
     const root = await threeVersions();
-    const t = await DeltaTable.open(root);
+    const t = await openTable(root);
     const ch = await t.changes();
     expect(ch.map((c) => [c.version, c.commitInfo?.operation, c.adds.length, c.removes.length, c.timestamp])).toEqual([
       [0, 'WRITE', 1, 0, 1000], [1, 'WRITE', 1, 0, 2000], [2, 'DELETE', 1, 1, 3000],
@@ -317,7 +318,7 @@ describe('log segments: checkpoints, compaction, time travel', () => {
   test('vacuumed data: the log is readable, the data of old versions is not', async () => {
     const root = await threeVersions();
     unlinkSync(join(root, 'f0.parquet'));
-    const t = await DeltaTable.open(root);
+    const t = await openTable(root);
     const v = await t.versionsWithData();
     expect(v.map((x) => [x.readable, x.dataFilesExist, x.missingDataFiles])).toEqual([[true, false, 1], [true, false, 1], [true, true, 0]]);
     const e = await errorOf(rows(root, { version: 1 }));
@@ -342,25 +343,25 @@ describe('refusals', () => {
   test('unsupported reader feature named; missing protocol; missing version', async () => {
     const root = newTable();
     commit(root, 0, [info(1), protocol(3, 7, ['deletionVectors', 'someFutureFeature']), metaData([field('id', 'long')])]);
-    const t = await DeltaTable.open(root);
+    const t = await openTable(root);
     const e = await errorOf(t.snapshot());
     expect(e.code).toBe('unsupported_feature');
     expect(e.message).toContain('someFutureFeature');
     expect((await errorOf(t.snapshot({ version: 5 }))).code).toBe('version_not_found');
     const np = newTable();
     commit(np, 0, [info(1), metaData([field('id', 'long')])]);
-    expect((await errorOf((await DeltaTable.open(np)).snapshot())).code).toBe('protocol_missing');
+    expect((await errorOf((await openTable(np)).snapshot())).code).toBe('protocol_missing');
   });
 
   test('open: not found, not a folder, no _delta_log, corrupt commit line', async () => {
-    expect((await errorOf(DeltaTable.open(join(tmp, 'nope')))).code).toBe('not_found');
+    expect((await errorOf(openTable(join(tmp, 'nope')))).code).toBe('not_found');
     writeFileSync(join(tmp, 'file.txt'), 'x');
-    expect((await errorOf(DeltaTable.open(join(tmp, 'file.txt')))).code).toBe('not_a_folder');
+    expect((await errorOf(openTable(join(tmp, 'file.txt')))).code).toBe('not_a_folder');
     mkdirSync(join(tmp, 'plain'));
-    expect((await errorOf(DeltaTable.open(join(tmp, 'plain')))).code).toBe('not_a_delta_table');
+    expect((await errorOf(openTable(join(tmp, 'plain')))).code).toBe('not_a_delta_table');
     const root = newTable();
     writeFileSync(join(root, '_delta_log', `${pad(0)}.json`), '{"protocol":{"minReaderVersion":1,"minWriterVersion":2}}\n{broken\n');
-    const e = await errorOf((await DeltaTable.open(root)).snapshot());
+    const e = await errorOf((await openTable(root)).snapshot());
     expect(e.code).toBe('log_corrupt');
     expect(e.message).toContain('line 2');
   });
@@ -371,7 +372,7 @@ describe('streaming scan', () => {
     const root = newTable();
     await parquet(root, 'a.parquet', 'SELECT range AS id FROM range(25)');
     commit(root, 0, [info(1), protocol(), metaData([field('id', 'long')]), add('a.parquet', 25)]);
-    const s = await (await DeltaTable.open(root)).snapshot();
+    const s = await (await openTable(root)).snapshot();
     const progress: number[] = [];
     const sizes: number[] = [];
     for await (const b of scanBatches(duck.conn, s, { batchRows: 10 }, { progress: (p) => progress.push(p.done) })) {

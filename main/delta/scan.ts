@@ -11,7 +11,7 @@ import { sqlIdent, sqlString } from '../engine/duck';
 import type { ActiveFile, Snapshot } from './types';
 import { readDeletionVector } from './dv';
 import { numRecordsOfAdd } from './replay';
-import { LocalStorage, storageOf, type Storage } from './storage';
+import { bindStorage, LocalStorage, storageOf, type EngineFile, type Storage } from '../storage';
 import { deltaTypeToDuckDb, fieldId, logicalValueExpr, partitionValueExpr, physicalName } from './schema';
 
 export { deltaTypeToDuckDb } from './schema';
@@ -35,17 +35,18 @@ interface FileColumns {
 const schemaCache = new Map<string, FileColumns>();
 const cacheKey = (f: ActiveFile): string => `${f.absolutePath}\u0000${f.size}\u0000${f.modificationTime}`;
 
-async function loadFileColumns(conn: DuckDBConnection, files: ActiveFile[], ctx?: JobContext): Promise<void> {
+async function loadFileColumns(conn: DuckDBConnection, files: ActiveFile[], engineOf: Map<ActiveFile, string>, ctx?: JobContext): Promise<void> {
   const todo = files.filter((f) => !schemaCache.has(cacheKey(f)));
   const batch = 256;
   for (let i = 0; i < todo.length; i += batch) {
     throwIfCancelled(ctx);
     const part = todo.slice(i, i + batch);
-    const byPath = new Map(part.map((f) => [f.absolutePath, f]));
+    const nameOf = (f: ActiveFile): string => engineOf.get(f) ?? f.absolutePath;
+    const byPath = new Map(part.map((f) => [nameOf(f), f]));
     let rows: unknown[][];
     try {
       const r = await conn.runAndReadAll(
-        `SELECT file_name, name, num_children, field_id FROM parquet_schema([${part.map((f) => sqlString(f.absolutePath)).join(', ')}])`);
+        `SELECT file_name, name, num_children, field_id FROM parquet_schema([${part.map((f) => sqlString(nameOf(f))).join(', ')}])`);
       rows = r.getRows();
     } catch (e) {
       throw new LakerecError('io_error', `cannot read the Parquet footer of a data file: ${(e as Error).message.split('\n')[0]}`);
@@ -102,6 +103,9 @@ function tempName(viewName: string, suffix: string): string {
 
 const globChars = /[*?[\]{}]/;
 
+/** Requests in flight when a scan fetches a remote table's files (LAKEREC_REMOTE_PARALLEL). */
+const REMOTE_PARALLEL = Math.max(1, Math.min(64, Number(process.env.LAKEREC_REMOTE_PARALLEL) || 8));
+
 /**
  * Creates (or replaces) a TEMP view `viewName` with the snapshot's logical rows, columns in schema
  * order. An empty snapshot (or file subset) gives an empty view with the right columns.
@@ -127,16 +131,42 @@ export async function registerSnapshotView(
   // table's real root (a symlinked file or folder pointing outside is refused), a regular file.
   const storage = scanStorage(snapshot, opts.allowOutsidePaths === true);
   const engineOf = new Map<ActiveFile, string>();
+  // Every engine file (a remote file's cached copy) is held while the view exists and released
+  // when it is dropped (dropSnapshotView) or when registering fails.
+  const held: EngineFile[] = [];
+  const previous = heldByView.get(viewName);
+  heldByView.set(viewName, held);
+  if (previous) for (const h of previous) await h.release();
+  try {
+  // A remote store's files are fetched a few at a time (bounded parallel requests), into the cache.
+  const fetched = new Map<ActiveFile, Promise<string>>();
+  if (!(storage instanceof LocalStorage)) {
+    const todo = files.filter((f) => !f.outside);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < todo.length) {
+        throwIfCancelled(ctx);
+        const f = todo[next++];
+        const p = dataFilePath(storage, f, held);
+        fetched.set(f, p);
+        await p.catch(() => undefined);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(REMOTE_PARALLEL, todo.length) }, worker));
+  }
+  let done = 0;
   for (const f of files) {
+    throwIfCancelled(ctx);
     if (f.outside && !opts.allowOutsidePaths) {
       throw new LakerecError('path_outside_table', `"${f.add.path}" resolves outside the table root; it is not read unless outside paths are allowed`, { path: f.add.path });
     }
-    if (/^[A-Za-z][A-Za-z0-9+.-]+:/.test(f.absolutePath)) {
-      throw new LakerecError('io_error', `data file "${f.add.path}" is not on a local disk; this reader reads local tables only`, { path: f.add.path });
+    if (f.outside && /^[A-Za-z][A-Za-z0-9+.-]+:/.test(f.absolutePath)) {
+      throw new LakerecError('io_error', `data file "${f.add.path}" names another store by URL; only files under the table's own location are read`, { path: f.add.path });
     }
     let checked: string;
     try {
-      checked = await dataFilePath(storage, f);
+      checked = await (fetched.get(f) ?? dataFilePath(storage, f, held));
+      if (!(storage instanceof LocalStorage)) report(ctx, { phase: 'fetching data files', done: ++done, total: files.length });
     } catch (e) {
       if (e instanceof LakerecError && e.code === 'not_found') {
         throw new LakerecError('data_file_missing',
@@ -146,7 +176,7 @@ export async function registerSnapshotView(
       throw e;
     }
     engineOf.set(f, checked);
-    if (globChars.test(f.absolutePath)) {
+    if (globChars.test(checked)) {
       throw new LakerecError('io_error', `data file ${f.path} has a glob character in its name, which DuckDB's read_parquet cannot read literally`, { path: f.path });
     }
   }
@@ -156,7 +186,7 @@ export async function registerSnapshotView(
     return;
   }
 
-  await loadFileColumns(conn, files, ctx);
+  await loadFileColumns(conn, files, engineOf, ctx);
 
   // Files table: absolute path -> log path and raw partition values (cast in the view).
   const partList = snapshot.partitionColumns;
@@ -228,13 +258,41 @@ export async function registerSnapshotView(
     selects.push(`SELECT ${exprs.join(', ')} FROM ${from}`);
   }
   await conn.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdent(viewName)} AS ${selects.join('\nUNION ALL\n')}`);
+  } catch (e) {
+    await releaseView(viewName);
+    throw e;
+  }
 }
 
-/** The store the snapshot came from (or its local folder), with the outside-paths choice of this call. */
+/**
+ * A snapshot (or a snapshot-shaped view) derived from `from` reads from the same store: a spread
+ * copy or a hand-built file subset keeps the store it came from, or the scan refuses it.
+ */
+export function sameStore<T extends object>(from: object, to: T): T {
+  const s = storageOf(from);
+  if (s) bindStorage(to, s);
+  return to;
+}
+
+/** The engine files each registered view reads (released when the view is dropped). */
+const heldByView = new Map<string, EngineFile[]>();
+
+async function releaseView(viewName: string): Promise<void> {
+  const held = heldByView.get(viewName);
+  heldByView.delete(viewName);
+  if (held) for (const h of held) await h.release();
+}
+
+/**
+ * The store the snapshot came from, with the outside-paths choice of this call. A snapshot with no
+ * store (one rebuilt from JSON, not read by a table) is refused: its files would otherwise be looked
+ * for on the local disk whatever store it came from.
+ */
 function scanStorage(snapshot: Snapshot, allowOutsidePaths: boolean): Storage {
   const s = storageOf(snapshot);
-  if (s && s.allowOutsidePaths === allowOutsidePaths) return s;
-  return new LocalStorage(snapshot.root, { allowOutsidePaths });
+  if (!s) throw new LakerecError('internal', `the snapshot of ${snapshot.root} at version ${snapshot.version} was not read through a store, so its files cannot be read`);
+  if (s.allowOutsidePaths === allowOutsidePaths || !(s instanceof LocalStorage)) return s;
+  return new LocalStorage(s.root, { allowOutsidePaths });
 }
 
 /**
@@ -246,16 +304,20 @@ export async function checkedDataFile(snapshot: Snapshot, f: ActiveFile, opts: {
   if (f.outside && !opts.allowOutsidePaths) {
     throw new LakerecError('path_outside_table', `"${f.add.path}" resolves outside the table root; it is not read unless outside paths are allowed`, { path: f.add.path });
   }
-  return dataFilePath(scanStorage(snapshot, opts.allowOutsidePaths === true), f);
+  const storage = scanStorage(snapshot, opts.allowOutsidePaths === true);
+  if (!(storage instanceof LocalStorage)) throw new LakerecError('io_error', `${storage.root} is not on this machine: this engine reads local data files only`);
+  return dataFilePath(storage, f, []);
 }
 
 /** The name DuckDB reads a data file by, after the store's checks (real root, regular file). */
-async function dataFilePath(storage: Storage, f: ActiveFile): Promise<string> {
+async function dataFilePath(storage: Storage, f: ActiveFile, held: EngineFile[]): Promise<string> {
   const path = f.outside ? f.absolutePath : f.path;
   // On disk the check is synchronous (one lstat per file, folders resolved once): a 300k-file
   // snapshot must not pay an await per file.
   if (storage instanceof LocalStorage) return storage.checkedLocalPath(path, undefined);
-  return (await storage.engineFile(path)).path;
+  const ef = await storage.engineFile(path);
+  held.push(ef);
+  return ef.path;
 }
 
 /** Drops a view made by registerSnapshotView and its helper tables. */
@@ -263,6 +325,7 @@ export async function dropSnapshotView(conn: DuckDBConnection, viewName: string)
   await conn.run(`DROP VIEW IF EXISTS ${sqlIdent(viewName)}`);
   await conn.run(`DROP TABLE IF EXISTS ${tempName(viewName, 'files')}`);
   await conn.run(`DROP TABLE IF EXISTS ${tempName(viewName, 'dv')}`);
+  await releaseView(viewName);
 }
 
 export interface ScanOptions extends ViewOptions {

@@ -17,8 +17,10 @@ import { readCheckpoint } from './checkpoint';
 import { checkReaderProtocol } from './features';
 import { columnMappingMode, parseSchemaString, validateMetadata } from './schema';
 import { deletionVectorLocation, dvStoragePath } from './dv';
-import { bindStorage, LIMIT_KNOBS, LocalStorage, type ReadLimits, type Storage } from './storage';
+import { bindStorage, LIMIT_KNOBS, type ReadLimits, type Storage } from '../storage';
+import type { Location } from '../../shared/location';
 import { pushTo } from '../../shared/group';
+import { presenceOf } from './presence';
 
 export interface OpenOptions {
   /** Read data and DV files whose paths resolve outside the table root (off by default). */
@@ -72,20 +74,22 @@ export class DeltaTable {
   private readonly commitBytes = new Map<number, number>();
   private readonly commitBlank = new Map<number, boolean>();
 
-  private constructor(storage: Storage, listing: LogListing) {
+  /** Where the table lives (displayLocation(table.location) is how it is shown). */
+  readonly location: Location;
+
+  private constructor(storage: Storage, listing: LogListing, location: Location) {
+    this.location = location;
     this.storage = storage;
     this.root = storage.root;
     this.listing = listing;
     this.allowOutsidePaths = storage.allowOutsidePaths;
   }
 
-  /** Opens a table folder. Throws `not_found`, `not_a_folder`, `not_a_delta_table`. */
-  static async open(root: string, opts: OpenOptions = {}): Promise<DeltaTable> {
-    return DeltaTable.openStorage(new LocalStorage(root, { allowOutsidePaths: opts.allowOutsidePaths, limits: opts.limits }));
-  }
-
-  /** Opens the table a store holds (the local folder, memory, later an object store). */
-  static async openStorage(storage: Storage): Promise<DeltaTable> {
+  /**
+   * Opens the table a store holds (the local folder, memory, an object store). Callers open tables
+   * by location with openTable (open.ts); this is for a store already built (tests, memory).
+   */
+  static async openStorage(storage: Storage, location?: Location): Promise<DeltaTable> {
     let listing: LogListing | null;
     try {
       listing = await listLog(storage);
@@ -100,7 +104,7 @@ export class DeltaTable {
     if (listing.commits.size === 0 && listing.checkpoints.size === 0) {
       throw new LakerecError('not_a_delta_table', `${listing.logDir} holds no commits or checkpoints`, { path: storage.root });
     }
-    return new DeltaTable(storage, listing);
+    return new DeltaTable(storage, listing, location ?? { kind: 'local', path: storage.root });
   }
 
   /** Re-lists _delta_log (new commits by another writer); cached parses stay valid (commits are immutable). */
@@ -241,6 +245,8 @@ export class DeltaTable {
         // No promise per version where the listing says there is no .crc (10,000 versions, a few files).
         checksum: (version) => (this.listing.checksums.has(crcName(version)) ? this.checksum(version) : null),
       }, ctx);
+      // The history knows its store, so "does this file still exist" has one answer (presence.ts).
+      void p.then((h) => bindStorage(h, this.storage), () => undefined);
       this.historyCache = p;
       p.catch(() => { if (this.historyCache === p) this.historyCache = null; });
     }
@@ -538,17 +544,12 @@ export class DeltaTable {
    */
   async versionsWithData(ctx?: JobContext): Promise<VersionInfo[]> {
     const h = await this.history(ctx);
-    const exists = new Map<string, boolean>();
-    // A file that is refused (outside the real root, not a regular file) is not "missing": the
-    // read names the refusal.
-    const check = async (path: string | null): Promise<boolean> => {
+    // The one presence check (presence.ts): each folder listed once through the store. A file that
+    // is refused or unknown (outside the root) is not "missing": the read names the refusal.
+    const present = presenceOf(this.storage);
+    const check = async (path: string | null, f?: { absolutePath: string | null; outside: boolean }): Promise<boolean> => {
       if (path === null) return false;
-      let e = exists.get(path);
-      if (e === undefined) {
-        try { e = (await this.storage.stat(path)) !== null; } catch { e = true; }
-        exists.set(path, e);
-      }
-      return e;
+      return (await present({ path, absolutePath: f?.absolutePath ?? null, outside: f?.outside ?? false })) !== false;
     };
     const missingById = new Map<number, boolean>();
     const missingOf = async (id: number): Promise<boolean> => {
@@ -557,7 +558,7 @@ export class DeltaTable {
       const fe = h.files[id];
       m = false;
       if (!(fe.outside && !this.allowOutsidePaths)) {
-        if (!await check(fe.outside ? fe.absolutePath : fe.path)) m = true;
+        if (!await check(fe.path, fe)) m = true;
         else if (fe.deletionVector) {
           const loc = deletionVectorLocation(fe.deletionVector, this.root);
           if (loc && !await check(dvStoragePath(loc))) m = true;

@@ -15,6 +15,7 @@ import { closeSync, existsSync, fsyncSync, linkSync, lstatSync, mkdirSync, openS
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from 'node:path';
 import { LakerecError } from '../../shared/errors';
+import { looksRemote } from '../../shared/location';
 
 /** The most symlinks followed while resolving one path (the kernel's own limit is 40). */
 const MAX_LINKS = 40;
@@ -85,9 +86,14 @@ function refuse(what: string, abs: string, root: string): never {
  */
 export function guardOutputPath(path: string, what: string, extraRoots: readonly string[] = []): string {
   if (path.includes('\0')) throw new LakerecError('usage', `${what}: a path cannot hold a NUL byte`);
+  // Outputs are local only: lakerec never writes to a remote location (a report, a baseline, a copy).
+  if (looksRemote(path)) {
+    throw new LakerecError('usage', `${what} names a remote location (${path.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*).*$/, '$1/…')}): lakerec never writes to remote storage; give a path on this machine`);
+  }
   const abs = resolve(path);
   const real = realOutputPath(abs);
   for (const root of [...roots, ...extraRoots]) {
+    if (looksRemote(root)) continue;
     const rootAbs = resolve(root);
     if (under(abs, rootAbs) || under(real, realOutputPath(rootAbs))) refuse(what, abs, rootAbs);
   }

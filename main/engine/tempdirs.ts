@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { guardOutputPath } from './outputs';
 
-export const TEMP_KINDS = ['duck', 'uploads', 'mutate', 'proof', 'mem', 'rows', 'cp'] as const;
+export const TEMP_KINDS = ['duck', 'uploads', 'mutate', 'proof', 'mem', 'rows', 'cp', 'cache'] as const;
 export type TempKind = (typeof TEMP_KINDS)[number];
 
 const KIND = `(${TEMP_KINDS.join('|')})`;

@@ -131,6 +131,15 @@ async function main(): Promise<void> {
     results.trust = f;
   }
 
+  if (args.only?.has('remote-log')) {
+    // Issue #29 (opt-in): the 300k-add log from a loopback S3 server beside the local open, with
+    // the requests it made.
+    const { benchRemoteLog, formatRemoteLogFigures } = await import('../bench/remote-log');
+    const f = await benchRemoteLog({ runs: args.runs });
+    say(formatRemoteLogFigures(f));
+    results.remoteLog = f;
+  }
+
   if (want('history')) {
     // Issue #12: the investigation on a 10,000-version log with 5,000 live files (log read vs
     // DuckDB read_json, timeline data after the read, stepping a version).

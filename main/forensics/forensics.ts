@@ -7,7 +7,9 @@ import type { CommitDetail, ForensicsResult, HeuristicHit } from '../../shared/f
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import { openDuck, type Duck } from '../engine/duck';
 import type { History } from '../delta/history';
-import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
+import { presenceById } from '../delta/presence';
+import { activeAt } from '../delta/history';
 import { commitDetail } from './commit';
 import { ActiveSet } from './active';
 import { partitionerOf } from './partitions';
@@ -23,13 +25,13 @@ export interface ForensicsOptions {
 }
 
 export async function forensics(root: string, opts: ForensicsOptions = {}): Promise<ForensicsResult> {
-  const table = await DeltaTable.open(root, { allowOutsidePaths: opts.allowOutsidePaths ?? false });
+  const table = await openTable(root, { allowOutsidePaths: opts.allowOutsidePaths ?? false });
   return forensicsOfHistory(await table.history(opts.ctx), opts);
 }
 
 /** One commit opened (the CLI's --version N): the same drill-down the window shows. */
 export async function forensicsCommit(root: string, version: number, opts: ForensicsOptions = {}): Promise<CommitDetail> {
-  const table = await DeltaTable.open(root, { allowOutsidePaths: opts.allowOutsidePaths ?? false });
+  const table = await openTable(root, { allowOutsidePaths: opts.allowOutsidePaths ?? false });
   const history = await table.history(opts.ctx);
   return commitDetail(history, await forensicsOfHistory(history, opts), version);
 }
@@ -39,8 +41,10 @@ export async function forensicsOfHistory(h: History, opts: { partitionBy?: strin
   const versions = versionSummaries(h, part);
   const active = new ActiveSet(h, part);
   let duck: Duck | null = null;
+  const latest = h.states[h.states.length - 1];
+  const presence = await presenceById(h, [...(latest ? activeAt(h, latest.version) : []), ...h.files.filter((f) => f.removedIn !== null)]);
   const hooks: HeuristicHooks[] = HEURISTICS.map((x) => x.start({
-    history: h, versions, part, active,
+    history: h, versions, part, active, presence,
     duck: async () => {
       if (!duck) {
         duck = await openDuck({ threads: 1, memoryLimit: '256MB' });

@@ -1,7 +1,5 @@
 // Small facts about commits and files that several heuristics ask: is it an overwrite, an append,
 // what predicate did it declare, the stats signature of a file, whether files are on disk.
-import { readdirSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
 import type { Metadata, RemoveFile, StructField } from '../../shared/delta';
 import { numRecordsFromStats } from '../delta/replay';
 import type { Duck } from '../engine/duck';
@@ -50,23 +48,6 @@ export function signature(f: FileEntry): string | null {
   if (!f.stats || typeof f.stats.numRecords !== 'number' || f.stats.numRecords === 0) return null;
   if (!f.stats.minValues && !f.stats.maxValues) return null;
   return JSON.stringify([f.stats.numRecords, f.stats.minValues ?? null, f.stats.maxValues ?? null, f.stats.nullCount ?? null, f.partitionValues]);
-}
-
-/** A stat(), not a read. Files on another scheme (s3:, ...) cannot be checked here: assumed present. */
-/** Whether data files are on disk, by listing each folder once (300,000 files in 100 partition
- *  folders: 100 readdir calls, not 300,000 stat calls). Files on another scheme count as present. */
-export function existenceChecker(): (f: FileEntry) => boolean {
-  const listings = new Map<string, Set<string> | null>();
-  return (f: FileEntry): boolean => {
-    if (f.absolutePath === null) return true;
-    const dir = dirname(f.absolutePath);
-    let names = listings.get(dir);
-    if (names === undefined) {
-      try { names = new Set(readdirSync(dir)); } catch { names = null; }
-      listings.set(dir, names);
-    }
-    return names !== null && names.has(basename(f.absolutePath));
-  };
 }
 
 export function ranges(vs: number[]): string {

@@ -6,6 +6,7 @@ import {
   columnTags, isCountsOnly, isSensitivity, maskValue, sensitivityRank, type Sensitivity,
 } from '../../shared/sensitivity';
 import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 
 /** Column sensitivities from the contract's tags, strengthened by the target schema's own tags. */
 export function sensitivityOf(r: ReconcileResult, schemaTags: Record<string, Sensitivity | null> = {}): Record<string, Sensitivity> {
@@ -79,7 +80,7 @@ export function maskReconcileResult(r: ReconcileResult, sens: Record<string, Sen
  */
 export async function schemaSensitivity(root: string | DeltaTable, version: number | null): Promise<Record<string, Sensitivity | null>> {
   try {
-    const table = typeof root === 'string' ? await DeltaTable.open(root) : root;
+    const table = typeof root === 'string' ? await openTable(root) : root;
     const snap = await table.snapshot(version === null ? {} : { version });
     const out: Record<string, Sensitivity | null> = {};
     for (const f of snap.schema.fields) out[f.name] = columnTags(f.metadata as Record<string, unknown> | undefined).sensitivity;

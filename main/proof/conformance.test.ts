@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareFingerprints } from '../../shared/fingerprint';
 import { LakerecError } from '../../shared/errors';
 import { openDuck, type Duck } from '../engine/duck';
-import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import { registerSnapshotView } from '../delta/scan';
 import { arrowEngine } from './engines/arrow';
 import { duckdbEngine } from './engines/duckdb';
@@ -38,7 +38,7 @@ describe.skipIf(!present)('fingerprints of the conformance tables agree across m
     for (const root of tables()) {
       const name = root.slice(base.length + 1);
       let snapshot;
-      try { snapshot = await (await DeltaTable.open(root)).snapshot(); } catch { continue; } // the reader's own tests cover refusals
+      try { snapshot = await (await openTable(root)).snapshot(); } catch { continue; } // the reader's own tests cover refusals
       // Keep the test to seconds: the million-row case is for the reader's benchmark.
       if ((snapshot.numRecords ?? 0) > 200_000) continue;
       let sql;

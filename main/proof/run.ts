@@ -16,7 +16,7 @@ import {
   columnTags, profileColumn, sensitivityRank, isCountsOnly, type ColumnProfile,
 } from '../../shared/sensitivity';
 import { openDuck, type Duck } from '../engine/duck';
-import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import { registerSnapshotView } from '../delta/scan';
 import { columnCells, deltaSchemaOf, tableRows } from './cells';
 import * as C from './checks';
@@ -52,13 +52,13 @@ const STEP_TITLES: Record<ProofStepId, (a: string, b: string) => string> = {
 
 /** The fingerprint SQL run by DuckDB over a Delta table's files (through our reader's view). */
 async function sqlFingerprintOfTable(duck: Duck, root: string, view: string): Promise<{ fp: OdsFingerprint; schema: StructType }> {
-  const snapshot = await (await DeltaTable.open(root)).snapshot();
+  const snapshot = await (await openTable(root)).snapshot();
   await registerSnapshotView(duck.conn, snapshot, view);
   return { fp: await fingerprintDuckdb(duck.conn, snapshot.schema, view), schema: snapshot.schema };
 }
 
 async function tableFacts(root: string, label: 'a' | 'b', engine: Engine): Promise<C.TableFacts> {
-  const t = await DeltaTable.open(root);
+  const t = await openTable(root);
   const snapshot = await t.snapshot();
   const changes = await t.changes();
   return {

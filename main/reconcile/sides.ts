@@ -9,7 +9,8 @@ import { LakerecError } from '../../shared/errors';
 import type { SchemaColumn } from '../../shared/reconcile';
 import { sqlIdent, sqlString, type DuckAccess } from '../engine/duck';
 import { DeltaTable } from '../delta/table';
-import { deltaTypeToDuckDb, registerSnapshotView } from '../delta/scan';
+import { openTable } from '../delta/open';
+import { deltaTypeToDuckDb, registerSnapshotView, sameStore } from '../delta/scan';
 import { partitionValueExpr } from '../delta/schema';
 import type { Snapshot, VersionChange } from '../delta/types';
 import { compareFamily } from './canonical';
@@ -57,7 +58,7 @@ export interface TargetSide {
 /** Opens the target's log at a version; no data file is read. Reader errors keep their codes (exit 3). */
 export async function openTarget(root: string, version?: number, open?: DeltaTable): Promise<TargetSide> {
   // The window hands its open table: the log read for the timeline and bisect serves here too.
-  const table = open ?? await DeltaTable.open(resolve(root));
+  const table = open ?? await openTable(resolve(root));
   const snapshot = await table.snapshot(version === undefined ? {} : { version });
   return { root: resolve(root), table, snapshot, columns: schemaColumns(snapshot.schema), view: null };
 }
@@ -91,7 +92,7 @@ export async function registerTargetView(conn: DuckDBConnection, t: TargetSide, 
     return;
   }
   const dataFields = snap.schema.fields.filter((f) => !partCols.includes(f.name));
-  const dataOnly: Snapshot = { ...snap, partitionColumns: [], schema: { ...snap.schema, fields: dataFields } };
+  const dataOnly: Snapshot = sameStore(snap, { ...snap, partitionColumns: [], schema: { ...snap.schema, fields: dataFields } });
   const selects: string[] = [];
   let i = 0;
   for (const [k, g] of groups) {
@@ -202,7 +203,7 @@ export async function openSource(
   const access: DuckAccess = { dirs: [], files: [] };
   try {
     if (kind === 'delta') {
-      const table = await DeltaTable.open(path);
+      const table = await openTable(path);
       snapshot = await table.snapshot(version === undefined ? {} : { version });
       access.dirs = [path];
       await registerSnapshotView(conn, snapshot, raw, {});

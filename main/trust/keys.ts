@@ -13,7 +13,7 @@ import { columnTags, isSensitivity, maskValue, sensitivityRank, type Sensitivity
 import type { CandidateKey, KeyCheck, KeyRepeat, KeysResult, RelationshipCheck, RowProvenance } from '../../shared/trust';
 import { openDuck, sqlIdent, sqlString, interruptOnAbort } from '../engine/duck';
 import { registerSnapshotView } from '../delta/scan';
-import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import { contractError, loadContract, type Contract } from '../reconcile/contract';
 import { openSource, openTarget, parquetFilesUnder, registerTargetView, type TargetSide } from '../reconcile/sides';
 import { provenanceIndex, type ProvenanceIndex } from './provenance';
@@ -144,7 +144,7 @@ function parquetFiles(path: string): string[] {
 async function openReferenced(conn: DuckDBConnection, path: string, view: string): Promise<void> {
   if (!existsSync(path)) throw new LakerecError('source_unreadable', `referenced table ${path} does not exist`, { path });
   if (statSync(path).isDirectory() && existsSync(join(path, '_delta_log'))) {
-    const snap = await (await DeltaTable.open(path)).snapshot();
+    const snap = await (await openTable(path)).snapshot();
     await registerSnapshotView(conn, snap, view, {});
     return;
   }

@@ -11,6 +11,7 @@ import { percentText, type LevelScore, type MutantLevel, type MutantResult, type
 import { openDuck, sqlIdent, type Duck } from '../engine/duck';
 import { registerSnapshotView } from '../delta/scan';
 import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import type { Snapshot } from '../delta/types';
 import { DeltaWriter } from '../delta/writer/writer';
 import { CORRUPTIONS, EXPECTED_MODE, injectCorruption, type Corruption, type CorruptionTarget } from '../delta/writer/corrupt';
@@ -177,7 +178,7 @@ export async function runMutation(opts: MutateOptions): Promise<MutationResult> 
 
   throwIfCancelled(ctx);
   // The table must open (a named error, exit 3) before it is locked.
-  await DeltaTable.open(opts.table);
+  await openTable(opts.table);
   const release = lockTable(opts.table);
   let sandbox: Sandbox | null = null;
   let duck: Duck | null = null;
@@ -191,7 +192,7 @@ export async function runMutation(opts: MutateOptions): Promise<MutationResult> 
       if (!names.includes(k)) throw new LakerecError('contract_mismatch', `${contract.path ?? 'contract'}:${contract.lines.keys ?? 1}: key column "${k}" is not a column of the table (${names.join(', ')})`);
     }
     duck = await openDuck({ threads: 2 });
-    const baseTable = await DeltaTable.open(sandbox.baseRoot, { allowOutsidePaths: true });
+    const baseTable = await openTable(sandbox.baseRoot, { allowOutsidePaths: true });
     const baseSnap = await baseTable.snapshot();
     await registerSnapshotView(duck.conn, baseSnap, 'lk_mut_base', { allowOutsidePaths: true });
     const plan = await planFor(duck, snapshot, contract, 'lk_mut_base', seed);
@@ -205,7 +206,7 @@ export async function runMutation(opts: MutateOptions): Promise<MutationResult> 
     const reconcileOpts = (root: string, table: DeltaTable, c: Contract) => ({ source: opts.source, target: { root, table }, contract: c, cwd, ...(ctx?.signal ? { ctx: { signal: ctx.signal } } : {}) });
     const cellsFor = async (root: string, c: Contract, lv: Level[], label: string): Promise<MatrixCell[]> => {
       const cells: MatrixCell[] = [];
-      const table = await DeltaTable.open(root, { allowOutsidePaths: true });
+      const table = await openTable(root, { allowOutsidePaths: true });
       for (const level of lv) {
         throwIfCancelled(ctx);
         progress(`${label} @ ${level}`);
@@ -249,7 +250,7 @@ export async function runMutation(opts: MutateOptions): Promise<MutationResult> 
           result = { ...base, status: 'not_applicable', note: notApplicableNote(c, inj.note, plan), partition: inj.partition, rows: 0, levels: [], firstNotices: null, firstNames: null, otherModes: [], suggestions: [], ms: Date.now() - t0 };
           step += levels.length;
         } else {
-          const mt = await DeltaTable.open(root, { allowOutsidePaths: true });
+          const mt = await openTable(root, { allowOutsidePaths: true });
           const ms = await mt.snapshot();
           await registerSnapshotView(duck.conn, ms, 'lk_mut_now', { allowOutsidePaths: true });
           const needColumns = contract.ignore.length > 0 || Object.values(contract.floats).some((r) => r === 'exclude');

@@ -7,6 +7,7 @@ import type { CommitRef, RowProvenance } from '../../shared/trust';
 import { openDuck, sqlIdent, sqlString } from '../engine/duck';
 import { registerSnapshotView } from '../delta/scan';
 import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import type { Snapshot, VersionChange } from '../delta/types';
 
 export interface ProvenanceIndex {
@@ -52,7 +53,7 @@ export async function provenanceIndex(table: DeltaTable, snapshot: Snapshot): Pr
 /** Opens a table at a version and builds its index (a table that cannot be read gives no provenance). */
 export async function provenanceFor(root: string, version: number | null, opts: { allowOutsidePaths?: boolean } = {}): Promise<ProvenanceIndex | null> {
   try {
-    const table = await DeltaTable.open(root, { allowOutsidePaths: opts.allowOutsidePaths ?? false });
+    const table = await openTable(root, { allowOutsidePaths: opts.allowOutsidePaths ?? false });
     const snapshot = await table.snapshot(version === null ? {} : { version });
     return await provenanceIndex(table, snapshot);
   } catch {
@@ -83,7 +84,7 @@ export async function withProvenance(result: ReconcileResult, root: string, opts
   let snapshot: Snapshot;
   try {
     // The reconcile's own open table when given: its snapshot is cached, the log is not read again.
-    table = opts.table ?? await DeltaTable.open(root, { allowOutsidePaths: opts.allowOutsidePaths ?? false });
+    table = opts.table ?? await openTable(root, { allowOutsidePaths: opts.allowOutsidePaths ?? false });
     snapshot = await table.snapshot(result.target.version === null ? {} : { version: result.target.version });
   } catch {
     return result;

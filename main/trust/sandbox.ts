@@ -15,6 +15,7 @@ import { LakerecError } from '../../shared/errors';
 import type { AddFile, DeletionVectorDescriptor } from '../../shared/delta';
 import { deletionVectorLocation } from '../delta/dv';
 import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import type { Snapshot } from '../delta/types';
 import { makeTempDir, removeTempDir } from '../engine/tempdirs';
 
@@ -107,7 +108,7 @@ export function sandboxLog(snapshot: Snapshot, now = Date.now()): string {
 
 /** Builds the sandbox over the user's table at `version` (read with the reader's defaults: no outside paths). */
 export async function createSandbox(userRoot: string, version?: number): Promise<{ sandbox: Sandbox; snapshot: Snapshot; table: DeltaTable }> {
-  const table = await DeltaTable.open(userRoot);
+  const table = await openTable(userRoot);
   const snapshot = await table.snapshot(version === undefined ? {} : { version });
   // One name and one cleanup for every temp folder (main/engine/tempdirs.ts): removed at the end,
   // on error, at exit and on SIGINT/SIGTERM, and by the next start after a SIGKILL.

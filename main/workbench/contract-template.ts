@@ -2,7 +2,7 @@
 // Reconcile screen proposes and `lakerec contract init` writes. It sets naive_is_utc: true, so
 // a source's naive timestamps are read as UTC; the keys are a guess the user reviews.
 import { basename, dirname } from 'node:path';
-import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 
 const GENERIC = new Set(['table', 'target', 'data', 'delta', 'current']);
 
@@ -15,7 +15,7 @@ export function tableName(root: string): string {
 
 /** A starting contract written from the table's schema (latest version). */
 export async function contractTemplate(root: string): Promise<string> {
-  const snap = await (await DeltaTable.open(root)).snapshot();
+  const snap = await (await openTable(root)).snapshot();
   const cols = snap.schema.fields.map((f) => f.name);
   const key = cols.find((c) => /(^|_)id$/i.test(c)) ?? cols[0] ?? 'id';
   const yamlName = (s: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(s) ? s : JSON.stringify(s));

@@ -7,7 +7,7 @@ import { LakerecError } from '../../shared/errors';
 import type { JobContext } from '../../shared/jobs';
 import type { ReconcileResult } from '../../shared/reconcile';
 import type { DiffCommit, DiffResult, VersionChanges } from '../../shared/workbench';
-import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import { forensics } from '../forensics/forensics';
 import { parseContract, type Contract } from '../reconcile/contract';
 import { reconcile } from '../reconcile/reconcile';
@@ -44,7 +44,7 @@ export function diffContract(root: string, keys: string[] | undefined, partition
 
 /** The comparison; `result` is the engine's, unmasked: every caller masks it as reports do (maskDiff in main/app/workbench.ts). */
 export async function diffVersions(root: string, o: DiffOptions): Promise<DiffResult> {
-  const table = await DeltaTable.open(root);
+  const table = await openTable(root);
   for (const [name, v] of [['from', o.from], ['to', o.to]] as const) {
     if (v < 0 || v > table.latestVersion) {
       throw new LakerecError('version_not_found', `--${name} ${v}: ${root} has versions 0 to ${table.latestVersion}.`, { version: v });

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StructType } from '../../shared/delta';
 import { partitionsAt, type PartitionHealth } from '../../shared/workbench';
 import { openDuck, type Duck } from '../engine/duck';
-import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import { DeltaWriter } from '../delta/writer';
 import { add, commitInfo, HandLog, metaData, protocol, remove } from '../testing/handlog';
 import { partitionHealth } from './partitions';
@@ -39,7 +39,7 @@ const gen = (lo: number, hi: number, dt: string): string => `SELECT i::BIGINT AS
 
 /** Partition health at every version against what the snapshot reader gives for it. */
 async function expectAgreesWithSnapshots(root: string, h: PartitionHealth): Promise<void> {
-  const t = await DeltaTable.open(root);
+  const t = await openTable(root);
   for (const v of h.versions) {
     const snap = await t.snapshot({ version: v.version });
     expect({ version: v.version, files: v.files, rows: v.rows, bytes: v.bytes })
@@ -66,7 +66,7 @@ describe('partition health reads the one history', () => {
     expect(partitionsAt(h, 1).map((p) => [p.partition, p.files, p.rows])).toEqual([['dt=1', 1, 90], ['dt=2', 1, 50]]);
     await expectAgreesWithSnapshots(root, h);
     // The history (what forensics reads) says the same.
-    const hist = await (await DeltaTable.open(root)).history();
+    const hist = await (await openTable(root)).history();
     expect([hist.byVersion.get(1)?.tableFiles, hist.byVersion.get(1)?.tableRows]).toEqual([2, 140]);
   });
 
@@ -111,7 +111,7 @@ describe('partition health reads the one history', () => {
     expect(existsSync(join(root, '_delta_log'))).toBe(true);
     const h = await partitionHealth(root);
     expect(h.versions.length).toBeGreaterThan(1);
-    expect((await (await DeltaTable.open(root)).history()).files.some((f) => f.deletionVector !== null)).toBe(true);
+    expect((await (await openTable(root)).history()).files.some((f) => f.deletionVector !== null)).toBe(true);
     await expectAgreesWithSnapshots(root, h);
   });
 
@@ -120,7 +120,7 @@ describe('partition health reads the one history', () => {
     new HandLog(root)
       .commit(0, [commitInfo(0, 'WRITE'), protocol(), metaData(['dt']), add('dt=1/a.parquet', 10, { dt: '1' })])
       .commit(1, [commitInfo(1, 'WRITE'), add('dt=1/b.parquet', 5, { dt: '1' })]);
-    const t = await DeltaTable.open(root);
+    const t = await openTable(root);
     await t.history();
     const reads = t.commitReads;
     // A commit written after the table was opened: the open table's history is what is shown

@@ -11,10 +11,11 @@ import {
 } from '../../shared/workbench';
 import { logicalPartitionValues, partitionLabel, type FileEntry, type History } from '../delta/history';
 import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 
 /** Partition health of a root; pass the open table (the service's) so its cached history is reused. */
 export async function partitionHealth(root: string, opts: { smallFileBytes?: number } = {}, ctx?: JobContext, table?: DeltaTable): Promise<PartitionHealth> {
-  const h = await (table ?? (await DeltaTable.open(root))).history(ctx);
+  const h = await (table ?? (await openTable(root))).history(ctx);
   return partitionHealthOf(h, root, opts, ctx);
 }
 

@@ -110,8 +110,8 @@ describe('the grid\'s DuckDB is locked to the table folder', () => {
     const d = await openDuck({ threads: 1 });
     try {
       await lockToFolder(d, root);
-      const { DeltaTable } = await import('../delta/table');
-      const f = (await (await DeltaTable.open(root)).snapshot()).files[0].absolutePath;
+      const { openTable } = await import('../delta/open');
+      const f = (await (await openTable(root)).snapshot()).files[0].absolutePath;
       const n = await d.conn.runAndReadAll(`SELECT count(*) FROM read_parquet('${f.replace(/'/g, "''")}')`);
       expect(Number(n.getRows()[0][0])).toBeGreaterThan(0);
       await expect(d.conn.run(`SELECT * FROM read_csv('${join(dir, 'secret.csv')}')`)).rejects.toThrow(/Permission|disabled/);

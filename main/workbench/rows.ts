@@ -14,6 +14,7 @@ import {
 import { openDuck, queryTimeLimitMs, sqlIdent, sqlString, withTimeLimit, type Duck } from '../engine/duck';
 import { registerSnapshotView } from '../delta/scan';
 import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import type { ActiveFile, Snapshot } from '../delta/types';
 import { checkWhere } from './where';
 
@@ -112,7 +113,7 @@ export class RowsService {
   private async view(s: Session, req: RowsRequest, ctx?: JobContext): Promise<View> {
     let table: DeltaTable;
     try {
-      table = await DeltaTable.open(s.root);
+      table = await openTable(s.root);
     } catch (e) {
       throw e instanceof LakerecError ? e : new LakerecError('io_error', `Cannot read ${s.root}: ${(e as Error).message}`);
     }

@@ -10,6 +10,7 @@ import {
   typeText, type SchemaAt, type SchemaChange, type SchemaField, type SchemaHistory, type SchemaVersion,
 } from '../../shared/workbench';
 import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import { columnMappingMode, parseSchemaString } from '../delta/schema';
 import type { Metadata } from '../../shared/delta';
 
@@ -31,7 +32,7 @@ function field(f: StructField, partitions: Set<string>): SchemaField {
 
 /** The columns of a version: types, nullability, field metadata, column-mapping id and physical name. */
 export async function schemaAt(root: string, version: number | undefined, ctx?: JobContext): Promise<SchemaAt> {
-  const table = await DeltaTable.open(root);
+  const table = await openTable(root);
   const v = version ?? table.latestVersion;
   let snap;
   try {
@@ -76,7 +77,7 @@ function fieldsOf(schema: StructType, partitionColumns: string[]): SchemaField[]
  *  Read from the reader's one history (the metadata in force at each version, a checkpoint's where
  *  the log starts at one); pass the open table (the service's) so its cached history is reused. */
 export async function schemaHistory(root: string, ctx?: JobContext, table?: DeltaTable): Promise<SchemaHistory> {
-  const h = await (table ?? (await DeltaTable.open(root))).history(ctx);
+  const h = await (table ?? (await openTable(root))).history(ctx);
   const versions: SchemaVersion[] = [];
   let prev: SchemaField[] | null = null;
   let prevMeta: Metadata | null = null;

@@ -8,10 +8,15 @@ export function OpenPanel() {
   const openTable = useWorkbench((s) => s.openTable);
   const pickFolder = useWorkbench((s) => s.pickFolder);
   const [path, setPath] = useState('');
+  const [url, setUrl] = useState('');
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     void openTable(path);
+  };
+  const submitUrl = (e: FormEvent) => {
+    e.preventDefault();
+    if (url.trim() !== '') void openTable(url.trim());
   };
 
   return (
@@ -27,11 +32,23 @@ export function OpenPanel() {
         </div>
       </form>
       <p className="side-hint">or drop a table folder anywhere on the window</p>
+      <form className="open-form" onSubmit={submitUrl}>
+        <label className="side-hint" htmlFor="url-input">or a table in object storage</label>
+        <input id="url-input" className="path-input" data-testid="url-input" type="text" spellCheck={false} autoComplete="off"
+          placeholder="s3://bucket/table or abfss://container@account.dfs.core.windows.net/table"
+          aria-label="Table location URL (s3://, abfss://, az://, gs://)" value={url} onChange={(e) => setUrl(e.target.value)} />
+        <div className="open-buttons">
+          <button type="submit" className="btn" data-testid="open-url-button" disabled={url.trim() === ''}>Open URL</button>
+        </div>
+        <p className="side-hint">Credentials come from the engine's environment (e.g. AWS_PROFILE), never from this field.</p>
+      </form>
     </section>
   );
 }
 
 function shortPath(p: string): string {
+  // A location in object storage is shown whole: its bucket or container is the useful part.
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:\/\//.test(p)) return p;
   const parts = p.split(/[\\/]/).filter(Boolean);
   return parts.length > 3 ? `…/${parts.slice(-3, -1).join('/')}` : p.slice(0, p.length - (parts[parts.length - 1]?.length ?? 0)) || p;
 }

@@ -1,7 +1,7 @@
 // matches-source: a closed partition's rows at the version equal the source's as a multiset of row digests.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { DeltaTable } from '../../delta/table';
+import { openTable } from '../../delta/open';
 import type { PredicateSpec } from '../../../shared/bisect';
 import { LakerecError } from '../../../shared/errors';
 import { registerSnapshotView, dropSnapshotView } from '../../delta/scan';
@@ -32,7 +32,7 @@ export async function matchesSource(spec: PredicateSpec, part: { column: string;
   await dropSnapshotView(conn, probeView);
   if (existsSync(join(src, '_delta_log'))) {
     // Another Delta table as the source: its latest snapshot through the reader (DVs applied, logical names).
-    const srcTable = await DeltaTable.open(src);
+    const srcTable = await openTable(src);
     await registerSnapshotView(conn, await srcTable.snapshot(), 'lakerec_src_delta', {}, reader.ctx);
     await conn.run('CREATE OR REPLACE TEMP VIEW lakerec_src AS SELECT * FROM lakerec_src_delta');
     notes.push(`source is a Delta table: its latest version, v${srcTable.latestVersion}`);
@@ -64,7 +64,7 @@ export async function matchesSource(spec: PredicateSpec, part: { column: string;
   if (!isPartCol) notes.push(`"${part.column}" is not a partition column: every file of a version is read to find the partition's rows (cached per file)`);
   return base(spec, reader, false, notes, async (v) => {
     const files = activeAt(h, v).filter((f) => !isPartCol || f.partitionValues[part.column] === part.value);
-    const missing = reader.missing(files, 'lakerec_ms');
+    const missing = await reader.missing(files, 'lakerec_ms');
     if (missing.length) return unreadableMissing(missing);
     const before = reader.read;
     await reader.ensure('lakerec_ms', files, `md5_number(${canonicalRow(cols, true)})`, 'd UHUGEINT', false, inPart('v'));

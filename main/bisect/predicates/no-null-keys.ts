@@ -38,7 +38,7 @@ export function noNullKeys(spec: PredicateSpec, h: History, reader: DataReader):
     }
     const before = reader.read;
     if (needData.length) {
-      const missing = reader.missing(needData, 'lakerec_nn');
+      const missing = await reader.missing(needData, 'lakerec_nn');
       if (missing.length) return unreadableMissing(missing);
       for (const f of needData) {
         if (!fallbackFiles.has(f.id)) {

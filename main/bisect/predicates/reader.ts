@@ -5,9 +5,10 @@ import type { Metadata, StructType } from '../../../shared/delta';
 import type { JobContext } from '../../../shared/jobs';
 import type { ActiveFile, Snapshot } from '../../delta/types';
 import { columnMappingMode, parseSchemaString } from '../../delta/schema';
-import { registerSnapshotView, dropSnapshotView } from '../../delta/scan';
+import { registerSnapshotView, dropSnapshotView, sameStore } from '../../delta/scan';
 import { boundedMemoryLimit, openDuck, sqlIdent, type Duck } from '../../engine/duck';
 import type { FileEntry, History } from '../../delta/history';
+import { historyPresence, type Presence } from '../../delta/presence';
 
 export interface BindOptions {
   ctx?: JobContext;
@@ -41,10 +42,15 @@ export class DataReader {
   }
 
   /** Files among `files` whose data is gone (VACUUM): the version cannot be evaluated. */
-  missing(files: FileEntry[], cache: string): FileEntry[] {
+  async missing(files: FileEntry[], cache: string): Promise<FileEntry[]> {
     const have = this.done.get(cache);
-    return files.filter((f) => !have?.has(f.id) && (f.absolutePath === null || !existsSync(f.absolutePath)));
+    // The one presence check (delta/presence.ts); an unknown file (outside the root) cannot be read: missing here.
+    this.present ??= historyPresence(this.h);
+    const out: FileEntry[] = [];
+    for (const f of files) if (!have?.has(f.id) && (await this.present(f)) !== true) out.push(f);
+    return out;
   }
+  private present: Presence | undefined;
 
   /**
    * Makes sure `cache` (a table whose first column is `fid`) holds `projection` for every file.
@@ -90,11 +96,11 @@ export class DataReader {
       addedInVersion: f.addedIn, add: f.add, outside: f.outside,
     }));
     const latest = this.h.states[this.h.states.length - 1];
-    return {
+    return sameStore(this.h, {
       root: this.h.root, version: latest.version, timestamp: latest.change?.timestamp ?? 0,
       protocol: latest.protocol ?? { minReaderVersion: 1, minWriterVersion: 2 }, metadata: md, schema: this.schema,
       partitionColumns: md.partitionColumns, columnMapping: columnMappingMode(md), files: active, numRecords: null,
-    };
+    });
   }
 
   /** The probed version's file ids as a table (`lakerec_probe(fid)`), for a semi-join against a cache. */

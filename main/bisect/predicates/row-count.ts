@@ -14,7 +14,7 @@ export function rowCount(spec: PredicateSpec, part: { column: string; value: str
     for (const f of files) if (f.numRecords !== null) rows += f.numRecords;
     const before = reader.read;
     if (needData.length) {
-      const missing = reader.missing(needData, 'lakerec_rc');
+      const missing = await reader.missing(needData, 'lakerec_rc');
       if (missing.length) return unreadableMissing(missing);
       if (!notes.length) notes.push('some files have no numRecords stats: those files were counted from their data');
       await reader.ensure('lakerec_rc', needData, 'count(*)', 'n BIGINT', true);

@@ -18,7 +18,7 @@ export function uniqueKeys(spec: PredicateSpec, h: History, reader: DataReader):
   let indexedAt = -1;
   return base(spec, reader, false, [], async (v) => {
     const files = activeAt(h, v);
-    const missing = reader.missing(files, 'lakerec_uk');
+    const missing = await reader.missing(files, 'lakerec_uk');
     if (missing.length) return unreadableMissing(missing);
     const before = reader.read;
     await reader.ensure('lakerec_uk', files, proj, ddl, false);

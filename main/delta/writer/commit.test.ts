@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Action } from '../../../shared/delta';
 import { LakerecError } from '../../../shared/errors';
-import { MemoryStorage, type Storage } from '../storage';
+import { MemoryStorage, type Storage } from '../../storage';
 import { commitText, commitVersion, tableStorage } from './commit';
 
 const dir = mkdtempSync(join(tmpdir(), 'lakerec-commit-'));

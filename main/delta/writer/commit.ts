@@ -1,7 +1,7 @@
 // The one atomic commit (PROTOCOL.md, "Commit Protocol"): version N exists once, whole, and only
 // the first writer to create it wins. The writer, the proof's log (main/proof/delta-log.ts) and the
 // demo table (main/app/demo-table.ts) all commit through commitVersion, over the storage seam's
-// `writeIfAbsent` (main/delta/storage, ADR 0008): on a local folder the bytes go to a temporary
+// `writeIfAbsent` (main/storage, ADR 0008): on a local folder the bytes go to a temporary
 // name that is then hard-linked to the final one, which fails when the name exists, so a
 // concurrent writer's file is never replaced and no reader sees a partial file.
 import { randomUUID } from 'node:crypto';
@@ -9,7 +9,7 @@ import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Action } from '../../../shared/delta';
 import { LakerecError } from '../../../shared/errors';
-import { LocalStorage, type Storage } from '../storage';
+import { LocalStorage, type Storage } from '../../storage';
 
 export function versionFileName(v: number): string {
   return `${String(v).padStart(20, '0')}.json`;

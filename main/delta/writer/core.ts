@@ -9,7 +9,7 @@ import type { Action, AddFile, CommitInfo, Metadata, Protocol, RemoveFile, Struc
 import { LakerecError } from '../../../shared/errors';
 import { throwIfCancelled, type JobContext } from '../../../shared/jobs';
 import type { Duck } from '../../engine/duck';
-import type { Storage } from '../storage';
+import type { Storage } from '../../storage';
 import { commitVersion, tableStorage } from './commit';
 import { protocolFor, sameProtocol } from './features';
 import { misuse, WRITER_ENGINE_INFO, type CommitResult, type WriterOptions, type WriterState } from './options';

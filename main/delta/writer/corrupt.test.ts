@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StructType } from '../../../shared/delta';
 import { openDuck, type Duck } from '../../engine/duck';
-import { DeltaTable } from '../table';
+import { openTable } from '../open';
 import { registerSnapshotView } from '../scan';
 import { DeltaWriter } from './writer';
 import { CORRUPTIONS, injectCorruption, type Corruption, type Injection } from './corrupt';
@@ -29,7 +29,7 @@ let duck: Duck;
 const clean = (notNull: boolean): string => join(dir, notNull ? 'clean-notnull' : 'clean');
 
 async function view(root: string, name: string): Promise<string> {
-  await registerSnapshotView(duck.conn, await (await DeltaTable.open(root)).snapshot(), name);
+  await registerSnapshotView(duck.conn, await (await openTable(root)).snapshot(), name);
   return name;
 }
 async function n(sql: string): Promise<number> {
@@ -66,7 +66,7 @@ describe('injectCorruption', () => {
       const { inj, root } = await corrupt(c);
       expect(inj, c).toMatchObject({ corruption: c, applied: true, version: 5 });
       expect(inj.rows, c).toBeGreaterThan(0);
-      expect((await DeltaTable.open(root)).latestVersion).toBe(5);
+      expect((await openTable(root)).latestVersion).toBe(5);
     }
   });
 
@@ -115,7 +115,7 @@ describe('injectCorruption', () => {
     const { inj, root } = await corrupt('null_keys', true);
     expect(inj.applied).toBe(false);
     expect(inj.note).toMatch(/event_id is NOT NULL/);
-    expect((await DeltaTable.open(root)).latestVersion).toBe(4);
+    expect((await openTable(root)).latestVersion).toBe(4);
     const plain: StructType = { type: 'struct', fields: [f('id', 'long', false), f('n', 'long')] };
     const w = await DeltaWriter.create(join(dir, 'plain'), { schema: plain, duck });
     await w.append({ sql: 'SELECT range AS id, range * 2 AS n FROM range(30)' });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Action, StructType } from '../../../shared/delta';
 import { openDuck, sqlString, type Duck } from '../../engine/duck';
-import { DeltaTable } from '../table';
+import { openTable } from '../open';
 import { registerSnapshotView } from '../scan';
 import { decodeDeletionVectorBitmap, deletionVectorLocation } from '../dv';
 import { DeltaWriter } from './writer';
@@ -35,7 +35,7 @@ afterAll(() => {
 });
 
 async function ids(root: string, version?: number): Promise<number[]> {
-  const snap = await (await DeltaTable.open(root)).snapshot(version === undefined ? {} : { version });
+  const snap = await (await openTable(root)).snapshot(version === undefined ? {} : { version });
   await registerSnapshotView(duck.conn, snap, 'dv_view');
   return (await duck.conn.runAndReadAll('SELECT id FROM dv_view ORDER BY id')).getRows().map((r) => Number(r[0]));
 }
@@ -84,7 +84,7 @@ describe('deletion vectors', () => {
     const d3 = await w.deleteWhere("dt = DATE '2026-08-10'");
     expect(d3.adds).toHaveLength(0);
     expect(await ids(root)).toEqual(range(100, 150, (i) => i % 10 !== 0));
-    const snap = await (await DeltaTable.open(root)).snapshot();
+    const snap = await (await openTable(root)).snapshot();
     expect(snap.numRecords).toBe(45);
     // OPTIMIZE purges: the file with a DV is rewritten without the deleted rows, and no DV remains.
     await w.deleteWhere('id = 101');
@@ -103,7 +103,7 @@ describe('deletion vectors', () => {
     await w.deleteWhere('id < 5');
     const d = await w.deleteWhere('id >= 45');
     const cp = await w.checkpoint();
-    const t = await DeltaTable.open(root);
+    const t = await openTable(root);
     const fromCp = await t.snapshot({ version: cp.version });
     const fromJson = await t.snapshot({ version: cp.version, useCheckpoints: false });
     expect(fromCp.files.map((f) => f.deletionVector)).toEqual(fromJson.files.map((f) => f.deletionVector));

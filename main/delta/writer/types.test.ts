@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Action, StructType } from '../../../shared/delta';
 import { LakerecError } from '../../../shared/errors';
 import { openDuck, type Duck } from '../../engine/duck';
-import { DeltaTable } from '../table';
+import { openTable } from '../open';
 import { registerSnapshotView } from '../scan';
 import { DeltaWriter } from './writer';
 
@@ -78,7 +78,7 @@ it('writes every type and reads back identically through the reader', async () =
   expect(st.nullCount.s).toBe(1);
   expect(st.minValues.flag).toBeUndefined();
 
-  const snap = await (await DeltaTable.open(w.root)).snapshot();
+  const snap = await (await openTable(w.root)).snapshot();
   await registerSnapshotView(duck.conn, snap, 'types_back');
   const back = await duck.conn.runAndReadAll('SELECT * FROM types_back ORDER BY id');
   const want = await duck.conn.runAndReadAll(`SELECT * FROM (${rows}) ORDER BY id`);

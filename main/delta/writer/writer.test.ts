@@ -6,7 +6,7 @@ import type { Action, StructType } from '../../../shared/delta';
 import { LakerecError } from '../../../shared/errors';
 import { openDuck, sqlString, type Duck } from '../../engine/duck';
 import { DeltaWriter } from './writer';
-import { DeltaTable } from '../table';
+import { openTable } from '../open';
 import { registerSnapshotView } from '../scan';
 
 const schema: StructType = {
@@ -309,7 +309,7 @@ describe('DeltaWriter', () => {
     const settled = await Promise.allSettled([w1.checkpoint(), w3.checkpoint()]);
     expect(settled.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(settled.filter((r) => r.status === 'rejected').map((r) => ((r as PromiseRejectedResult).reason as LakerecError).code)).toEqual(['commit_conflict']);
-    expect((await (await DeltaTable.open(w1.root)).snapshot()).numRecords).toBe(12);
+    expect((await (await openTable(w1.root)).snapshot()).numRecords).toBe(12);
     for (const x of [w1, w2, w3]) x.close();
   });
 
@@ -368,7 +368,7 @@ describe('DeltaWriter', () => {
     await w.evolveSchema([{ name: 'note', type: 'string', nullable: true, metadata: {} }]);
     await w.checkpoint();
     await w.append({ sql: rowsSql(70, 75, '2026-08-12', ", 'n' AS note") });
-    const table = await DeltaTable.open(w.root);
+    const table = await openTable(w.root);
     expect(table.latestVersion).toBe(w.version);
     const snap = await table.snapshot();
     expect(snap.numRecords).toBe(await duck.conn.runAndReadAll(`SELECT count(*) FROM (${await w.currentRowsSql()})`).then((r) => Number(r.getRows()[0][0])));
@@ -439,7 +439,7 @@ describe('DeltaWriter', () => {
       .toEqual(['00000000000000000003.checkpoint.parquet', '00000000000000000006.checkpoint.parquet']);
     expect(JSON.parse(readFileSync(join(w.root, '_delta_log', '_last_checkpoint'), 'utf8'))).toMatchObject({ version: 6 });
     expect(w.warnings).toEqual([]);
-    const snap = await (await DeltaTable.open(w.root)).snapshot();
+    const snap = await (await openTable(w.root)).snapshot();
     expect(snap.numRecords).toBe(70);
     w.close();
   });

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { AddFile, Metadata, Protocol, RemoveFile, StructField, StructType } from '../../../shared/delta';
 import { openDuck, type Duck } from '../../engine/duck';
-import { DeltaTable } from '../table';
+import { openTable } from '../open';
 import { WriterCore } from './core';
 import { BATCH, currentRowsSql, prepareBatch, writeFiles, writeMetrics } from './datafiles';
 import * as dml from './dml';
@@ -122,7 +122,7 @@ export class DeltaWriter {
    * than written without honouring it. `delta.appendOnly` is honoured: only appends.
    */
   static async open(root: string, opts: WriterOptions = {}): Promise<DeltaWriter> {
-    const table = await DeltaTable.open(root, { allowOutsidePaths: opts.allowOutsidePaths ?? false });
+    const table = await openTable(root, { allowOutsidePaths: opts.allowOutsidePaths ?? false });
     const snap = await table.snapshot();
     const p = snap.protocol;
     refuseUnsupportedTable(p, snap.columnMapping);

@@ -2,18 +2,18 @@
 // disk, and removed files gone (time travel to before the removal cannot read data).
 import type { HeuristicHit } from '../../../shared/forensics';
 import { activeAt } from '../../delta/history';
-import { existenceChecker } from '../helpers';
 import type { Heuristic } from './types';
 
 export const dataFilesMissing: Heuristic = {
   names: ['data_files_missing'],
-  start({ history: h }) {
+  start({ history: h, presence }) {
     return {
       end() {
         const latest = h.states[h.states.length - 1];
         if (!latest) return [];
         const hits: HeuristicHit[] = [];
-        const fileExists = existenceChecker();
+        // Unknown (outside the root, not checked) is not missing.
+        const fileExists = (f: { id: number }): boolean => presence.get(f.id) !== false;
         const missing = activeAt(h, latest.version).filter((f) => !fileExists(f));
         if (missing.length) {
           hits.push({

@@ -15,6 +15,8 @@ export interface RunInput {
   versions: VersionSummary[];
   part: Partitioner;
   active: ActiveSet;
+  /** Whether each file (by id) still exists, from the one presence check (delta/presence.ts); null: unknown. */
+  presence: ReadonlyMap<number, boolean | null>;
   /** A DuckDB with no file or network access, opened on first use (to evaluate declared predicates). */
   duck(): Promise<Duck>;
 }

@@ -4,13 +4,13 @@
 import * as A from 'apache-arrow';
 import type { StructType } from '../../../shared/delta';
 import { LakerecError } from '../../../shared/errors';
-import { DeltaTable } from '../../delta/table';
+import { openTable } from '../../delta/open';
 import type { Snapshot } from '../../delta/types';
 import { arrowMetadataOf } from '../cells';
 import type { Engine } from './types';
 
 export async function openSnapshot(engine: Pick<Engine, 'name' | 'readerFeatures'>, root: string): Promise<{ snapshot: Snapshot; featuresChecked: string[] }> {
-  const table = await DeltaTable.open(root);
+  const table = await openTable(root);
   const snapshot = await table.snapshot();
   const p = snapshot.protocol;
   if (p.minReaderVersion > 3) {

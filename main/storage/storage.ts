@@ -4,7 +4,7 @@
 // them without a change above this file. Every implementation enforces the same rules: no read
 // outside the table root (unless the table was opened with allowOutsidePaths), regular files only,
 // and every whole-file read capped.
-import { LakerecError } from '../../../shared/errors';
+import { LakerecError } from '../../shared/errors';
 import type { ReadLimits } from './limits';
 
 /** One file of a listing or a stat. */
@@ -57,6 +57,8 @@ export interface Storage {
   engineFile(path: string, cap?: ReadCap): Promise<EngineFile>;
   /** How a path is named in messages (the local absolute path, a URL). */
   describe(path: string): string;
+  /** The local folders engineFile's names lie in (a query engine locked to them can read the table). */
+  engineDirs(): string[];
 }
 
 /** Splits a table-relative path into segments, refusing `..`, `.` and empty segments. */

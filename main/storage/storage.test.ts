@@ -6,11 +6,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as zlib from 'node:zlib';
-import { LakerecError } from '../../../shared/errors';
-import { openDuck, sqlString, type Duck } from '../../engine/duck';
-import { DeltaTable } from '../table';
-import { readDeletionVector } from '../dv';
-import { runContainerDv } from '../hostile.testkit';
+import { LakerecError } from '../../shared/errors';
+import { openDuck, sqlString, type Duck } from '../engine/duck';
+import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
+import { readDeletionVector } from '../delta/dv';
+import { runContainerDv } from '../delta/hostile.testkit';
 import { LocalStorage, MemoryStorage } from './index';
 
 let duck: Duck;
@@ -195,7 +196,7 @@ describe('the local folder', () => {
     mkdirSync(join(root, '_delta_log'), { recursive: true });
     writeFileSync(join(root, '_delta_log', `${pad(0)}.json`), lines([info(1), protocol, metaData, add('a.parquet', 1)]));
     symlinkSync(root, join(tmp, 'local3-link'));
-    const t = await DeltaTable.open(join(tmp, 'local3-link'));
+    const t = await openTable(join(tmp, 'local3-link'));
     expect(await paths(t)).toEqual(['a.parquet']);
   });
 

@@ -4,7 +4,7 @@
 // caps on whole-file reads. Parquet (checkpoints) is handed to DuckDB as a temporary copy: DuckDB
 // is the one Parquet decoder of the reader, so a checkpoint means the same thing from any store.
 import { writeFileSync } from 'node:fs';
-import { makeTempDir, removeTempDir } from '../../engine/tempdirs';
+import { makeTempDir, removeTempDir } from '../engine/tempdirs';
 import { join } from 'node:path';
 import { readLimits, type ReadLimits } from './limits';
 import { checkCap, outsideError, relativeSegments, type EngineFile, type FileMeta, type ReadCap, type Storage } from './storage';
@@ -13,7 +13,9 @@ import { missing } from './local';
 interface Entry { bytes: Buffer; mtimeMs: number }
 
 // Temp copies a caller did not release (a scan's data files live as long as its view) are removed
-// at exit: they come from makeTempDir, like every temp folder.
+// at exit: they come from makeTempDir, like every temp folder. The folders still held are the
+// ones DuckDB may read (engineDirs).
+const held = new Set<string>();
 
 export class MemoryStorage implements Storage {
   readonly allowOutsidePaths: boolean;
@@ -34,6 +36,10 @@ export class MemoryStorage implements Storage {
 
   delete(path: string): void {
     this.files.delete(this.key(path));
+  }
+
+  engineDirs(): string[] {
+    return [...held];
   }
 
   describe(path: string): string {
@@ -97,8 +103,9 @@ export class MemoryStorage implements Storage {
     if (cap) checkCap(e.bytes.length, cap, path);
     this.reads.push({ path });
     const dir = makeTempDir('mem');
+    held.add(dir);
     const file = join(dir, path.split('/').pop() ?? 'file');
     writeFileSync(file, e.bytes);
-    return { path: file, release: async () => { removeTempDir(dir); } };
+    return { path: file, release: async () => { held.delete(dir); removeTempDir(dir); } };
   }
 }

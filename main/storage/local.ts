@@ -15,7 +15,7 @@ import {
 } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { LakerecError } from '../../../shared/errors';
+import { LakerecError } from '../../shared/errors';
 import { readLimits, type ReadLimits } from './limits';
 import { checkCap, outsideError, relativeSegments, type EngineFile, type FileMeta, type ReadCap, type Storage } from './storage';
 
@@ -63,6 +63,10 @@ export class LocalStorage implements Storage {
     }
     if (!statSync(real).isDirectory()) throw new LakerecError('not_a_folder', `${this.root} is not a folder`, { path: this.root });
     this.realRoot = real;
+  }
+
+  engineDirs(): string[] {
+    return [this.root];
   }
 
   describe(path: string): string {
