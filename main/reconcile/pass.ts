@@ -7,7 +7,9 @@ import { levelIndex, type BaselineUse, type FloatColumnResult, type Level } from
 import { sqlIdent } from '../engine/duck';
 import type { ActiveFile } from '../delta/types';
 import { compareFamily, rowDigestHalves, type DigestMode } from './canonical';
-import { addGroup, combineHalves, emptyExactSum, exactSumToNumber, floatPartsSql, toHex128, type ExactSum } from './checksum';
+import {
+  addGroup, addScaled, combineHalves, emptyExactSum, exactSumToNumber, floatBoundsAggregates, floatPartsSql, floatScale, scaledSumAggregates, toHex128, type ExactSum,
+} from './checksum';
 import { contractError, type Contract } from './contract';
 import type { StoredColumns } from './keydiff';
 import { baselineFor, type Baseline, type InheritedPartition, type StoredFloatSum } from './baseline';
@@ -91,33 +93,63 @@ export function fromStored(f: StoredFloatSum): { s: ExactSum; n: number } {
 /**
  * Exact per-partition sums of each float column on both sides (inherited target partitions take
  * their sums from the baseline). Also returns the target's sums in stored form, for a baseline.
+ * One bounds query over both tables picks each column's scale (checksum.ts: floatScale); the
+ * columns that have one are summed as scaled HUGEINTs in one aggregate per side, the rest by
+ * exponent groups (floatPartsSql). Both are exact; ADR 0003 has the figures.
  */
 export async function floatSums(
   conn: DuckDBConnection, floatCols: string[], contract: Contract, part: PartitionSpec, inherited: Map<string, InheritedPartition>,
 ): Promise<{ results: FloatColumnResult[]; target: Map<string, Record<string, StoredFloatSum>> }> {
   const out: FloatColumnResult[] = [];
   const stored = new Map<string, Record<string, StoredFloatSum>>();
-  for (let i = 0; i < floatCols.length; i++) {
-    const col = floatCols[i];
-    const rule = contract.floats[col];
-    const fp = floatPartsSql(`f${i}`);
-    const side = async (table: string) => {
-      const m = new Map<string, { s: ExactSum; n: number }>();
-      const q = `SELECT p, e, special, sum(CAST(m AS HUGEINT)) AS ms, count(*) AS n FROM (SELECT CAST(p AS VARCHAR) AS p, ${fp.e} AS e, ${fp.m} AS m, ${fp.special} AS special FROM ${table}) GROUP BY ALL`;
-      for (const r of await rows(conn, q)) {
+  if (floatCols.length === 0) return { results: out, target: stored };
+  const f = (i: number) => `f${i}`;
+  const both = `(SELECT ${floatCols.map((_, i) => f(i)).join(', ')} FROM lk_s UNION ALL SELECT ${floatCols.map((_, i) => f(i)).join(', ')} FROM lk_t)`;
+  const b = (await rows(conn, `SELECT count(*) AS n, ${floatCols.map((_, i) => floatBoundsAggregates(f(i), i)).join(', ')} FROM ${both}`))[0];
+  const bound = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  const scales = floatCols.map((_, i) => floatScale(bound(b[`lo${i}`]), bound(b[`hi${i}`]), num(b.n)));
+  const side = async (table: string) => {
+    const per = floatCols.map(() => new Map<string, { s: ExactSum; n: number }>());
+    const at = (i: number, l: string) => {
+      let cur = per[i].get(l);
+      if (!cur) { cur = { s: emptyExactSum(), n: 0 }; per[i].set(l, cur); }
+      return cur;
+    };
+    const fast = floatCols.map((_, i) => i).filter((i) => scales[i] !== null);
+    if (fast.length) {
+      const aggs = fast.map((i) => scaledSumAggregates(f(i), scales[i]!.shift, i)).join(', ');
+      // Grouped by the stored partition value; only the groups become text.
+      for (const r of await rows(conn, `SELECT * REPLACE (CAST(p AS VARCHAR) AS p) FROM (SELECT p, count(*) AS n, ${aggs} FROM ${table} GROUP BY p)`)) {
         const l = label(part.column, text(r.p));
-        const cur = m.get(l) ?? { s: emptyExactSum(), n: 0 };
+        for (const i of fast) {
+          const cur = at(i, l);
+          cur.n += num(r.n);
+          addScaled(cur.s, scales[i]!.emin, r[`ms${i}`], num(r[`nan${i}`]), num(r[`pinf${i}`]), num(r[`ninf${i}`]));
+        }
+      }
+    }
+    for (let i = 0; i < floatCols.length; i++) {
+      if (scales[i] !== null) continue;
+      const fp = floatPartsSql(f(i));
+      const q = `SELECT CAST(p AS VARCHAR) AS p, e, special, ms, n FROM (SELECT p, e, special, sum(CAST(m AS HUGEINT)) AS ms, count(*) AS n FROM (SELECT p, ${fp.e} AS e, ${fp.m} AS m, ${fp.special} AS special FROM ${table}) GROUP BY ALL)`;
+      for (const r of await rows(conn, q)) {
+        const cur = at(i, label(part.column, text(r.p)));
         cur.n += num(r.n);
         if (r.special === 'nan') cur.s.nan += num(r.n);
         else if (r.special === '+inf') cur.s.posInf += num(r.n);
         else if (r.special === '-inf') cur.s.negInf += num(r.n);
         else if (r.e !== null) addGroup(cur.s, Number(r.e), BigInt(String(r.ms)));
-        m.set(l, cur);
       }
-      return m;
-    };
-    const s = await side('lk_s');
-    const t = await side('lk_t');
+    }
+    return per;
+  };
+  const sAll = await side('lk_s');
+  const tAll = await side('lk_t');
+  for (let i = 0; i < floatCols.length; i++) {
+    const col = floatCols[i];
+    const rule = contract.floats[col];
+    const s = sAll[i];
+    const t = tAll[i];
     for (const [l, inh] of inherited) if (inh.floats[col]) t.set(l, fromStored(inh.floats[col]));
     for (const [l, v] of t) stored.set(l, { ...(stored.get(l) ?? {}), [col]: toStored(v) });
     const labels = [...new Set([...s.keys(), ...t.keys()])].sort();
@@ -128,10 +160,10 @@ export async function floatSums(
       tolerance: rule === 'exclude' ? null : rule.tolerance,
       partitions: labels.map((l) => {
         const a = exactSumToNumber(s.get(l)?.s ?? emptyExactSum());
-        const b = exactSumToNumber(t.get(l)?.s ?? emptyExactSum());
+        const bb = exactSumToNumber(t.get(l)?.s ?? emptyExactSum());
         const n = Math.max(s.get(l)?.n ?? 0, t.get(l)?.n ?? 0);
-        const agree = Object.is(a, b) || (Number.isNaN(a) && Number.isNaN(b)) || Math.abs(a - b) <= tol * n;
-        return { partition: l, source: String(a), target: String(b), agree };
+        const agree = Object.is(a, bb) || (Number.isNaN(a) && Number.isNaN(bb)) || Math.abs(a - bb) <= tol * n;
+        return { partition: l, source: String(a), target: String(bb), agree };
       }),
     });
   }
