@@ -86,6 +86,18 @@ function benchMetrics(bench: Json, ns: string, put: (name: string, v: unknown) =
     put(`${ns}.reconcile_keys.${key}.ratio`, get(bench, 'reconcileKeys', field, 'ratioMedian'));
     put(`${ns}.reconcile_keys.${key}.ratio_cpu`, get(bench, 'reconcileKeys', field, 'ratioCpuMedian'));
   }
+  // reconcile-shapes (#24): the orders shape with its documented contract, CLI end to end beside
+  // the hand-written DuckDB query; the exact float sum's candidates beside a plain sum().
+  put(`${ns}.reconcile_shapes.rows`, get(bench, 'reconcileShapes', 'rows'));
+  put(`${ns}.reconcile_shapes.load_average`, get(bench, 'reconcileShapes', 'loadAverage'));
+  const shapeLevels = get(bench, 'reconcileShapes', 'levels');
+  if (Array.isArray(shapeLevels)) {
+    for (const l of shapeLevels as Json[]) put(`${ns}.reconcile_shapes.${String(l.level)}.ratio`, l.ratio);
+  }
+  const floatCands = get(bench, 'reconcileShapes', 'floatSum', 'candidates');
+  if (Array.isArray(floatCands)) {
+    for (const c of floatCands as Json[]) put(`${ns}.reconcile_shapes.float_sum.${String(c.id)}.ratio`, c.ratio);
+  }
   // reconcile-scale: peak RSS at rows level on the largest size built (full runs only).
   put(`${ns}.reconcile_scale.peak_rss_mb`, get(bench, 'reconcileScale', 'peakRssMb'));
   put(`${ns}.reconcile_scale.spill_mb`, get(bench, 'reconcileScale', 'spillPeakMb'));

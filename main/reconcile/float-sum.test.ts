@@ -3,7 +3,13 @@
 // infinities and -0 as ADR 0003 says. Both ways it sums are exercised: one scale for the column
 // (floatScale) and, where the range is too wide for one HUGEINT, the exponent groups.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDuck, type Duck } from '../engine/duck';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { StructType } from '../../shared/delta';
+import { openDuck, sqlString, type Duck } from '../engine/duck';
+import { DeltaWriter } from '../delta/writer';
+import { reconcile } from './reconcile';
 import { mulberry32 } from '../../shared/random';
 import { exponentOf, floatScale } from './checksum';
 import { parseContract } from './contract';
@@ -11,8 +17,9 @@ import { floatSums } from './pass';
 import type { PartitionSpec } from './sql';
 
 let duck: Duck;
-beforeAll(async () => { duck = await openDuck({ threads: 2 }); });
-afterAll(() => duck?.close());
+let dir: string;
+beforeAll(async () => { duck = await openDuck({ threads: 2 }); dir = mkdtempSync(join(tmpdir(), 'lakerec-fsum-')); });
+afterAll(() => { duck?.close(); if (dir) rmSync(dir, { recursive: true, force: true }); });
 
 const part: PartitionSpec = { column: 'p', sourceSql: 'p', targetSql: 'p', targetIsDeltaPartition: true, type: 'INTEGER', expressionSql: null };
 const contract = parseContract('version: 1\nname: t\nkeys: [id]\ncolumns:\n  x: { float: exclude }\n');
@@ -149,5 +156,47 @@ describe('exact float sums in the pass', () => {
     const wideChanged = [...changed, 1e-300];
     expect((await passSum(wide, wideChanged)).agree).toBe(false);
     expect((await passSum(wide, [...wide].reverse())).agree).toBe(true);
+  });
+});
+
+describe('exact float sums through the reconcile', () => {
+  const schema: StructType = {
+    type: 'struct',
+    fields: [
+      { name: 'id', type: 'long', nullable: false, metadata: {} },
+      { name: 'dt', type: 'date', nullable: true, metadata: {} },
+      { name: 'x', type: 'double', nullable: true, metadata: {} },
+      { name: 'y', type: 'double', nullable: true, metadata: {} },
+    ],
+  };
+  // x: money-like (one scale); y: 1e-300 beside 1e300 (exponent groups), NaN and -0 on some rows.
+  const rowsSql = (change: string) => `SELECT i::BIGINT AS id, DATE '2026-08-10' + (i % 3)::INTEGER AS dt,
+    CASE WHEN i = 17 THEN ${change} ELSE round(i * 1.37, 2) END::DOUBLE AS x,
+    CASE WHEN i % 50 = 0 THEN 1e300 WHEN i % 50 = 1 THEN 1e-300 WHEN i = 99 THEN -0.0 WHEN i % 97 = 0 THEN NULL ELSE i * 0.1 END::DOUBLE AS y
+    FROM range(1, 601) r(i)`;
+  const contractText = 'version: 1\nname: t\nkeys: [id]\npartitioning: { column: dt }\ncolumns:\n  x: { float: { tolerance: 1.0e-9 } }\n  y: { float: exclude }\n';
+
+  async function lake(name: string, change: string): Promise<string> {
+    const root = join(dir, name);
+    const w = await DeltaWriter.create(root, { schema, partitionColumns: ['dt'], duck });
+    try { await w.append({ sql: rowsSql(change) }); } finally { w.close(); }
+    return root;
+  }
+
+  it('gives the same sums at checksum level (summed while reading) as at rows level (from the per-row tables)', async () => {
+    const source = join(dir, 'src.parquet');
+    await duck.conn.run(`COPY (SELECT * FROM (${rowsSql('round(17 * 1.37, 2)')}) ORDER BY random()) TO ${sqlString(source)} (FORMAT parquet)`);
+    const same = await lake('same', 'round(17 * 1.37, 2)');
+    const changed = await lake('changed', 'round(17 * 1.37, 2) * 1.0825');
+    const contract = parseContract(contractText);
+    for (const target of [same, changed]) {
+      const c = await reconcile({ source, target: { root: target }, contract, level: 'checksum' });
+      const r = await reconcile({ source, target: { root: target }, contract, level: 'rows' });
+      expect(c.floats).toEqual(r.floats);
+      expect(c.floats.map((f) => f.column)).toEqual(['x', 'y']);
+      const bad = c.floats.flatMap((f) => f.partitions.filter((p) => !p.agree).map((p) => `${f.column} ${p.partition}`));
+      expect(bad).toEqual(target === same ? [] : ['x dt=2026-08-12']);
+      expect(c.verdict).toBe(target === same ? 'matches' : 'diverges');
+    }
   });
 });
