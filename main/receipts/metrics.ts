@@ -92,7 +92,11 @@ function benchMetrics(bench: Json, ns: string, put: (name: string, v: unknown) =
   put(`${ns}.reconcile_shapes.load_average`, get(bench, 'reconcileShapes', 'loadAverage'));
   const shapeLevels = get(bench, 'reconcileShapes', 'levels');
   if (Array.isArray(shapeLevels)) {
-    for (const l of shapeLevels as Json[]) put(`${ns}.reconcile_shapes.${String(l.level)}.ratio`, l.ratio);
+    for (const l of shapeLevels as Json[]) {
+      const k = `${ns}.reconcile_shapes.${String(l.contract).replace(/\W+/g, '_')}.${String(l.level)}`;
+      put(`${k}.ratio`, l.ratio);
+      put(`${k}.ratio_cpu`, l.ratioCpu);
+    }
   }
   const floatCands = get(bench, 'reconcileShapes', 'floatSum', 'candidates');
   if (Array.isArray(floatCands)) {
