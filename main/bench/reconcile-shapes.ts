@@ -101,8 +101,7 @@ function best(rounds: number, f: () => { ms: number; cpuMs: number | null; stder
 }
 
 /** The hand-written queries over the same files (the orders shape, its contract's rules). */
-function handSql(source: string, targetFiles: string[], level: 'rows' | 'checksum' | 'counts', withFloat: boolean): string {
-  const src = `read_parquet(${sqlString(source)})`;
+function handSql(src: string, targetFiles: string[], level: 'rows' | 'checksum' | 'counts', withFloat: boolean): string {
   const tgt = `read_parquet([${targetFiles.map(sqlString).join(', ')}])`;
   // The contract's partition, derived from ts on the source; the target's is its partition column.
   const sp = `CAST(ts AT TIME ZONE 'UTC' AS DATE)`;
@@ -156,20 +155,42 @@ export async function benchReconcileShapes(opts: { rows: number; rounds?: number
     // The documented contract, and the same with the float column ignored (issue #24 measured both).
     const noFloat = join(dir, 'contract-float-ignored.yaml');
     writeFileSync(noFloat, readFileSync(contract, 'utf8').replace(/^ignore: \[\]$/m, 'ignore: [amount_float]').replace(/^columns:\n(\s+#.*\n)*\s+amount_float: \{ float: .*\}\n/m, 'columns: {}\n'));
+    // The same rows as other sources: the lake's CSV, JSON lines written from the Parquet here, and
+    // the table itself at the version before the corruption (a Delta source). The hand-written
+    // queries read them with DuckDB's own readers, cast to the table's types as the contract does.
+    const jsonl = join(dir, 'orders.jsonl');
+    const before = Math.max(0, snap.version - 1);
+    const beforeFiles = (await (await DeltaTable.open(table)).snapshot({ version: before })).files.map((f) => f.absolutePath);
+    {
+      const d = await openDuck({});
+      try {
+        if (!existsSync(jsonl)) await d.conn.run(`COPY (SELECT * EXCLUDE (dt) REPLACE (CAST(ts AT TIME ZONE 'UTC' AS VARCHAR) AS ts, CAST(updated_at AT TIME ZONE 'UTC' AS VARCHAR) AS updated_at) FROM read_parquet(${sqlString(source)})) TO ${sqlString(jsonl)} (FORMAT json)`);
+      } finally { d.close(); }
+    }
+    const typed = (from: string) => `(SELECT CAST(order_id AS BIGINT) AS order_id, CAST(customer_id AS BIGINT) AS customer_id, CAST(amount AS DECIMAL(12,2)) AS amount,
+      CAST(amount_float AS DOUBLE) AS amount_float, CAST(sku AS VARCHAR) AS sku, CAST(ts AS TIMESTAMP) AT TIME ZONE 'UTC' AS ts, CAST(updated_at AS TIMESTAMP) AT TIME ZONE 'UTC' AS updated_at FROM ${from})`;
+    const sources = [
+      { name: 'parquet', cli: source, hand: `read_parquet(${sqlString(source)})` },
+      { name: 'csv', cli: join(lake, 'source', 'orders.csv'), hand: typed(`read_csv(${sqlString(join(lake, 'source', 'orders.csv'))})`) },
+      { name: 'jsonl', cli: jsonl, hand: typed(`read_json(${sqlString(jsonl)}, format = 'newline_delimited')`) },
+      { name: 'delta', cli: `${table}@${before}`, hand: `read_parquet([${beforeFiles.map(sqlString).join(', ')}])` },
+    ];
     const levels: ShapeLevel[] = [];
     const variants = [
-      { name: 'documented', path: contract, withFloat: true, levels: ['rows', 'checksum', 'counts'] as const },
-      { name: 'float ignored', path: noFloat, withFloat: false, levels: ['rows', 'checksum'] as const },
+      { name: 'documented', path: contract, withFloat: true, levels: ['rows', 'checksum', 'counts'] as const, src: sources[0] },
+      { name: 'float ignored', path: noFloat, withFloat: false, levels: ['rows', 'checksum'] as const, src: sources[0] },
+      ...sources.slice(1).map((x) => ({ name: `documented, ${x.name} source`, path: contract, withFloat: true, levels: ['rows', 'checksum'] as const, src: x })),
     ];
     for (const v of variants) for (const level of v.levels) {
       const contract = v.path;
+      const source = v.src.cli;
       const cpuFile = join(dir, 'bench-cpu.txt');
       const ours = best(rounds, () => {
         const p = timedSpawn([cli, 'reconcile', source, table, '--contract', contract, '--level', level, '--json'], { ...process.env, LAKEREC_PROFILE: '1' }, cpuFile);
         if (p.status !== 0 && p.status !== 1) throw new Error(`reconcile ${level} failed (exit ${p.status}): ${p.stderr.trim().split('\n').pop()}`);
         return p;
       });
-      const sql = handSql(source, targetFiles, level, v.withFloat);
+      const sql = handSql(v.src.hand, targetFiles, level, v.withFloat);
       const hand = best(rounds, () => {
         const p = timedSpawn(['-e', HAND_SCRIPT], { ...process.env, DUCK: duckPath, SQL: sql }, cpuFile);
         if (p.status !== 0) throw new Error(`hand-written ${level} query failed: ${p.stderr.trim()}`);
