@@ -45,6 +45,9 @@ export interface FloatCandidate {
   /** Both sides' files, ms (best of rounds), and against the plain sum() in the same run. */
   ms: number;
   ratio: number;
+  /** CPU time of this process (DuckDB's threads included) and its ratio to the plain sum's. */
+  cpuMs: number;
+  ratioCpu: number;
 }
 
 export interface ShapesFigures {
@@ -52,7 +55,7 @@ export interface ShapesFigures {
   rounds: number;
   shape: string;
   levels: ShapeLevel[];
-  floatSum: { plainMs: number; candidates: FloatCandidate[] };
+  floatSum: { plainMs: number; plainCpuMs: number; candidates: FloatCandidate[] };
   /** Where the figures were taken: the machine is shared (load average at the start). */
   loadAverage: number;
 }
@@ -125,7 +128,13 @@ function phasesOf(stderr: string): Record<string, number> {
   return out;
 }
 
-export async function benchReconcileShapes(opts: { rows: number; rounds?: number; say?: (s: string) => void }): Promise<ShapesFigures> {
+/**
+ * `part`: 'orders' (the documented contract and the float-ignored one, Parquet source, every level,
+ * and the float sum's candidates) or 'sources' (the same contract with CSV, JSON lines and Delta
+ * sources at rows and checksum level, and the float sum's candidates).
+ */
+export async function benchReconcileShapes(opts: { rows: number; rounds?: number; say?: (s: string) => void; part?: 'orders' | 'sources' }): Promise<ShapesFigures> {
+  const part = opts.part ?? 'orders';
   const rounds = opts.rounds ?? 3;
   const say = opts.say ?? (() => {});
   const root = repoRoot();
@@ -164,7 +173,7 @@ export async function benchReconcileShapes(opts: { rows: number; rounds?: number
     {
       const d = await openDuck({});
       try {
-        if (!existsSync(jsonl)) await d.conn.run(`COPY (SELECT * EXCLUDE (dt) REPLACE (CAST(ts AT TIME ZONE 'UTC' AS VARCHAR) AS ts, CAST(updated_at AT TIME ZONE 'UTC' AS VARCHAR) AS updated_at) FROM read_parquet(${sqlString(source)})) TO ${sqlString(jsonl)} (FORMAT json)`);
+        if (part === 'sources' && !existsSync(jsonl)) await d.conn.run(`COPY (SELECT * EXCLUDE (dt) REPLACE (CAST(ts AT TIME ZONE 'UTC' AS VARCHAR) AS ts, CAST(updated_at AT TIME ZONE 'UTC' AS VARCHAR) AS updated_at) FROM read_parquet(${sqlString(source)})) TO ${sqlString(jsonl)} (FORMAT json)`);
       } finally { d.close(); }
     }
     const typed = (from: string) => `(SELECT CAST(order_id AS BIGINT) AS order_id, CAST(customer_id AS BIGINT) AS customer_id, CAST(amount AS DECIMAL(12,2)) AS amount,
@@ -176,11 +185,11 @@ export async function benchReconcileShapes(opts: { rows: number; rounds?: number
       { name: 'delta', cli: `${table}@${before}`, hand: `read_parquet([${beforeFiles.map(sqlString).join(', ')}])` },
     ];
     const levels: ShapeLevel[] = [];
-    const variants = [
-      { name: 'documented', path: contract, withFloat: true, levels: ['rows', 'checksum', 'counts'] as const, src: sources[0] },
-      { name: 'float ignored', path: noFloat, withFloat: false, levels: ['rows', 'checksum'] as const, src: sources[0] },
-      ...sources.slice(1).map((x) => ({ name: `documented, ${x.name} source`, path: contract, withFloat: true, levels: ['rows', 'checksum'] as const, src: x })),
+    const all: { name: string; path: string; withFloat: boolean; levels: readonly ('rows' | 'checksum' | 'counts')[]; src: typeof sources[number] }[] = [
+      { name: 'documented', path: contract, withFloat: true, levels: ['rows', 'checksum', 'counts'], src: sources[0] },
+      { name: 'float ignored', path: noFloat, withFloat: false, levels: ['rows', 'checksum'], src: sources[0] },
     ];
+    const variants = part === 'orders' ? all : sources.slice(1).map((x) => ({ name: `documented, ${x.name} source`, path: contract, withFloat: true, levels: ['rows', 'checksum'] as const, src: x }));
     for (const v of variants) for (const level of v.levels) {
       const contract = v.path;
       const source = v.src.cli;
@@ -209,12 +218,22 @@ export async function benchReconcileShapes(opts: { rows: number; rounds?: number
     try {
       const both = `(SELECT amount_float AS f0, CAST(ts AT TIME ZONE 'UTC' AS DATE) AS p FROM read_parquet(${sqlString(source)}) UNION ALL SELECT amount_float, dt FROM read_parquet([${targetFiles.map(sqlString).join(', ')}]))`;
       const q = async (sql: string) => (await duck.conn.runAndReadAll(sql)).getRowObjectsJS();
+      // Wall and CPU time (this process's: DuckDB's threads run in it), each the least of the rounds.
       const time = async (f: () => Promise<unknown>) => {
         let ms = Infinity;
-        for (let i = 0; i < rounds; i++) { const t = performance.now(); await f(); ms = Math.min(ms, performance.now() - t); }
-        return Math.round(ms);
+        let cpu = Infinity;
+        for (let i = 0; i < rounds; i++) {
+          const c0 = process.cpuUsage();
+          const t = performance.now();
+          await f();
+          ms = Math.min(ms, performance.now() - t);
+          const u = process.cpuUsage(c0);
+          cpu = Math.min(cpu, (u.user + u.system) / 1000);
+        }
+        return { ms: Math.round(ms), cpuMs: Math.round(cpu) };
       };
-      const plainMs = await time(() => q(`SELECT p, sum(f0) FROM ${both} GROUP BY p`));
+      const plain = await time(() => q(`SELECT p, sum(f0) FROM ${both} GROUP BY p`));
+      const plainMs = plain.ms;
       const scaled = async () => {
         const b = (await q(`SELECT count(*) AS n, ${floatBoundsAggregates('f0', 0)} FROM ${both}`))[0];
         const sc = floatScale(b.lo0 === null ? null : Number(b.lo0), b.hi0 === null ? null : Number(b.hi0), Number(b.n));
@@ -233,14 +252,14 @@ export async function benchReconcileShapes(opts: { rows: number; rounds?: number
       if (a !== g) throw new Error(`the exact sums disagree: ${a} vs ${g}`);
       const candidates: FloatCandidate[] = [];
       const add = async (id: string, name: string, exact: boolean, f: () => Promise<unknown>) => {
-        const ms = await time(f);
-        candidates.push({ id, name, exact, ms, ratio: Math.round((ms / plainMs) * 100) / 100 });
+        const t = await time(f);
+        candidates.push({ id, name, exact, ms: t.ms, ratio: Math.round((t.ms / plainMs) * 100) / 100, cpuMs: t.cpuMs, ratioCpu: Math.round((t.cpuMs / plain.cpuMs) * 100) / 100 });
       };
       await add('scaled', 'two-pass exponent bound: min/max, then sum(CAST(x * 2^S AS HUGEINT)) per partition (the pass)', true, scaled);
       await add('groups', 'integer decomposition in one pass: mantissa and exponent per row, sum(HUGEINT) per exponent (before)', true, groups);
       await add('fsum', "DuckDB's fsum (Kahan-Babuska): not exact, order-dependent in the last bits", false, () => q(`SELECT p, fsum(f0) FROM ${both} GROUP BY p`));
       await add('decimal', 'sum(CAST(x AS DECIMAL(38,10))): rounds every value, not exact', false, () => q(`SELECT p, sum(CAST(f0 AS DECIMAL(38,10))) FROM ${both} GROUP BY p`));
-      return { rows: opts.rows, rounds, shape: 'orders (content_divergence): float tolerance, partition from ts, ordering column', levels, floatSum: { plainMs, candidates }, loadAverage };
+      return { rows: opts.rows, rounds, shape: 'orders (content_divergence): float tolerance, partition from ts, ordering column', levels, floatSum: { plainMs, plainCpuMs: plain.cpuMs, candidates }, loadAverage };
     } finally {
       duck.close();
     }
@@ -255,7 +274,7 @@ export function formatShapesFigures(f: ShapesFigures): string {
     const cpu = l.ratioCpu === null ? '' : `; CPU ${l.cpuMs} ms vs ${l.handCpuMs} ms, ${l.ratioCpu}x`;
     lines.push(`  ${(l.contract + ' ' + l.level).padEnd(24)} lakerec ${String(l.ms).padStart(6)} ms   hand-written DuckDB ${String(l.handMs).padStart(6)} ms   ${l.ratio}x${l.goal === null ? '' : ` (goal <= ${l.goal}x: ${l.ratio <= l.goal ? 'met' : 'missed'})`}${cpu}`);
   }
-  lines.push(`  exact float sum over both sides' files, beside a plain sum() at ${f.floatSum.plainMs} ms:`);
-  for (const c of f.floatSum.candidates) lines.push(`    ${c.id.padEnd(8)} ${String(c.ms).padStart(6)} ms  ${c.ratio}x  ${c.exact ? 'exact' : 'NOT exact'}: ${c.name}`);
+  lines.push(`  exact float sum over both sides' files, beside a plain sum() at ${f.floatSum.plainMs} ms (CPU ${f.floatSum.plainCpuMs ?? '?'} ms):`);
+  for (const c of f.floatSum.candidates) lines.push(`    ${c.id.padEnd(8)} ${String(c.ms).padStart(6)} ms  ${c.ratio}x  CPU ${c.cpuMs ?? '?'} ms ${c.ratioCpu ?? '?'}x  ${c.exact ? 'exact' : 'NOT exact'}: ${c.name}`);
   return lines.join('\n');
 }

@@ -4,7 +4,7 @@
 //
 //   npm run bench                 full sizes (10M rows, 10,000 versions)
 //   npm run bench -- --quick      the reconcile bench on 1M rows instead of 10M (ratios stay comparable)
-//   npm run bench -- --only log-replay,bisect --merge   (re-measure some, keep the rest; also: history, timeline-ui, reconcile, reconcile-keys, reconcile-shapes, demo)
+//   npm run bench -- --only log-replay,bisect --merge   (re-measure some, keep the rest; also: history, timeline-ui, reconcile, reconcile-keys, reconcile-shapes, reconcile-sources, demo)
 //   npm run bench -- --only reconcile-scale --merge [--scale-rows N] [--scale-dir D]   (peak RSS at 100M rows; minutes; not in --quick; D keeps the data)
 //
 // The modules are imported dynamically so each stays its own chunk (each can also run alone).
@@ -108,6 +108,15 @@ async function main(): Promise<void> {
     const f = await benchReconcileShapes({ rows, rounds: args.quick ? 1 : args.runs, say });
     say(formatShapesFigures(f));
     results.reconcileShapes = f;
+  }
+
+  // The same contract with CSV, JSON lines and Delta sources (and the float sum's candidates again).
+  if (want('reconcile-sources')) {
+    const { benchReconcileShapes, formatShapesFigures } = await import('../bench/reconcile-shapes');
+    const rows = Number(process.env.LAKEREC_BENCH_SHAPES_ROWS ?? (args.quick ? 1_000_000 : 10_000_000));
+    const f = await benchReconcileShapes({ rows, rounds: args.quick ? 1 : args.runs, say, part: 'sources' });
+    say(formatShapesFigures(f));
+    results.reconcileSources = f;
   }
 
   if (want('reconcile-counts')) {
