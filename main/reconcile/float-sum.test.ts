@@ -189,6 +189,13 @@ describe('exact float sums through the reconcile', () => {
     const same = await lake('same', 'round(17 * 1.37, 2)');
     const changed = await lake('changed', 'round(17 * 1.37, 2) * 1.0825');
     const contract = parseContract(contractText);
+    // The same rows as CSV: a text source is parsed once at checksum level too (a narrow per-row table).
+    const csv = join(dir, 'src.csv');
+    await duck.conn.run(`COPY (SELECT * FROM read_parquet(${sqlString(source)})) TO ${sqlString(csv)} (FORMAT csv, HEADER)`);
+    const fromCsv = await reconcile({ source: csv, target: { root: changed }, contract, level: 'checksum' });
+    const fromParquet = await reconcile({ source, target: { root: changed }, contract, level: 'checksum' });
+    expect(fromCsv.floats).toEqual(fromParquet.floats);
+    expect(fromCsv.partitions.map((p) => p.sourceChecksum)).toEqual(fromParquet.partitions.map((p) => p.sourceChecksum));
     for (const target of [same, changed]) {
       const c = await reconcile({ source, target: { root: target }, contract, level: 'checksum' });
       const r = await reconcile({ source, target: { root: target }, contract, level: 'rows' });

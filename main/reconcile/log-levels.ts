@@ -347,7 +347,7 @@ export async function countsLevel(
   if (at >= levelIndex('checksum')) {
     const total = await sourceRowTotal(conn, source);
     const onProgress = sideProgress(ctx, 'hashing the source', total);
-    await materialise(conn, { table: 'lk_s', view: srcView, partSql: part.sourceSql, types: srcType }, plan.pass, { aggregateOnly: plan.aggregateOnly, onProgress });
+    await materialise(conn, { table: 'lk_s', view: srcView, partSql: part.sourceSql, types: srcType }, plan.pass, { aggregateOnly: plan.aggregateOnly, onProgress, rowFormat: source.kind === 'csv' || source.kind === 'json' });
     // The same query gives the source's checksums (read once, in the checksum level).
     countSql = plan.aggregateOnly ? 'SELECT p, n, hi, lo FROM lk_s' : sumsSql('lk_s', plan.pass);
   } else {

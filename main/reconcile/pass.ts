@@ -51,7 +51,11 @@ export function sumsSql(table: string, spec: PassSpec): string {
  */
 export async function materialise(
   conn: DuckDBConnection, side: { table: string; view: string; partSql: string; types: Map<string, string> }, spec: PassSpec,
-  opts: { append?: boolean; aggregateOnly?: boolean; onProgress?: (fraction: number) => void } = {},
+  opts: {
+    append?: boolean; aggregateOnly?: boolean; onProgress?: (fraction: number) => void;
+    /** The view parses text (CSV, JSON lines): read it once, so float bounds come from a narrow per-row table. */
+    rowFormat?: boolean;
+  } = {},
 ): Promise<void> {
   const { contract } = spec;
   const cols = spec.digestCols.map((c) => ({ name: c, type: side.types.get(c)!, raw: spec.rawHash.has(c) }));
@@ -68,7 +72,14 @@ export async function materialise(
   const h2 = opts.aggregateOnly || stored.h2 ? `, ${dg.h2} AS h2` : '';
   let q = `SELECT * EXCLUDE (_lk_d), ${dg.h1} AS h1${h2} FROM (SELECT ${sel.join(', ')} FROM ${sqlIdent(side.view)})`;
   try {
-    if (opts.aggregateOnly) {
+    if (opts.aggregateOnly && opts.rowFormat && spec.floatCols.length > 0) {
+      // A text source parsed twice would cost a second parse: its rows go once into a narrow
+      // per-row table (partition, digest halves, floats), which the bounds and the sums then read.
+      const rowsTable = `${side.table}_rows`;
+      await execWithProgress(conn, `CREATE OR REPLACE TEMP TABLE ${rowsTable} AS SELECT p, h1, h2${spec.floatCols.map((_, i) => `, f${i}`).join('')} FROM (${q})`, opts.onProgress);
+      const fa = await aggregateFloats(conn, { table: side.table, view: rowsTable, partSql: 'p' }, spec.floatCols.map((_, i) => `f${i}`));
+      q = `SELECT CAST(p AS VARCHAR) AS p, n, hi, lo${fa.outer} FROM (SELECT p, count(*) AS n, sum(h1) AS hi, sum(h2) AS lo${fa.aggs} FROM ${rowsTable} GROUP BY p)`;
+    } else if (opts.aggregateOnly) {
       // Floats summed while reading too: each column's scale from a bounds query over this side
       // first (a scan of the float columns alone); a column too wide for one scale is summed by
       // exponent groups into its own table (side.table + '_fg' + i). ADR 0003.
