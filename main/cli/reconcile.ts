@@ -86,11 +86,13 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     try {
       // Loaded only when used, like the incident report below: a counts run starts faster.
       const { checkLaws } = await import('../trust/laws');
+      mark?.('data laws');
       laws = await checkLaws({ source, table: tableArg(io.cwd, table), contract: resolve(io.cwd, contract), cwd: io.cwd, ...(version !== undefined ? { version } : {}), ...(open ? { open } : {}) });
     } catch (e) {
       result.notes.push(`data laws not checked: ${toErrorData(e).message}`);
     }
   }
+  mark?.('render');
   // Every report masks the values of confidential columns (the contract's tags, and the table's).
   const shown = maskReconcileResult(result, sensitivityOf(result, await schemaSensitivity(open ?? tableArg(io.cwd, table), result.target.version)));
   const md = str(p, 'markdown');

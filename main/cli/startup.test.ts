@@ -18,7 +18,7 @@ describe('a counts-level run', () => {
     const code = await runCli(args, { out: () => {}, err: (t) => err.push(t), cwd: process.cwd(), env: { LAKEREC_PROFILE: '1' } });
     expect(code).toBe(1);
     const phases = [...err.join('').matchAll(/^\[lakerec\] phase (.+) at (\d+) ms$/gm)].map((m) => ({ phase: m[1], at: Number(m[2]) }));
-    expect(phases.map((p) => p.phase)).toEqual(['cli ready', 'reading the target log', 'opening the source', 'counting source rows', 'report', 'done']);
+    expect(phases.map((p) => p.phase)).toEqual(['cli ready', 'reading the target log', 'opening the source', 'counting source rows', 'report', 'render', 'done']);
     for (let i = 1; i < phases.length; i++) expect(phases[i].at).toBeGreaterThanOrEqual(phases[i - 1].at);
   });
 

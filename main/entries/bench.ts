@@ -4,7 +4,7 @@
 //
 //   npm run bench                 full sizes (10M rows, 10,000 versions)
 //   npm run bench -- --quick      the reconcile bench on 1M rows instead of 10M (ratios stay comparable)
-//   npm run bench -- --only log-replay,bisect --merge   (re-measure some, keep the rest; also: history, timeline-ui, reconcile, reconcile-keys, demo)
+//   npm run bench -- --only log-replay,bisect --merge   (re-measure some, keep the rest; also: history, timeline-ui, reconcile, reconcile-keys, reconcile-shapes, reconcile-sources, demo)
 //   npm run bench -- --only reconcile-scale --merge [--scale-rows N] [--scale-dir D]   (peak RSS at 100M rows; minutes; not in --quick; D keeps the data)
 //
 // The modules are imported dynamically so each stays its own chunk (each can also run alone).
@@ -97,6 +97,26 @@ async function main(): Promise<void> {
       out[key === 'text' ? 'rowsTextKey' : 'rowsPairKey'] = { ratioMedian: round(median(ratios)), ratioCpuMedian: round(median(cpu)), msMedian: Math.round(median(ms)), baseline: 'full-outer-join diff', goal: 2, runs: ratios.length };
     }
     results.reconcileKeys = out;
+  }
+
+  // Issue #24: the orders shape with its documented contract (float tolerance, partition from ts,
+  // ordering column), CLI end to end beside the hand-written DuckDB query; the exact float sum's
+  // candidates beside a plain sum(). LAKEREC_BENCH_SHAPES_ROWS sets the size.
+  if (want('reconcile-shapes')) {
+    const { benchReconcileShapes, formatShapesFigures } = await import('../bench/reconcile-shapes');
+    const rows = Number(process.env.LAKEREC_BENCH_SHAPES_ROWS ?? (args.quick ? 1_000_000 : 10_000_000));
+    const f = await benchReconcileShapes({ rows, rounds: args.quick ? 1 : args.runs, say });
+    say(formatShapesFigures(f));
+    results.reconcileShapes = f;
+  }
+
+  // The same contract with CSV, JSON lines and Delta sources (and the float sum's candidates again).
+  if (want('reconcile-sources')) {
+    const { benchReconcileShapes, formatShapesFigures } = await import('../bench/reconcile-shapes');
+    const rows = Number(process.env.LAKEREC_BENCH_SHAPES_ROWS ?? (args.quick ? 1_000_000 : 10_000_000));
+    const f = await benchReconcileShapes({ rows, rounds: args.quick ? 1 : args.runs, say, part: 'sources' });
+    say(formatShapesFigures(f));
+    results.reconcileSources = f;
   }
 
   if (want('reconcile-counts')) {

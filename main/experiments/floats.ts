@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { openDuck, sqlString, type Duck } from '../engine/duck';
 import { canonicalRow } from '../reconcile/canonical';
-import { addGroup, emptyExactSum, exactSumsEqual, exactSumToNumber, floatPartsSql, type ExactSum } from '../reconcile/checksum';
+import {
+  addGroup, addScaled, emptyExactSum, exactSumsEqual, exactSumToNumber, floatBoundsAggregates, floatPartsSql, floatScale, scaledSumAggregates, type ExactSum,
+} from '../reconcile/checksum';
 import { openTarget, registerTargetView } from '../reconcile/sides';
 import { reconcile } from '../reconcile/reconcile';
 import type { BuiltLake } from '../../sample-lakes/build';
@@ -43,11 +45,18 @@ async function one(conn: DuckDBConnection, sql: string): Promise<Record<string, 
   return (await conn.runAndReadAll(sql)).getRowObjectsJS()[0];
 }
 
-/** The exact sum of a column, as the reconcile pass computes it (floatPartsSql + BigInt groups). */
+/** The exact sum of a column, as the reconcile pass computes it: one scale from the bounds (floatScale), else exponent groups. */
 async function exactSum(conn: DuckDBConnection, fromSql: string): Promise<ExactSum> {
+  const b = (await conn.runAndReadAll(`SELECT count(*) AS n, ${floatBoundsAggregates(COL, 0)} FROM (${fromSql})`)).getRowObjectsJS()[0];
+  const sc = floatScale(b.lo0 === null ? null : Number(b.lo0), b.hi0 === null ? null : Number(b.hi0), Number(b.n));
+  const s = emptyExactSum();
+  if (sc) {
+    const r = (await conn.runAndReadAll(`SELECT ${scaledSumAggregates(COL, sc.shift, 0)} FROM (${fromSql})`)).getRowObjectsJS()[0];
+    addScaled(s, sc.emin, r.ms0, Number(r.nan0), Number(r.pinf0), Number(r.ninf0));
+    return s;
+  }
   const p = floatPartsSql(COL);
   const r = await conn.runAndReadAll(`SELECT ${p.e} AS e, sum(${p.m})::HUGEINT::VARCHAR AS m FROM (${fromSql}) WHERE ${p.e} IS NOT NULL GROUP BY ALL`);
-  const s = emptyExactSum();
   for (const x of r.getRowObjectsJS()) addGroup(s, Number(x.e), BigInt(String(x.m)));
   return s;
 }
@@ -142,7 +151,7 @@ export const orderDependence: Experiment = {
         name: this.name,
         title: 'Order dependence: one column, 200 shuffles',
         question: 'Does the sum of the same values depend on the order they are added in?',
-        method: `The ${fmt(vals.length)} source values of ${COL} in ${s.partition}, shuffled ${SHUFFLES} times with a seeded PRNG (seed ${ctx.seed}); each shuffle summed left to right in IEEE doubles (a naive sum) and by the exact sum the contract uses for an excluded float (floatPartsSql and the BigInt groups of main/reconcile/checksum.ts, over a DuckDB table holding the values in the shuffled order).`,
+        method: `The ${fmt(vals.length)} source values of ${COL} in ${s.partition}, shuffled ${SHUFFLES} times with a seeded PRNG (seed ${ctx.seed}); each shuffle summed left to right in IEEE doubles (a naive sum) and by the exact sum the contract uses for an excluded float (one scale for the column from its bounds, summed as HUGEINT, as the pass does: floatScale and scaledSumAggregates of main/reconcile/checksum.ts, over a DuckDB table holding the values in the shuffled order).`,
         lakes: { rows: ctx.rows, seed: ctx.seed },
         figures: {
           values: vals.length,

@@ -86,6 +86,29 @@ function benchMetrics(bench: Json, ns: string, put: (name: string, v: unknown) =
     put(`${ns}.reconcile_keys.${key}.ratio`, get(bench, 'reconcileKeys', field, 'ratioMedian'));
     put(`${ns}.reconcile_keys.${key}.ratio_cpu`, get(bench, 'reconcileKeys', field, 'ratioCpuMedian'));
   }
+  // reconcile-shapes (#24): the orders shape with its documented contract, CLI end to end beside
+  // the hand-written DuckDB query; the exact float sum's candidates beside a plain sum().
+  for (const [section, key] of [['reconcileShapes', 'reconcile_shapes'], ['reconcileSources', 'reconcile_sources']]) {
+    put(`${ns}.${key}.rows`, get(bench, section, 'rows'));
+    const rowsN = num(get(bench, section, 'rows'));
+    if (rowsN !== undefined) put(`${ns}.${key}.rows_millions`, rowsN / 1_000_000);
+    put(`${ns}.${key}.load_average`, get(bench, section, 'loadAverage'));
+    const shapeLevels = get(bench, section, 'levels');
+    if (Array.isArray(shapeLevels)) {
+      for (const l of shapeLevels as Json[]) {
+        const k = `${ns}.${key}.${String(l.contract).replace(/\W+/g, '_')}.${String(l.level)}`;
+        put(`${k}.ratio`, l.ratio);
+        put(`${k}.ratio_cpu`, l.ratioCpu);
+      }
+    }
+    const floatCands = get(bench, section, 'floatSum', 'candidates');
+    if (Array.isArray(floatCands)) {
+      for (const c of floatCands as Json[]) {
+        put(`${ns}.${key}.float_sum.${String(c.id)}.ratio`, c.ratio);
+        put(`${ns}.${key}.float_sum.${String(c.id)}.ratio_cpu`, c.ratioCpu);
+      }
+    }
+  }
   // reconcile-scale: peak RSS at rows level on the largest size built (full runs only).
   put(`${ns}.reconcile_scale.peak_rss_mb`, get(bench, 'reconcileScale', 'peakRssMb'));
   put(`${ns}.reconcile_scale.spill_mb`, get(bench, 'reconcileScale', 'spillPeakMb'));

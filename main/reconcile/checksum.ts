@@ -115,3 +115,72 @@ export function exactSumsEqual(a: ExactSum, b: ExactSum): boolean {
   const e = Math.min(ra.exp2, rb.exp2);
   return (ra.num << BigInt(ra.exp2 - e)) === (rb.num << BigInt(rb.exp2 - e));
 }
+
+// ---- the exact sum at DuckDB speed: one scale for the whole column ----
+// Every finite double is m * 2^(e-52) with m an integer below 2^53. When the smallest nonzero
+// magnitude of a column has exponent emin and the largest emax, multiplying every value by
+// 2^(52-emin) makes it an integer below 2^(emax-emin+53), and the multiplication is exact (a
+// power of two, no overflow, no underflow). When that integer and the sum of every row's fit in
+// a HUGEINT, DuckDB sums the scaled values as HUGEINT exactly, in one aggregate with no per-row
+// exponent, and the column's exact sum is that one group: (emin, sum). The bounds come from one
+// min/max query first (the two-pass exponent bound); a column whose range is too wide (values
+// near 1e-300 beside 1e300) keeps the exponent groups of floatPartsSql. ADR 0003.
+
+/** The exponent e of a finite nonzero double, x = m * 2^(e-52) with m < 2^53 (subnormals: -1022). */
+export function exponentOf(x: number): number {
+  const dv = new DataView(new ArrayBuffer(8));
+  dv.setFloat64(0, x);
+  const biased = (dv.getUint16(0) >> 4) & 0x7ff;
+  return biased === 0 ? -1022 : biased - 1023;
+}
+
+/** Bit length of a non-negative integer. */
+function bitLength(n: number): number {
+  return n <= 0 ? 0 : Math.trunc(n).toString(2).length;
+}
+
+/**
+ * The one scale for a column: the power of two S (x * 2^S is an integer for every value) and emin,
+ * or null when the scaled sum of `rows` values could leave HUGEINT (the exponent groups then).
+ * `lo`/`hi` are the smallest nonzero and the largest finite magnitude (null: no such value).
+ */
+export function floatScale(lo: number | null, hi: number | null, rows: number): { emin: number; shift: number } | null {
+  if (lo === null || hi === null || lo === 0) return { emin: 52, shift: 0 };
+  const emin = exponentOf(lo);
+  const emax = exponentOf(hi);
+  // |x * 2^S| < 2^(emax-emin+53); the sum of `rows` of them < 2^(that + bitLength(rows)) <= 2^126.
+  if (emax - emin + 53 + bitLength(rows) > 126) return null;
+  return { emin, shift: 52 - emin };
+}
+
+/** SQL of a DOUBLE column times 2^shift, exactly (two factors: 2^1074 is not a double). */
+export function scaledSql(x: string, shift: number): string {
+  const a = Math.trunc(shift / 2);
+  const b = shift - a;
+  const f = (k: number) => (k === 0 ? '' : ` * CAST('${2 ** k}' AS DOUBLE)`);
+  return `(${x}${f(a)}${f(b)})`;
+}
+
+/** The aggregates of one column's exact sum in one scale: (ms, nan, pinf, ninf), named with suffix i. */
+export function scaledSumAggregates(x: string, shift: number, i: number): string {
+  return [
+    // CASE, not FILTER: a filtered-out row's argument is still computed, and NaN has no HUGEINT.
+    `sum(CASE WHEN isfinite(${x}) THEN CAST(${scaledSql(x, shift)} AS HUGEINT) END) AS ms${i}`,
+    `count(*) FILTER (WHERE isnan(${x})) AS nan${i}`,
+    `count(*) FILTER (WHERE ${x} = CAST('infinity' AS DOUBLE)) AS pinf${i}`,
+    `count(*) FILTER (WHERE ${x} = CAST('-infinity' AS DOUBLE)) AS ninf${i}`,
+  ].join(', ');
+}
+
+/** The bounds query's aggregates for one column: lo (smallest nonzero finite magnitude), hi (largest finite). */
+export function floatBoundsAggregates(x: string, i: number): string {
+  return `min(abs(${x})) FILTER (WHERE ${x} <> 0 AND isfinite(${x})) AS lo${i}, max(abs(${x})) FILTER (WHERE isfinite(${x})) AS hi${i}`;
+}
+
+/** Adds one scaled group (as DuckDB returned it) and the special counts to an exact sum. */
+export function addScaled(s: ExactSum, emin: number, ms: unknown, nan: number, pinf: number, ninf: number): void {
+  if (ms !== null && ms !== undefined) addGroup(s, emin, BigInt(String(ms)));
+  s.nan += nan;
+  s.posInf += pinf;
+  s.negInf += ninf;
+}

@@ -17,7 +17,7 @@ import type { Tally } from './result';
 import { contractError, type Contract } from './contract';
 import type { Evidence, PartitionRemoval, StatsDuplicate } from './classify';
 import { registerTargetView, targetChanges, type SourceSide, type TargetSide } from './sides';
-import { dayOf, label, num, rows, sideProgress, sourceRowTotal, text, uncast, type PartitionSpec } from './sql';
+import { dayOf, execWithProgress, label, num, rows, sideProgress, sourceRowTotal, text, uncast, type PartitionSpec } from './sql';
 
 /** The partition column (or expression) on each side; validates the expression against the source. */
 export async function partitionSpec(conn: DuckDBConnection, contract: Contract, source: SourceSide, target: TargetSide): Promise<PartitionSpec & { srcHasCol: boolean }> {
@@ -351,8 +351,20 @@ export async function countsLevel(
   let countSql = `SELECT CAST(p AS VARCHAR) AS p, n FROM (SELECT ${uncast(part.sourceSql)} AS p, count(*) AS n FROM ${srcView} GROUP BY 1)`;
   if (at >= levelIndex('checksum')) {
     const total = await sourceRowTotal(conn, source);
+    const isText = source.kind === 'csv' || source.kind === 'json';
+    if (isText && at >= levelIndex('keys')) {
+      // A text file has no row groups or partition files to skip: keys and rows read the source
+      // again (the example rows, the changed rows' columns), so it is parsed once, into a temp
+      // table the rest of the run reads (DuckDB spills it past its memory limit).
+      try {
+        await execWithProgress(conn, `CREATE OR REPLACE TEMP TABLE lk_src_rows AS SELECT * FROM ${sqlIdent(srcView)}`, sideProgress(ctx, 'reading the source', total));
+      } catch (e) {
+        throw new LakerecError('source_unreadable', `cannot read the source: ${(e as Error).message.split('\n')[0]}`);
+      }
+      await conn.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdent(srcView)} AS SELECT * FROM lk_src_rows`);
+    }
     const onProgress = sideProgress(ctx, 'hashing the source', total);
-    await materialise(conn, { table: 'lk_s', view: srcView, partSql: part.sourceSql, types: srcType }, plan.pass, { aggregateOnly: plan.aggregateOnly, onProgress });
+    await materialise(conn, { table: 'lk_s', view: srcView, partSql: part.sourceSql, types: srcType }, plan.pass, { aggregateOnly: plan.aggregateOnly, onProgress, rowFormat: source.kind === 'csv' || source.kind === 'json' });
     // The same query gives the source's checksums (read once, in the checksum level).
     countSql = plan.aggregateOnly ? 'SELECT p, n, hi, lo FROM lk_s' : sumsSql('lk_s', plan.pass);
   } else {

@@ -7,13 +7,15 @@ import { levelIndex, type BaselineUse, type FloatColumnResult, type Level } from
 import { sqlIdent } from '../engine/duck';
 import type { ActiveFile } from '../delta/types';
 import { compareFamily, rowDigestHalves, type DigestMode } from './canonical';
-import { addGroup, combineHalves, emptyExactSum, exactSumToNumber, floatPartsSql, toHex128, type ExactSum } from './checksum';
+import {
+  addGroup, addScaled, combineHalves, emptyExactSum, exactSumToNumber, floatBoundsAggregates, floatPartsSql, floatScale, scaledSumAggregates, toHex128, type ExactSum,
+} from './checksum';
 import { contractError, type Contract } from './contract';
 import { baselineFor, type Baseline, type InheritedPartition, type StoredFloatSum } from './baseline';
 import type { SchemaLevel, StoredColumns } from './levels';
 import type { Tally } from './result';
 import { normaliseType, registerTargetView, type TargetSide } from './sides';
-import { execWithProgress, label, num, orderingSql, rows, sideProgress, text, uncast, type PartitionSpec } from './sql';
+import { exec, execWithProgress, label, num, orderingSql, rows, sideProgress, text, uncast, type PartitionSpec } from './sql';
 
 /** What the one pass computes, the same for both sides of a run. */
 export interface PassSpec {
@@ -48,7 +50,11 @@ export function sumsSql(table: string, spec: PassSpec): string {
  */
 export async function materialise(
   conn: DuckDBConnection, side: { table: string; view: string; partSql: string; types: Map<string, string> }, spec: PassSpec,
-  opts: { append?: boolean; aggregateOnly?: boolean; onProgress?: (fraction: number) => void } = {},
+  opts: {
+    append?: boolean; aggregateOnly?: boolean; onProgress?: (fraction: number) => void;
+    /** The view parses text (CSV, JSON lines): read it once, so float bounds come from a narrow per-row table. */
+    rowFormat?: boolean;
+  } = {},
 ): Promise<void> {
   const { contract } = spec;
   const cols = spec.digestCols.map((c) => ({ name: c, type: side.types.get(c)!, raw: spec.rawHash.has(c) }));
@@ -64,14 +70,58 @@ export async function materialise(
   // h2 is hash(h1): computed where it is summed, not stored per row.
   const h2 = opts.aggregateOnly || stored.h2 ? `, ${dg.h2} AS h2` : '';
   let q = `SELECT * EXCLUDE (_lk_d), ${dg.h1} AS h1${h2} FROM (SELECT ${sel.join(', ')} FROM ${sqlIdent(side.view)})`;
-  if (opts.aggregateOnly) q = `SELECT CAST(p AS VARCHAR) AS p, n, hi, lo FROM (SELECT p, count(*) AS n, sum(h1) AS hi, sum(h2) AS lo FROM (${q}) GROUP BY p)`;
   try {
+    if (opts.aggregateOnly && opts.rowFormat && spec.floatCols.length > 0) {
+      // A text source parsed twice would cost a second parse: its rows go once into a narrow
+      // per-row table (partition, digest halves, floats), which the bounds and the sums then read.
+      const rowsTable = `${side.table}_rows`;
+      await execWithProgress(conn, `CREATE OR REPLACE TEMP TABLE ${rowsTable} AS SELECT p, h1, h2${spec.floatCols.map((_, i) => `, f${i}`).join('')} FROM (${q})`, opts.onProgress);
+      const fa = await aggregateFloats(conn, { table: side.table, view: rowsTable, partSql: 'p' }, spec.floatCols.map((_, i) => `f${i}`));
+      q = `SELECT CAST(p AS VARCHAR) AS p, n, hi, lo${fa.outer} FROM (SELECT p, count(*) AS n, sum(h1) AS hi, sum(h2) AS lo${fa.aggs} FROM ${rowsTable} GROUP BY p)`;
+    } else if (opts.aggregateOnly) {
+      // Floats summed while reading too: each column's scale from a bounds query over this side
+      // first (a scan of the float columns alone); a column too wide for one scale is summed by
+      // exponent groups into its own table (side.table + '_fg' + i). ADR 0003.
+      const fa = await aggregateFloats(conn, side, spec.floatCols);
+      q = `SELECT CAST(p AS VARCHAR) AS p, n, hi, lo${fa.outer} FROM (SELECT p, count(*) AS n, sum(h1) AS hi, sum(h2) AS lo${fa.aggs} FROM (${q}) GROUP BY p)`;
+    }
     await execWithProgress(conn, opts.append ? `INSERT INTO ${side.table} BY NAME ${q}` : `CREATE OR REPLACE TEMP TABLE ${side.table} AS ${q}`, opts.onProgress);
   } catch (e) {
     const msg = (e as Error).message.split('\n')[0];
     if (side.table === 'lk_s') throw new LakerecError('source_unreadable', `cannot read the source: ${msg}`);
     throw new LakerecError('io_error', `cannot read the target's data: ${msg}`);
   }
+}
+
+/**
+ * The float columns' part of an aggregating pass: the scaled-sum aggregates and their output
+ * columns (emin{i} is the column's scale, NULL where it is summed by exponent groups instead, in
+ * `${side.table}_fg${i}`, which this builds).
+ */
+async function aggregateFloats(
+  conn: DuckDBConnection, side: { table: string; view: string; partSql: string }, floatCols: string[],
+): Promise<{ aggs: string; outer: string }> {
+  if (floatCols.length === 0) return { aggs: '', outer: '' };
+  const f = (i: number) => `f${i}`;
+  const vals = `(SELECT ${floatCols.map((c, i) => `CAST(${sqlIdent(c)} AS DOUBLE) AS ${f(i)}`).join(', ')} FROM ${sqlIdent(side.view)})`;
+  const b = (await rows(conn, `SELECT count(*) AS n, ${floatCols.map((_, i) => floatBoundsAggregates(f(i), i)).join(', ')} FROM ${vals}`))[0];
+  const bound = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  let aggs = '';
+  let outer = '';
+  for (let i = 0; i < floatCols.length; i++) {
+    const sc = floatScale(bound(b[`lo${i}`]), bound(b[`hi${i}`]), num(b.n));
+    if (sc) {
+      aggs += `, ${scaledSumAggregates(f(i), sc.shift, i)}`;
+      outer += `, ms${i}, nan${i}, pinf${i}, ninf${i}, CAST(${sc.emin} AS INTEGER) AS emin${i}`;
+    } else {
+      outer += `, CAST(NULL AS INTEGER) AS emin${i}`;
+      const fp = floatPartsSql(`_lk_f${i}`);
+      await exec(conn, `CREATE OR REPLACE TEMP TABLE ${side.table}_fg${i} AS SELECT CAST(p AS VARCHAR) AS p, e, special, ms, n FROM (
+        SELECT p, e, special, sum(CAST(m AS HUGEINT)) AS ms, count(*) AS n FROM (SELECT ${uncast(side.partSql)} AS p, ${fp.e} AS e, ${fp.m} AS m, ${fp.special} AS special
+          FROM (SELECT *, CAST(${sqlIdent(floatCols[i])} AS DOUBLE) AS _lk_f${i} FROM ${sqlIdent(side.view)})) GROUP BY ALL)`);
+    }
+  }
+  return { aggs, outer };
 }
 
 export function toStored(v: { s: ExactSum; n: number }): StoredFloatSum {
@@ -90,33 +140,78 @@ export function fromStored(f: StoredFloatSum): { s: ExactSum; n: number } {
 /**
  * Exact per-partition sums of each float column on both sides (inherited target partitions take
  * their sums from the baseline). Also returns the target's sums in stored form, for a baseline.
+ * One bounds query over both tables picks each column's scale (checksum.ts: floatScale); the
+ * columns that have one are summed as scaled HUGEINTs in one aggregate per side, the rest by
+ * exponent groups (floatPartsSql). Both are exact; ADR 0003 has the figures.
  */
 export async function floatSums(
   conn: DuckDBConnection, floatCols: string[], contract: Contract, part: PartitionSpec, inherited: Map<string, InheritedPartition>,
+  /** The tables are the aggregating pass's per-partition rows (materialise's aggregateOnly), not per-row tables. */
+  aggregated = false,
 ): Promise<{ results: FloatColumnResult[]; target: Map<string, Record<string, StoredFloatSum>> }> {
   const out: FloatColumnResult[] = [];
   const stored = new Map<string, Record<string, StoredFloatSum>>();
+  if (floatCols.length === 0) return { results: out, target: stored };
+  const f = (i: number) => `f${i}`;
+  const scales: ({ emin: number; shift: number } | null)[] = floatCols.map(() => null);
+  if (!aggregated) {
+    const both = `(SELECT ${floatCols.map((_, i) => f(i)).join(', ')} FROM lk_s UNION ALL SELECT ${floatCols.map((_, i) => f(i)).join(', ')} FROM lk_t)`;
+    const b = (await rows(conn, `SELECT count(*) AS n, ${floatCols.map((_, i) => floatBoundsAggregates(f(i), i)).join(', ')} FROM ${both}`))[0];
+    const bound = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+    floatCols.forEach((_, i) => { scales[i] = floatScale(bound(b[`lo${i}`]), bound(b[`hi${i}`]), num(b.n)); });
+  }
+  const side = async (table: string) => {
+    const per = floatCols.map(() => new Map<string, { s: ExactSum; n: number }>());
+    const at = (i: number, l: string) => {
+      let cur = per[i].get(l);
+      if (!cur) { cur = { s: emptyExactSum(), n: 0 }; per[i].set(l, cur); }
+      return cur;
+    };
+    if (aggregated) {
+      // The pass summed each column in its own scale per side (emin{i}), or into ${table}_fg{i}.
+      const wide = new Set<number>();
+      for (const r of await rows(conn, `SELECT * FROM ${table}`)) {
+        const l = label(part.column, text(r.p));
+        for (let i = 0; i < floatCols.length; i++) {
+          if (r[`emin${i}`] === null || r[`emin${i}`] === undefined) { wide.add(i); continue; }
+          const cur = at(i, l);
+          cur.n += num(r.n);
+          addScaled(cur.s, num(r[`emin${i}`]), r[`ms${i}`], num(r[`nan${i}`]), num(r[`pinf${i}`]), num(r[`ninf${i}`]));
+        }
+      }
+      for (const i of wide) {
+        for (const r of await rows(conn, `SELECT p, e, special, ms, n FROM ${table}_fg${i}`)) addExponentGroup(at(i, label(part.column, text(r.p))), r);
+      }
+      return per;
+    }
+    const fast = floatCols.map((_, i) => i).filter((i) => scales[i] !== null);
+    if (fast.length) {
+      const aggs = fast.map((i) => scaledSumAggregates(f(i), scales[i]!.shift, i)).join(', ');
+      // Grouped by the stored partition value; only the groups become text.
+      for (const r of await rows(conn, `SELECT * REPLACE (CAST(p AS VARCHAR) AS p) FROM (SELECT p, count(*) AS n, ${aggs} FROM ${table} GROUP BY p)`)) {
+        const l = label(part.column, text(r.p));
+        for (const i of fast) {
+          const cur = at(i, l);
+          cur.n += num(r.n);
+          addScaled(cur.s, scales[i]!.emin, r[`ms${i}`], num(r[`nan${i}`]), num(r[`pinf${i}`]), num(r[`ninf${i}`]));
+        }
+      }
+    }
+    for (let i = 0; i < floatCols.length; i++) {
+      if (scales[i] !== null) continue;
+      const fp = floatPartsSql(f(i));
+      const q = `SELECT CAST(p AS VARCHAR) AS p, e, special, ms, n FROM (SELECT p, e, special, sum(CAST(m AS HUGEINT)) AS ms, count(*) AS n FROM (SELECT p, ${fp.e} AS e, ${fp.m} AS m, ${fp.special} AS special FROM ${table}) GROUP BY ALL)`;
+      for (const r of await rows(conn, q)) addExponentGroup(at(i, label(part.column, text(r.p))), r);
+    }
+    return per;
+  };
+  const sAll = await side('lk_s');
+  const tAll = await side('lk_t');
   for (let i = 0; i < floatCols.length; i++) {
     const col = floatCols[i];
     const rule = contract.floats[col];
-    const fp = floatPartsSql(`f${i}`);
-    const side = async (table: string) => {
-      const m = new Map<string, { s: ExactSum; n: number }>();
-      const q = `SELECT p, e, special, sum(CAST(m AS HUGEINT)) AS ms, count(*) AS n FROM (SELECT CAST(p AS VARCHAR) AS p, ${fp.e} AS e, ${fp.m} AS m, ${fp.special} AS special FROM ${table}) GROUP BY ALL`;
-      for (const r of await rows(conn, q)) {
-        const l = label(part.column, text(r.p));
-        const cur = m.get(l) ?? { s: emptyExactSum(), n: 0 };
-        cur.n += num(r.n);
-        if (r.special === 'nan') cur.s.nan += num(r.n);
-        else if (r.special === '+inf') cur.s.posInf += num(r.n);
-        else if (r.special === '-inf') cur.s.negInf += num(r.n);
-        else if (r.e !== null) addGroup(cur.s, Number(r.e), BigInt(String(r.ms)));
-        m.set(l, cur);
-      }
-      return m;
-    };
-    const s = await side('lk_s');
-    const t = await side('lk_t');
+    const s = sAll[i];
+    const t = tAll[i];
     for (const [l, inh] of inherited) if (inh.floats[col]) t.set(l, fromStored(inh.floats[col]));
     for (const [l, v] of t) stored.set(l, { ...(stored.get(l) ?? {}), [col]: toStored(v) });
     const labels = [...new Set([...s.keys(), ...t.keys()])].sort();
@@ -127,14 +222,23 @@ export async function floatSums(
       tolerance: rule === 'exclude' ? null : rule.tolerance,
       partitions: labels.map((l) => {
         const a = exactSumToNumber(s.get(l)?.s ?? emptyExactSum());
-        const b = exactSumToNumber(t.get(l)?.s ?? emptyExactSum());
+        const bb = exactSumToNumber(t.get(l)?.s ?? emptyExactSum());
         const n = Math.max(s.get(l)?.n ?? 0, t.get(l)?.n ?? 0);
-        const agree = Object.is(a, b) || (Number.isNaN(a) && Number.isNaN(b)) || Math.abs(a - b) <= tol * n;
-        return { partition: l, source: String(a), target: String(b), agree };
+        const agree = Object.is(a, bb) || (Number.isNaN(a) && Number.isNaN(bb)) || Math.abs(a - bb) <= tol * n;
+        return { partition: l, source: String(a), target: String(bb), agree };
       }),
     });
   }
   return { results: out, target: stored };
+}
+
+/** One row of an exponent-groups query (p, e, special, ms, n) added to a partition's exact sum. */
+function addExponentGroup(cur: { s: ExactSum; n: number }, r: Record<string, unknown>): void {
+  cur.n += num(r.n);
+  if (r.special === 'nan') cur.s.nan += num(r.n);
+  else if (r.special === '+inf') cur.s.posInf += num(r.n);
+  else if (r.special === '-inf') cur.s.negInf += num(r.n);
+  else if (r.e !== null && r.e !== undefined) addGroup(cur.s, Number(r.e), BigInt(String(r.ms)));
 }
 
 /** The pass's plan: which columns go into the digest, which are compared as exact float sums. */
@@ -154,8 +258,8 @@ export function planPass(contract: Contract, s: SchemaLevel, mode: DigestMode, l
   const floatCols = compared.filter((c) => compareFamily(tgtType.get(c)!, false) === 'float' || compareFamily(srcType.get(c)!, false) === 'float');
   const digestCols = compared.filter((c) => !floatCols.includes(c)).sort();
   // The checksum level alone needs only per-partition sums: aggregate while reading, keep no
-  // per-row table (floats need their values for exact sums, so they keep the rows).
-  const aggregateOnly = level === 'checksum' && floatCols.length === 0;
+  // per-row table (floats too: their exact sums are aggregated in the same pass).
+  const aggregateOnly = level === 'checksum';
   const rawHash = new Set(digestCols.filter((c) => normaliseType(srcType.get(c)!) === normaliseType(tgtType.get(c)!)));
   const pc = part.column;
   // The source's type name: one DuckDB printed (DESCRIBE), never the log's text.
@@ -264,7 +368,7 @@ export async function checksumLevel(
     if (p.sourceChecksum === null) p.sourceChecksum = toHex128(0n);
     if (p.targetChecksum === null) p.targetChecksum = toHex128(0n);
   }
-  let fs = await floatSums(conn, floatCols, contract, part, inherited);
+  let fs = await floatSums(conn, floatCols, contract, part, inherited, aggregateOnly);
   const floatDisagrees = (l: string) => fs.results.some((f) => f.partitions.some((x) => x.partition === l && !x.agree));
   // An inherited partition that disagrees with the source must be read for the key diff.
   if (baselineUse && at >= levelIndex('keys')) {

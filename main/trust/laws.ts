@@ -108,7 +108,11 @@ export async function checkLaws(opts: LawsOptions): Promise<LawsResult> {
       return INTEGER.test(tType.get(m)!) ? `sum(CAST(${c} AS HUGEINT)) AS m${i}` : `sum(${c}) AS m${i}`;
     };
     const aggs = ['count(*) AS n', ...measures.map(agg)].join(', ');
-    const side = (view: string, d: string | null) => `SELECT ${d === null ? 'NULL::VARCHAR' : `CAST(${d} AS VARCHAR)`} AS d, ${aggs} FROM ${view} GROUP BY 1`;
+    // Grouped by the day's own value, and only the groups made text (a cast per row cost about
+    // half the query at 2M rows).
+    const side = (view: string, d: string | null) => (d === null
+      ? `SELECT NULL::VARCHAR AS d, ${aggs} FROM ${view} GROUP BY 1`
+      : `SELECT * REPLACE (CAST(d AS VARCHAR) AS d) FROM (SELECT ${d} AS d, ${aggs} FROM ${view} GROUP BY 1)`);
     report(ctx, { phase: 'totals per day', done: 0, total: null });
     let joined: Record<string, unknown>[];
     try {
