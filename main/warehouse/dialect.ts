@@ -120,7 +120,8 @@ export const DIALECT_SQL: Record<Dialect, DialectSql> = {
     log2: (x) => `log2(${x})`,
     isNan: (x) => `isnan(${x})`,
     double: 'DOUBLE',
-    describe: (r) => `DESCRIBE TABLE ${r}`,
+    // EXTENDED: the columns, then '#' sections (partitioning, details) the reader stops at.
+    describe: (r) => `DESCRIBE TABLE EXTENDED ${r}`,
     versionAsOf: (r, v) => `${r} VERSION AS OF ${v}`,
     limit: (n) => `LIMIT ${n}`,
   },
@@ -229,23 +230,36 @@ export function limbsSql(h: string, dialect: Dialect): string[] {
 }
 
 /**
- * SQL of a double's exact parts, as main/reconcile/checksum.ts defines them (x = m * 2^(e-52)):
- * e and m for finite non-zero values, else null; special 'nan', '+inf', '-inf' or null.
+ * A double's exact parts, as main/reconcile/checksum.ts defines them (x = m * 2^(e-52)): e and m
+ * for finite non-zero values, else null; special 'nan', '+inf', '-inf' or null. Written in three
+ * nested SELECTs (x and a first exponent; the corrected exponent; the mantissa) so each stage
+ * names the one before instead of repeating it: the SQL stays linear in size.
+ * `keep` are passed through (expressions aliased in the first stage, names after it).
  */
-export function floatPartsPushed(column: string, dialect: Dialect): { e: string; m: string; special: string } {
+export function floatPartsSelect(dialect: Dialect, from: string, keep: { expr: string; as: string }[], floats: { expr: string; out: string }[]): string {
   const d = DIALECT_SQL[dialect];
-  const x = `CAST(${d.ident(column)} AS ${d.double})`;
   const inf = dialect === 'snowflake' ? `'inf'::FLOAT` : dialect === 'trino' ? 'infinity()' : `CAST('Infinity' AS ${d.double})`;
   const half = (e: string) => `FLOOR((52 - (${e})) / 2.0)`;
-  const e0 = `GREATEST(-1022, CAST(FLOOR(${d.log2(`abs(${x})`)}) AS INTEGER))`;
-  const scaled = (e: string) => `(${x} * power(2.0, ${half(e)}) * power(2.0, (52 - (${e})) - ${half(e)}))`;
-  const e1 = `CASE WHEN abs(${scaled(e0)}) >= 9007199254740992.0 THEN ${e0} + 1 WHEN abs(${scaled(e0)}) < 4503599627370496.0 AND ${e0} > -1022 THEN ${e0} - 1 ELSE ${e0} END`;
-  const nan = d.isNan(x);
-  const special = `CASE WHEN ${nan} THEN 'nan' WHEN ${x} = ${inf} THEN '+inf' WHEN ${x} = -${inf} THEN '-inf' ELSE NULL END`;
-  const finite = `(${x} IS NOT NULL AND ${x} <> 0 AND NOT ${nan} AND ${x} <> ${inf} AND ${x} <> -${inf})`;
-  return {
-    e: `CASE WHEN ${finite} THEN ${e1} ELSE NULL END`,
-    m: `CASE WHEN ${finite} THEN CAST(${scaled(e1)} AS BIGINT) ELSE NULL END`,
-    special,
-  };
+  const scaled = (x: string, e: string) => `(${x} * power(2.0, ${half(e)}) * power(2.0, (52 - (${e})) - ${half(e)}))`;
+  const k = keep.map((c) => c.as);
+  const s1 = floats.flatMap((f) => {
+    const x = `CAST(${f.expr} AS ${d.double})`;
+    const nan = d.isNan(x);
+    const finite = `(${x} IS NOT NULL AND ${x} <> 0 AND NOT ${nan} AND ${x} <> ${inf} AND ${x} <> -${inf})`;
+    return [
+      `${x} AS ${f.out}_x`,
+      `CASE WHEN ${finite} THEN GREATEST(-1022, CAST(FLOOR(${d.log2(`abs(${x})`)}) AS INTEGER)) END AS ${f.out}_e0`,
+      `CASE WHEN ${nan} THEN 'nan' WHEN ${x} = ${inf} THEN '+inf' WHEN ${x} = -${inf} THEN '-inf' END AS ${f.out}_s`,
+    ];
+  });
+  // floor(log2|x|) can be off by one near powers of two; the mantissa's size corrects it.
+  const s2 = floats.flatMap((f) => {
+    const x = `${f.out}_x`;
+    const e0 = `${f.out}_e0`;
+    return [x, `${f.out}_s`, `CASE WHEN ${e0} IS NULL THEN NULL WHEN abs(${scaled(x, e0)}) >= 9007199254740992.0 THEN ${e0} + 1 WHEN abs(${scaled(x, e0)}) < 4503599627370496.0 AND ${e0} > -1022 THEN ${e0} - 1 ELSE ${e0} END AS ${f.out}_e`];
+  });
+  const s3 = floats.flatMap((f) => [`${f.out}_e`, `CASE WHEN ${f.out}_e IS NULL THEN NULL ELSE CAST(${scaled(`${f.out}_x`, `${f.out}_e`)} AS BIGINT) END AS ${f.out}_m`, `${f.out}_s`]);
+  const first = `SELECT ${[...keep.map((c) => `${c.expr} AS ${c.as}`), ...s1].join(', ')} FROM ${from}`;
+  const second = `SELECT ${[...k, ...s2].join(', ')} FROM (${first}) f1`;
+  return `SELECT ${[...k, ...s3].join(', ')} FROM (${second}) f2`;
 }

@@ -9,7 +9,7 @@ import { fingerprintSql, type FingerprintDialect } from '../../shared/fingerprin
 import { compareFamily, decimalScale } from '../reconcile/canonical';
 import type { Contract } from '../reconcile/contract';
 import { NULL_LABEL } from '../reconcile/sql';
-import { DIALECT_SQL, canonicalRowSql, floatPartsPushed, limbsSql, type Dialect, type WarehouseColumn } from './dialect';
+import { DIALECT_SQL, canonicalRowSql, floatPartsSelect, limbsSql, type Dialect, type WarehouseColumn } from './dialect';
 import { PUSHED_DIGEST } from './partials';
 
 export const PUSHED_LEVELS = ['schema', 'counts', 'checksum', 'keys', 'rows', 'fingerprint', 'laws', 'bisect'] as const;
@@ -84,11 +84,13 @@ function partitionText(side: PushSide): { sql: string; column: string | null } {
   const d = DIALECT_SQL[side.dialect];
   const part = side.contract.partitioning;
   if (!part) return { sql: 'NULL', column: null };
-  if (part.expression) {
-    if (side.dialect !== 'duckdb') throw new LakerecError('contract_mismatch', `the contract's partition expression is DuckDB SQL; ${side.dialect} is given the partition column only (partition by "${part.column}" with no expression, or reconcile this side locally)`);
-    return { sql: `CAST((${part.expression}) AS VARCHAR)`, column: part.column };
+  // As the local engine: the side's own partition column when it has one; the contract's
+  // expression (DuckDB SQL) only derives it for a side that lacks it.
+  const own = side.columns.find((x) => x.name === sideName(side, part.column));
+  if (!own) {
+    throw new LakerecError('contract_mismatch', `${side.relation} has no partition column "${part.column}"${part.expression ? ` and the contract's expression to derive it is DuckDB SQL: push a view that has the column, or reconcile this side locally` : ''}`);
   }
-  const c = column(side, sideName(side, part.column));
+  const c = own;
   const x = d.ident(c.name);
   const fam = compareFamily(c.type, false);
   if (fam === 'integer' || fam === 'string' || fam === 'date') return { sql: fam === 'string' ? x : d.valueText(x, fam, 0), column: part.column };
@@ -155,9 +157,9 @@ export function checksumStatements(side: PushSide): PushedStatement[] {
     if (!side.contract.floats[targetName(side, f.name)]) {
       throw new LakerecError('contract_mismatch', `column "${targetName(side, f.name)}" is a float: the contract must say what equal means ({ float: exclude } or { float: { tolerance: T } })`);
     }
-    const fp = floatPartsPushed(f.name, side.dialect);
+    const parts = floatPartsSelect(side.dialect, side.relation, [{ expr: p, as: 'p' }], [{ expr: d.ident(f.name), out: 'f' }]);
     out.push(stmt('checksum', `exact sums of float column ${f.name} per partition and exponent (p, e, special, ms, n)`,
-      header(side, 'checksum') + `SELECT p, e, special, SUM(CAST(m AS ${d.exactInt})) AS ms, COUNT(*) AS n FROM (SELECT ${p} AS p, ${fp.e} AS e, ${fp.m} AS m, ${fp.special} AS special FROM ${side.relation}) t GROUP BY p, e, special`,
+      header(side, 'checksum') + `SELECT p, f_e AS e, f_s AS special, SUM(CAST(f_m AS ${d.exactInt})) AS ms, COUNT(*) AS n FROM (${parts}) t GROUP BY p, f_e, f_s`,
       { column: f.name }));
   }
   return out;
