@@ -204,9 +204,13 @@ export function deltaTypeOf(duckType: string): DataType {
   }
 }
 
+/** The Delta schema the fingerprint of these columns is defined over. */
+export function fingerprintSchema(columns: WarehouseColumn[]): StructType {
+  return { type: 'struct', fields: columns.map((c) => ({ name: c.name, type: deltaTypeOf(c.type), nullable: true, metadata: {} })) };
+}
+
 export function fingerprintStatement(side: PushSide): PushedStatement {
-  const schema: StructType = { type: 'struct', fields: side.columns.map((c) => ({ name: c.name, type: deltaTypeOf(c.type), nullable: true, metadata: {} })) };
-  const sql = fingerprintSql(schema, side.dialect as FingerprintDialect, side.relation);
+  const sql = fingerprintSql(fingerprintSchema(side.columns), side.dialect as FingerprintDialect, side.relation);
   return stmt('fingerprint', 'the ods fingerprint v1: one row', sql);
 }
 
