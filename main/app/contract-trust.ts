@@ -20,8 +20,9 @@ function realOrResolved(p: string): string {
 
 export class AcceptedContracts {
   private readonly file: string;
-  constructor(userDataDir: string) {
-    this.file = join(userDataDir, ACCEPTED_CONTRACTS_FILE);
+  /** `fileName`: another list under the same rule (main/warehouse/ keeps accepted connection files). */
+  constructor(userDataDir: string, fileName = ACCEPTED_CONTRACTS_FILE) {
+    this.file = join(userDataDir, fileName);
   }
 
   private read(): Entry[] {
