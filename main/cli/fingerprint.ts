@@ -26,6 +26,8 @@ export function relationFor(dialect: FingerprintDialect, root: string, version: 
 }
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
+  // --warehouse NAME: the fingerprint computed by the engine that holds the table (main/warehouse/).
+  if (argv.some((a) => a === '--warehouse' || a.startsWith('--warehouse='))) return (await import('./warehouse')).fingerprintCommand(argv, io);
   const p = parseArgs(argv, { version: 'string', json: 'boolean', check: 'boolean', sql: 'string', 'allow-outside-paths': 'boolean' });
   const [tablePath] = requirePositional(p, 1, USAGE);
   const dialect = str(p, 'sql');

@@ -37,6 +37,8 @@ function writeReport(path: string, text: string, io: CliIO, append: boolean): vo
 }
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
+  // --warehouse NAME: a side computed where it lives, only partials combined here (main/warehouse/).
+  if (argv.some((a) => a === '--warehouse' || a.startsWith('--warehouse='))) return (await import('./warehouse')).reconcileCommand(argv, io);
   const p = parseArgs(argv, {
     contract: 'string', level: 'string', version: 'string', baseline: 'string', 'write-baseline': 'string',
     markdown: 'string', html: 'string', json: 'boolean', digest: 'string', progress: 'boolean', why: 'string[]',

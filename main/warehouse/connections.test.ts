@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
-import { AcceptedContracts, sha256Of } from '../app/contract-trust';
+import { AcceptedContracts, sha256Of } from '../engine/accepted-files';
 import {
   connectionSummary, findConnection, parseDatabricksCfg, parseDbtProfiles, parseSettingsConnections, parseSnowflakeToml, redact, Secret,
   type WarehouseConnection,

@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { parse as parseYaml } from 'yaml';
 import { LakerecError } from '../../shared/errors';
-import { AcceptedContracts, sha256Of } from '../app/contract-trust';
+import { createHash } from 'node:crypto';
 import type { Dialect } from './dialect';
 
 const HIDDEN = '[secret]';
@@ -247,7 +247,10 @@ export function connectionFiles(o: ConnectionFiles): { file: string; read: (text
 const MAX_FILE_BYTES = 1024 * 1024;
 
 /** The connection of that name from the first file that has it; refused when its file needs trust the user has not given. */
-export function findConnection(name: string, o: ConnectionFiles & { trusted?: AcceptedContracts | null } = {}): WarehouseConnection {
+/** What remembers the files a user trusted (main/app/contract-trust.ts's AcceptedContracts). */
+export interface TrustedFiles { isAccepted(path: string, sha256: string): boolean }
+
+export function findConnection(name: string, o: ConnectionFiles & { trusted?: TrustedFiles | null } = {}): WarehouseConnection {
   const looked: string[] = [];
   for (const { file, read } of connectionFiles(o)) {
     if (!existsSync(file)) continue;
@@ -256,7 +259,7 @@ export function findConnection(name: string, o: ConnectionFiles & { trusted?: Ac
     const text = readFileSync(file, 'utf8');
     const c = read(text, file).find((x) => x.name === name);
     if (!c) continue;
-    if (c.origin.needsTrust && !(o.trusted?.isAccepted(file, sha256Of(text)) ?? false)) {
+    if (c.origin.needsTrust && !(o.trusted?.isAccepted(file, createHash('sha256').update(text).digest('hex')) ?? false)) {
       throw new LakerecError('usage', `connection ${name} comes from ${file}, inside a repository or table folder: it is not used until you trust it (lakerec warehouse trust ${file})`);
     }
     return c;
@@ -264,10 +267,6 @@ export function findConnection(name: string, o: ConnectionFiles & { trusted?: Ac
   throw new LakerecError('usage', `no warehouse connection named ${name}${looked.length ? ` in ${looked.join(', ')}` : ' (no connection file found: a lakerec settings file, ~/.databrickscfg, ~/.snowflake/connections.toml or ~/.dbt/profiles.yml)'}`);
 }
 
-/** Where the accepted connection files are remembered (path and content hash). */
-export function acceptedConnections(env: Record<string, string | undefined> = process.env, home = homedir()): AcceptedContracts {
-  return new AcceptedContracts(env.LAKEREC_CONFIG_DIR ?? join(home, '.config', 'lakerec'), 'accepted-connection-files.json');
-}
 
 /** What the report and the window may show of a connection: no secret, ever. */
 export function connectionSummary(c: WarehouseConnection): { name: string; kind: WarehouseKind; dialect: Dialect; where: string; from: string } {

@@ -5,6 +5,7 @@
 import { LakerecError } from '../../shared/errors';
 import { openDuck, sqlIdent, type Duck } from '../engine/duck';
 import { registerSnapshotView } from '../delta/scan';
+import { checkScalarExpression } from '../engine/expression';
 import type { Snapshot } from '../delta/types';
 import { assertReadOnly, cellText, DEFAULT_MAX_ROWS, textBytes, withDeadline, type Connector, type QueryOptions, type QueryResult } from './connector';
 
@@ -16,17 +17,39 @@ export interface DuckdbTable {
   allowOutsidePaths?: boolean;
 }
 
+/** A view lakerec defines (a local Parquet source), with the contract's partition column derived where it lacks it. */
+export interface DuckdbView {
+  name: string;
+  sql: string;
+  derive?: { column: string; expression: string };
+}
+
+async function createView(duck: Duck, v: DuckdbView): Promise<void> {
+  const raw = v.derive ? `${v.name}_raw` : v.name;
+  await duck.conn.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdent(raw)} AS ${v.sql}`);
+  if (!v.derive) return;
+  const cols = (await duck.conn.runAndReadAll(`DESCRIBE ${sqlIdent(raw)}`)).getRowObjectsJS().map((r) => String(r.column_name));
+  let select = 'SELECT *';
+  if (!cols.includes(v.derive.column)) {
+    // Someone else's SQL: checked as one scalar expression over the columns, and only DuckDB's rendering runs.
+    const checked = await checkScalarExpression(duck.conn, v.derive.expression, cols);
+    if (!checked.ok) throw new LakerecError('contract_mismatch', `partition expression refused: ${checked.problem}`);
+    select = `SELECT *, (${checked.sql}) AS ${sqlIdent(v.derive.column)}`;
+  }
+  await duck.conn.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdent(v.name)} AS ${select} FROM ${sqlIdent(raw)}`);
+}
+
 export class DuckdbConnector implements Connector {
   readonly dialect = 'duckdb' as const;
   private constructor(readonly name: string, private readonly duck: Duck, private readonly tables: DuckdbTable[]) {}
 
   /** Opens DuckDB with one view per table (its snapshot's files), then locks file access to their folders. */
-  static async open(name: string, tables: DuckdbTable[], opts: { extraDirs?: string[]; extraFiles?: string[]; views?: { name: string; sql: string }[] } = {}): Promise<DuckdbConnector> {
+  static async open(name: string, tables: DuckdbTable[], opts: { extraDirs?: string[]; extraFiles?: string[]; views?: DuckdbView[] } = {}): Promise<DuckdbConnector> {
     const duck = await openDuck({ threads: 2 });
     try {
       for (const t of tables) await registerSnapshotView(duck.conn, t.snapshot, t.name, { allowOutsidePaths: t.allowOutsidePaths });
       // Other relations (a local Parquet source): views defined by lakerec itself, never user SQL.
-      for (const v of opts.views ?? []) await duck.conn.run(`CREATE OR REPLACE TEMP VIEW ${sqlIdent(v.name)} AS ${v.sql}`);
+      for (const v of opts.views ?? []) await createView(duck, v);
       const outside = tables.flatMap((t) => t.snapshot.files.filter((f) => !f.absolutePath.startsWith(t.root)).map((f) => f.absolutePath));
       await duck.restrict({ dirs: [...tables.map((t) => t.root), ...(opts.extraDirs ?? [])], files: [...outside, ...(opts.extraFiles ?? [])] });
     } catch (e) {

@@ -117,7 +117,7 @@ export function partitionsWhere(side: PushSide, labels: string[]): string {
   return parts.length ? `(${parts.join(' OR ')})` : '1 = 0';
 }
 
-function limbSums(dialect: Dialect): string {
+function limbSums(): string {
   return [0, 1, 2, 3].map((j) => `SUM(l${j}) AS l${j}`).join(', ');
 }
 
@@ -127,7 +127,7 @@ function digestSumsSql(side: PushSide, text: string, where?: string): string {
   const p = partitionText(side).sql;
   const limbs = limbsSql('h', side.dialect).map((l, j) => `${l} AS l${j}`).join(', ');
   return [
-    `SELECT p, COUNT(*) AS n, ${limbSums(side.dialect)}`,
+    `SELECT p, COUNT(*) AS n, ${limbSums()}`,
     `FROM (SELECT p, ${limbs} FROM (SELECT ${p} AS p, ${d.md5Hex(text)} AS h FROM ${side.relation}${where ? ` WHERE ${where}` : ''}) t1) t2`,
     'GROUP BY p',
   ].join('\n');
