@@ -54,6 +54,17 @@ describe('the digest: md5 of the canonical text read little-endian, in four 32-b
     expect(BigInt(String(r.local))).toBe(le);
   });
 
+  it('ADR 0010 worked example: rows 42 and -7 of a BIGINT column, limb sums and the checksum (with the carry past 2^128)', async () => {
+    const limbs = limbsSql('h', 'duckdb');
+    const text = canonicalFieldSql({ name: 'v', type: 'BIGINT' }, 'duckdb', false);
+    const r = await one(`SELECT ${limbs.map((_, j) => `sum(l${j}) AS l${j}`).join(', ')} FROM (SELECT ${limbs.map((l, j) => `${l} AS l${j}`).join(', ')} FROM (SELECT md5(${text}) AS h FROM (VALUES (CAST(42 AS BIGINT)), (CAST(-7 AS BIGINT))) t(v)))`);
+    const sums = [r.l0, r.l1, r.l2, r.l3].map(String);
+    expect(sums).toEqual(['6356575220', '5841323863', '3298632115', '4651022751']);
+    expect(toHex128(combineLimbs(sums))).toBe('1538f99fc49d21b45c2b87587ae1a3f4');
+    const local = await one(`SELECT sum(CAST(d >> 64 AS UBIGINT)) AS hi, sum(CAST(d & 18446744073709551615::UHUGEINT AS UBIGINT)) AS lo FROM (SELECT md5_number(${canonicalField('v', 'BIGINT', false)}) AS d FROM (VALUES (CAST(42 AS BIGINT)), (CAST(-7 AS BIGINT))) t(v))`);
+    expect(toHex128(combineHalves(String(local.hi), String(local.lo)))).toBe('1538f99fc49d21b45c2b87587ae1a3f4');
+  });
+
   for (const v of AWKWARD_VALUES.filter((x) => x.family !== 'float')) {
     it(`limbs of ${v.name} add up to the local md5_number digest`, async () => {
       const col = { name: 'v', type: v.type };
