@@ -152,14 +152,17 @@ function snowflakeFrom(name: string, v: Record<string, unknown>, o: ConnectionOr
   };
 }
 
-/** A dbt profiles.yml: each profile's targets, named `profile.target` (the default target also as `profile`). */
-export function parseDbtProfiles(text: string, file: string, env: Record<string, string | undefined> = process.env): WarehouseConnection[] {
-  let doc: unknown;
+function yamlDoc(text: string, file: string): unknown {
   try {
-    doc = parseYaml(text);
+    return parseYaml(text);
   } catch (e) {
     throw new LakerecError('usage', `${file}: not valid YAML (${(e as Error).message.split('\n')[0]})`);
   }
+}
+
+/** A dbt profiles.yml: each profile's targets, named `profile.target` (the default target also as `profile`). */
+export function parseDbtProfiles(text: string, file: string, env: Record<string, string | undefined> = process.env): WarehouseConnection[] {
+  const doc = yamlDoc(text, file);
   const out: WarehouseConnection[] = [];
   if (typeof doc !== 'object' || doc === null) return out;
   for (const [profile, p] of Object.entries(doc as Record<string, unknown>)) {
@@ -201,12 +204,7 @@ function dbtConnection(name: string, t: Record<string, unknown>, o: ConnectionOr
 
 /** A lakerec settings file's `connections:` section: name -> { type: databricks|snowflake|trino|duckdb, ... } (dbt's field names). */
 export function parseSettingsConnections(text: string, file: string, env: Record<string, string | undefined> = process.env): WarehouseConnection[] {
-  let doc: unknown;
-  try {
-    doc = parseYaml(text);
-  } catch (e) {
-    throw new LakerecError('usage', `${file}: not valid YAML (${(e as Error).message.split('\n')[0]})`);
-  }
+  const doc = yamlDoc(text, file);
   const conns = (doc as { connections?: unknown } | null)?.connections;
   if (conns === undefined || conns === null) return [];
   if (typeof conns !== 'object' || Array.isArray(conns)) throw new LakerecError('usage', `${file}: connections must be a map of name to connection`);
