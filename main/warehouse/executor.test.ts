@@ -23,7 +23,8 @@ import { fingerprintArrow } from '../proof/fingerprint';
 import { readSnapshotDuckdb } from '../proof/engines/duckdb';
 import { DuckdbConnector } from './duckdb-connector';
 import { records } from './connector';
-import { bisectStatement, partitionLabel, type PushSide } from './levels';
+import { bisectStatement, lawsStatement, partitionLabel, type PushSide } from './levels';
+import { checkLaws } from '../trust/laws';
 import { bisect } from '../bisect/bisect';
 import { PushLog, pushedChecksum, pushedCounts, pushedFingerprint, pushedKeyDigests, pushedRows, pushedSchema } from './run';
 import { hex } from './partials';
@@ -231,6 +232,45 @@ describe("bisect's per-version statements, run by DuckDB at each version, agree 
       expect(bad[0]).toBe(0);
       expect(bad[1]).toBeGreaterThan(0);
       expect(bad[2]).toBeGreaterThan(0);
+    } finally {
+      await conn.close();
+    }
+  }, 120_000);
+});
+
+describe("the data laws' per-day totals, run by DuckDB on both sides, agree with the local laws check", () => {
+  let dir: string;
+  let lake: BuiltLake;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'lakerec-wh-laws-'));
+    [lake] = await buildSampleLakes({ out: dir, rows: 600, only: ['double_load'] });
+  }, 180_000);
+  afterAll(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
+
+  it('double_load: the days whose row count or sum(amount) differ are the local check’s failed days', async () => {
+    const contract: Contract = { ...loadContract(lake.contractPath), laws: { day: 'dt', measures: ['amount'], tolerance: null } };
+    const local = await checkLaws({ source: lake.sourceParquet, table: lake.tablePath, contract, cwd: dir });
+    const table = await DeltaTable.open(lake.tablePath);
+    const conn = await DuckdbConnector.open('local', [{ name: 'tgt', snapshot: await table.snapshot(), root: table.root }], {
+      views: [{ name: 'src', sql: `SELECT * FROM read_parquet(${sqlString(lake.sourceParquet)})`, derive: { column: 'dt', expression: contract.partitioning!.expression! } }],
+      extraFiles: [lake.sourceParquet],
+    });
+    try {
+      const totals = async (relation: string, isSource: boolean) => {
+        const columns = await describeColumns(conn, { dialect: 'duckdb', relation, contract, isSource });
+        const r = records(await conn.query(lawsStatement({ dialect: 'duckdb', relation, columns, contract, isSource }).sql));
+        return new Map(r.map((x) => [x.d, { n: x.n, m0: x.m0 }]));
+      };
+      const s = await totals('"src"', true);
+      const t = await totals('"tgt"', false);
+      const days = [...new Set([...s.keys(), ...t.keys()])].sort();
+      const countBad = days.filter((d) => s.get(d)?.n !== t.get(d)?.n);
+      const sumBad = days.filter((d) => s.get(d)?.m0 !== t.get(d)?.m0);
+      const byLaw = new Map(local.laws.map((l) => [l.kind === 'row_count' ? 'n' : l.measure, l]));
+      expect(countBad.length).toBe(byLaw.get('n')!.failedDays);
+      expect(sumBad.length).toBe(byLaw.get('amount')!.failedDays);
+      expect(countBad.length).toBeGreaterThan(0);
+      expect(byLaw.get('amount')!.failures.map((f) => f.day)).toEqual(sumBad.slice(0, 5));
     } finally {
       await conn.close();
     }
