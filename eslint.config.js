@@ -33,6 +33,8 @@ export const MAIN_LAYERS = [
     { name: 'bisect', folders: ['main/bisect'] },
     { name: 'trust', folders: ['main/trust'] },
     { name: 'workbench', folders: ['main/workbench'] },
+    // Pushed work: the same levels as SQL for a warehouse, its connectors (issue #22).
+    { name: 'warehouse', folders: ['main/warehouse'] },
   ],
   // The incident report: reconcile + forensics + bisect (+ trust) in one file, and the masking.
   [{ name: 'incident', folders: ['main/incident'] }],

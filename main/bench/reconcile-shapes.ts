@@ -16,7 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { repoRoot } from '../engine/repo';
 import { openDuck, sqlString } from '../engine/duck';
-import { DeltaTable } from '../delta/table';
+import { openTable } from '../delta/open';
 import { addScaled, emptyExactSum, exactSumToNumber, floatBoundsAggregates, floatPartsSql, floatScale, scaledSumAggregates, addGroup } from '../reconcile/checksum';
 
 export interface ShapeLevel {
@@ -157,7 +157,7 @@ export async function benchReconcileShapes(opts: { rows: number; rounds?: number
     const source = join(lake, 'source', 'orders.parquet');
     const table = join(lake, 'table');
     const contract = join(lake, 'contract.yaml');
-    const snap = await (await DeltaTable.open(table)).snapshot();
+    const snap = await (await openTable(table)).snapshot();
     const targetFiles = snap.files.map((f) => f.absolutePath);
     const duckPath = join(root, 'node_modules', '@duckdb', 'node-api');
 
@@ -169,7 +169,7 @@ export async function benchReconcileShapes(opts: { rows: number; rounds?: number
     // queries read them with DuckDB's own readers, cast to the table's types as the contract does.
     const jsonl = join(dir, 'orders.jsonl');
     const before = Math.max(0, snap.version - 1);
-    const beforeFiles = (await (await DeltaTable.open(table)).snapshot({ version: before })).files.map((f) => f.absolutePath);
+    const beforeFiles = (await (await openTable(table)).snapshot({ version: before })).files.map((f) => f.absolutePath);
     {
       const d = await openDuck({});
       try {

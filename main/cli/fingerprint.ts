@@ -12,7 +12,7 @@ import { readSnapshotDuckdb } from '../proof/engines/duckdb';
 import { bool, int, parseArgs, requirePositional, str } from '../engine/args';
 import type { CliIO } from './io';
 
-const USAGE = 'lakerec fingerprint TABLE [--version N] [--json] [--check] [--sql duckdb|spark|snowflake]';
+const USAGE = 'lakerec fingerprint TABLE [--version N] [--json] [--check] [--sql duckdb|spark|snowflake|trino]';
 
 /** The relation each dialect reads the table through. */
 export function relationFor(dialect: FingerprintDialect, root: string, version: number | undefined): string {
@@ -21,10 +21,13 @@ export function relationFor(dialect: FingerprintDialect, root: string, version: 
     case 'duckdb': return `delta_scan(${sqlString(root)})${version === undefined ? '' : ` -- version ${version}: read it with lakerec snapshot first`}`;
     case 'spark': return `delta.\`${root.replace(/`/g, '``')}\`${version === undefined ? '' : ` VERSION AS OF ${version}`}`;
     case 'snowflake': return `DELTA_TABLE -- the table at ${root.replace(/[\r\n]/g, ' ')}${version === undefined ? '' : ` (version ${version})`}, as an external or Iceberg table`;
+    case 'trino': return `delta_table${version === undefined ? '' : ` FOR VERSION AS OF ${version}`} -- the table at ${root.replace(/[\r\n]/g, ' ')} in a Delta Lake catalog`;
   }
 }
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
+  // --warehouse NAME: the fingerprint computed by the engine that holds the table (main/warehouse/).
+  if (argv.some((a) => a === '--warehouse' || a.startsWith('--warehouse='))) return (await import('./warehouse')).fingerprintCommand(argv, io);
   const p = parseArgs(argv, { version: 'string', json: 'boolean', check: 'boolean', sql: 'string', 'allow-outside-paths': 'boolean' });
   const [tablePath] = requirePositional(p, 1, USAGE);
   const dialect = str(p, 'sql');

@@ -27,6 +27,8 @@ import { lawsLines, lawsMarkdown, provenanceText, rowsBehindLines, rowsBehindMar
 const USAGE = 'lakerec reconcile SOURCE TABLE --contract FILE [--level schema|counts|checksum|keys|rows] [--version N] [--digest fast|md5] [--progress] [--baseline F] [--write-baseline F] [--markdown F] [--html F] [--json] [--why KEY=VALUE]...';
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
+  // --warehouse NAME: a side computed where it lives, only partials combined here (main/warehouse/).
+  if (argv.some((a) => a === '--warehouse' || a.startsWith('--warehouse='))) return (await import('./warehouse')).reconcileCommand(argv, io);
   const p = parseArgs(argv, {
     contract: 'string', level: 'string', version: 'string', baseline: 'string', 'write-baseline': 'string',
     markdown: 'string', html: 'string', json: 'boolean', digest: 'string', progress: 'boolean', why: 'string[]',

@@ -1,0 +1,116 @@
+// The installed command, run as a child process: `lakerec warehouse sql|check|list|trust`,
+// `reconcile --warehouse` and `fingerprint --warehouse`, through a `type: duckdb` connection (the
+// one engine reachable here) and a Trino connection to a closed loopback port.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { buildSampleLakes, type BuiltLake } from '../../sample-lakes/build';
+
+const bin = join(resolve(__dirname, '..', '..'), 'main', 'bin', 'lakerec.mjs');
+let dir: string;
+const lakes: Record<string, BuiltLake> = {};
+let env: Record<string, string>;
+const PASSWORD = 'pw-0f9e8d7c6b5a';
+
+function lakerec(args: string[], extra: Record<string, string> = {}): { code: number | null; out: string; err: string } {
+  const r = spawnSync(process.execPath, [bin, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env, ...extra, LAKEREC_DEBUG: '' }, timeout: 120_000 });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lakerec-cli-wh-'));
+  for (const l of await buildSampleLakes({ out: dir, rows: 120, only: ['control', 'double_load'] })) lakes[l.name] = l;
+  const probe = createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+  const closed = (probe.address() as { port: number }).port;
+  await new Promise<void>((r) => probe.close(() => r()));
+  writeFileSync(join(dir, 'settings.yaml'), `connections:\n  local: { type: duckdb }\n  tr: { type: trino, host: 127.0.0.1, port: ${closed}, http_scheme: http, user: ana, password: "${PASSWORD}" }\n`);
+  env = { LAKEREC_SETTINGS: join(dir, 'settings.yaml'), LAKEREC_CONFIG_DIR: join(dir, 'cfg'), HOME: join(dir, 'home') };
+}, 240_000);
+afterAll(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
+
+describe('lakerec warehouse', () => {
+  it('sql prints one level for a dialect, with its identity', () => {
+    const r = lakerec(['warehouse', 'sql', '--dialect', 'trino', '--level', 'checksum', '--contract', lakes.control.contractPath, '--like', lakes.control.tablePath, '--relation', 'delta.sales.orders']);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('lower(to_hex(md5(to_utf8(');
+    expect(r.out).toContain('FROM delta.sales.orders');
+    expect(r.out).toMatch(/; sql [0-9a-f]{16}\n/);
+    expect(r.out).toContain('not run against trino by lakerec');
+    const bad = lakerec(['warehouse', 'sql', '--dialect', 'oracle', '--level', 'counts', '--contract', lakes.control.contractPath]);
+    expect(bad.code).toBe(2);
+    expect(bad.err.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('check on the duckdb connection: every awkward value agrees with the local engine', () => {
+    const r = lakerec(['warehouse', 'check', 'local']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/\d+ awkward values, \d+ figures, 0 disagree/);
+    expect(r.out).toContain('exactly as lakerec does');
+  });
+
+  it('check on a warehouse that cannot be reached: exit 3, one line, no password', () => {
+    const r = lakerec(['warehouse', 'check', 'tr', '--timeout-s', '20']);
+    expect(r.code).toBe(3);
+    expect(r.err).toMatch(/^lakerec warehouse: .*trino tr: the query failed: connect ECONNREFUSED/);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+    expect(r.err + r.out).not.toContain(PASSWORD);
+    const l = lakerec(['warehouse', 'list']);
+    expect(l.out).toContain('tr  trino (trino)  http://127.0.0.1:');
+    expect(l.out).not.toContain(PASSWORD);
+  });
+
+  it('an unknown connection is a usage error', () => {
+    const r = lakerec(['warehouse', 'check', 'nobody']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('no warehouse connection named nobody');
+  });
+
+  it('a connection file inside a repository is refused until trusted', () => {
+    const repo = join(dir, 'repo');
+    mkdirSync(join(repo, '.git'), { recursive: true });
+    writeFileSync(join(repo, 'lakerec.yaml'), 'connections:\n  theirs: { type: duckdb }\n');
+    const args = ['reconcile', lakes.control.sourceParquet, lakes.control.tablePath, '--contract', lakes.control.contractPath, '--warehouse', 'theirs', '--settings', join(repo, 'lakerec.yaml')];
+    const r = lakerec(args);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('it is not used until you trust it');
+    expect(lakerec(['warehouse', 'trust', join(repo, 'lakerec.yaml')]).code).toBe(0);
+    expect(lakerec(args).code).toBe(0);
+  });
+});
+
+describe('reconcile and fingerprint --warehouse', () => {
+  it('control matches with the target pushed; what ran where is reported', () => {
+    const r = lakerec(['reconcile', lakes.control.sourceParquet, lakes.control.tablePath, '--contract', lakes.control.contractPath, '--warehouse', 'local', '--level', 'keys', '--json']);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const j = JSON.parse(r.out) as { verdict: string; digest: string; ran: { level: string; sqlId: string; where: string; bytes: number; queryId: string | null }[]; bytesTransferred: number };
+    expect(j.verdict).toBe('matches');
+    expect(j.digest).toBe('md5-canonical-v1');
+    expect(j.ran.map((x) => x.level)).toEqual(['schema', 'schema', 'checksum', 'checksum', 'checksum', 'checksum', 'keys', 'keys']);
+    expect(j.ran.every((x) => /^[0-9a-f]{16}$/.test(x.sqlId) && x.bytes > 0 && x.where.startsWith('duckdb'))).toBe(true);
+    expect(j.bytesTransferred).toBe(j.ran.reduce((a, x) => a + x.bytes, 0));
+  });
+
+  it('double_load diverges, both sides pushed, and the disagreeing partitions are fetched key by key', () => {
+    const r = lakerec(['reconcile', lakes.double_load.sourceParquet, lakes.double_load.tablePath, '--contract', lakes.double_load.contractPath, '--warehouse', 'local', '--warehouse-side', 'both', '--level', 'rows']);
+    expect(r.code).toBe(1);
+    expect(r.out).toContain('the target DIVERGES from the source');
+    expect(r.out).toMatch(/partitions: \d+, [1-9]\d* disagree/);
+    expect(r.out).toMatch(/rows_differ {2}rows \d+ -> \d+/);
+    expect(r.out).toContain('share a key with another row');
+    expect(r.out).toMatch(/what ran where \(\d+ statement\(s\), \d+ bytes of results transferred\)/);
+  });
+
+  it('fingerprint --warehouse equals the local fingerprint of the same table', () => {
+    const r = lakerec(['fingerprint', lakes.control.tablePath, '--warehouse', 'local', '--compare', lakes.control.tablePath]);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('ods-fingerprint-v1');
+    expect(r.out).toContain(`the same as ${lakes.control.tablePath}`);
+  });
+});
