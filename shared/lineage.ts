@@ -1,0 +1,98 @@
+// Lineage verified by perturbation: the one result object that the CLI (text, JSON, markdown) and
+// the window's Lineage tab read. Definitions follow seeds/konstruct-verify.txt ("How Much to Trust
+// the Lineage"): a claimed edge is confirmed or not exercised; an observed influence the graph did
+// not claim is via joins and filters (the graph records the input column as a reference) or
+// unexplained (a gap in the static analysis).
+
+/** An input column of a model: the input relation (a model, seed, source or table) and the column; a struct field as `col.field`. */
+export interface ColumnRef {
+  input: string;
+  column: string;
+}
+
+/** The claimed lineage of one model, from DuckDB's parser. */
+export interface ModelClaims {
+  /** Output columns in order, each with the input columns its values are computed from. */
+  columns: { name: string; edges: ColumnRef[] }[];
+  /** Input columns that decide which rows there are or how they pair (joins, WHERE, GROUP BY, HAVING, QUALIFY, DISTINCT). */
+  references: ColumnRef[];
+  /** What the analysis could not follow (an unresolved name, an unanalysed construct); claims beside a note are incomplete. */
+  notes: string[];
+}
+
+/** The pseudo-output a change in the number of output rows is recorded under. */
+export const ROWS = '(row count)';
+
+export type PerturbationKind = 'shift' | 'null' | 'shuffle';
+export const PERTURBATION_KINDS: readonly PerturbationKind[] = ['shift', 'null', 'shuffle'];
+
+export interface EdgeResult {
+  output: string;
+  input: string;
+  column: string;
+  verdict: 'confirmed' | 'not_exercised';
+  /** The perturbations that changed the output (empty when not exercised). */
+  by: PerturbationKind[];
+  /** Why it was not exercised, when it was not (null when confirmed). */
+  reason: string | null;
+}
+
+export interface InfluenceResult {
+  /** An output column, or ROWS for a change in row count. */
+  output: string;
+  input: string;
+  column: string;
+  verdict: 'via_joins_and_filters' | 'unexplained';
+  by: PerturbationKind[];
+}
+
+export interface ModelInput {
+  name: string;
+  kind: 'seed' | 'model' | 'source' | 'table';
+  /** Rows copied into the run (at most --rows). */
+  rows: number;
+  columns: string[];
+}
+
+export interface LineageCounts {
+  claimed: number;
+  confirmed: number;
+  notExercised: number;
+  viaJoinsAndFilters: number;
+  unexplained: number;
+}
+
+export interface ModelResult {
+  name: string;
+  /** The model's file, relative to the project (null for a view in a DuckDB file). */
+  path: string | null;
+  /** Where its SQL came from. */
+  sqlFrom: 'compiled' | 'rendered' | 'duckdb_view';
+  /** The inputs it reads (models, seeds, sources, tables). */
+  dependsOn: string[];
+  status: 'verified' | 'skipped';
+  /** Why it was skipped (null when verified). */
+  skipReason: string | null;
+  inputs: ModelInput[];
+  claims: ModelClaims | null;
+  edges: EdgeResult[];
+  influences: InfluenceResult[];
+  /** Output rows on the unperturbed copy (null when skipped). */
+  outputRows: number | null;
+  /** Output columns used to match rows across runs (a column that identifies rows), or null. */
+  rowKey: string | null;
+  /** Queries run for this model (the baseline and every perturbation). */
+  runs: number;
+  counts: LineageCounts;
+}
+
+export interface LineageResult {
+  project: string;
+  kind: 'dbt' | 'duckdb';
+  seed: number;
+  rows: number;
+  models: ModelResult[];
+  totals: LineageCounts & { models: number; verified: number; skipped: number };
+  /** The shift used: x * a + b on numbers, a suffix on strings, days on dates. */
+  shift: { a: number; b: number; suffix: string; days: number };
+}
