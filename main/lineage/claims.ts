@@ -69,6 +69,8 @@ const AGGREGATES = new Set([
 class Analyzer {
   readonly refs: Deps = new Set();
   readonly notes: string[] = [];
+  /** The FROM items that name an input (not a CTE), for the runner to point at its copies. */
+  readonly tables = new Map<Node, InputRelation>();
   constructor(private readonly resolveInput: InputResolver) {}
 
   note(s: string): void { if (!this.notes.includes(s)) this.notes.push(s); }
@@ -226,6 +228,7 @@ class Analyzer {
         if (!rel) {
           const input = this.resolveInput({ catalog: str(t, 'catalog_name'), schema: str(t, 'schema_name'), table: name });
           if (input) {
+            this.tables.set(t, input);
             rel = { cols: input.columns.map((c) => { const k = input.name + SEP + c; return col(c, new Set([k]), k); }) };
           } else {
             this.note(`the relation ${[str(t, 'catalog_name'), str(t, 'schema_name'), name].filter(Boolean).join('.')} is not a known input; its columns carry no claimed lineage`);
@@ -512,6 +515,11 @@ const byRef = (a: ColumnRef, b: ColumnRef) => (a.input === b.input ? (a.column <
  * gives the result columns), replaces the analysis's own names position by position.
  */
 export function claimLineage(statement: Node, resolveInput: InputResolver, outputNames?: string[]): ModelClaims {
+  return analyse(statement, resolveInput, outputNames).claims;
+}
+
+/** The claims and the FROM items that name inputs. */
+export function analyse(statement: Node, resolveInput: InputResolver, outputNames?: string[]): { claims: ModelClaims; tables: Map<Node, InputRelation> } {
   const a = new Analyzer(resolveInput);
   const node = child(statement, 'node');
   const rel = node ? a.query(node, null, null) : { cols: [] };
@@ -522,5 +530,5 @@ export function claimLineage(statement: Node, resolveInput: InputResolver, outpu
     name,
     edges: [...(rel.cols[i]?.deps ?? [])].map(toRef).sort(byRef),
   }));
-  return { columns, references: [...a.refs].map(toRef).sort(byRef), notes: a.notes };
+  return { claims: { columns, references: [...a.refs].map(toRef).sort(byRef), notes: a.notes }, tables: a.tables };
 }
