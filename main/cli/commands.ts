@@ -14,5 +14,6 @@ export const commands: Command[] = [
   { name: 'mutate', summary: "mutation score: inject each corruption into a sandbox over the table's files and see which levels of the contract catch it", usage: 'lakerec mutate SOURCE TABLE --contract FILE [--seed N] [--only MODES] [--levels L] [--version N] [--json] [--html F]', load: () => import('./mutate') },
   { name: 'keys', summary: "the contract's keys and relationships verified on the data (or candidate keys inferred)", usage: 'lakerec keys TABLE [--contract FILE] [--source F] [--version N] [--json]', load: () => import('./keys') },
   { name: 'laws', summary: 'data laws: additive measures conserved from source to target per day', usage: 'lakerec laws SOURCE TABLE --contract FILE [--version N] [--json]', load: () => import('./laws') },
+  { name: 'lineage', summary: "column lineage of a dbt project's models (or a DuckDB file's views) verified by perturbation", usage: 'lakerec lineage PROJECT [--model M] [--rows N] [--seed S] [--detail] [--markdown F] [--json-out F] [--progress] [--json]', load: () => import('./lineage') },
   { name: 'build-sample-lakes', summary: 'build the corruption scenarios, the demo lake and the bisect lakes', usage: 'lakerec build-sample-lakes [--out DIR] [--rows N] [--seed S] [--only NAME]... [--json]', load: () => import('./build-sample-lakes') },
 ];
