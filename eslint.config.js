@@ -21,6 +21,8 @@ export const MAIN_LAYERS = [
     { name: 'forensics', folders: ['main/forensics'] },
     { name: 'proof', folders: ['main/proof'] },
     { name: 'runs', folders: ['main/runs'] },
+    // Lineage verified by perturbation (dbt projects, DuckDB files' views): engine + the Delta reader.
+    { name: 'lineage', folders: ['main/lineage'] },
   ],
   // bisect reads file lifetimes from main/forensics/history.ts today; once the file history lives
   // in main/delta (#12) bisect no longer needs forensics, and could sit beside it.

@@ -79,7 +79,11 @@ export interface ModelResult {
   influences: InfluenceResult[];
   /** Output rows on the unperturbed copy (null when skipped). */
   outputRows: number | null;
-  /** Output columns used to match rows across runs (a column that identifies rows), or null. */
+  /**
+   * The first output column that identifies rows on the unperturbed copy (no NULL, no repeat), or
+   * null. Rows are matched across runs by it, or by the next such column when the perturbed input
+   * is claimed to feed it.
+   */
   rowKey: string | null;
   /** Queries run for this model (the baseline and every perturbation). */
   runs: number;

@@ -56,7 +56,9 @@ export async function parseQuery(conn: DuckDBConnection, sql: string): Promise<P
 
 /** Writes a statement's tree back as SQL through DuckDB. */
 export async function deparse(conn: DuckDBConnection, statement: Node): Promise<string> {
-  const doc = JSON.stringify({ error: false, statements: [statement] });
+  // Source positions are 64-bit (2^64-1 for "none"), past what a JS number holds exactly; the
+  // deserializer does not need them.
+  const doc = JSON.stringify({ error: false, statements: [statement] }, (k, v: unknown) => (k === 'query_location' ? undefined : v));
   const r = await conn.runAndReadAll(`SELECT json_deserialize_sql(${sqlString(doc)}::JSON)`);
   return String(r.getRows()[0][0]);
 }

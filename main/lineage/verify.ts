@@ -11,7 +11,7 @@ import {
   PERTURBATION_KINDS, ROWS, type ColumnRef, type EdgeResult, type InfluenceResult, type LineageCounts, type LineageResult,
   type ModelClaims, type ModelInput, type ModelResult, type PerturbationKind,
 } from '../../shared/lineage';
-import { openDuck, sqlIdent, sqlString, wrapDuckError, type Duck } from '../engine/duck';
+import { openDuck, sqlIdent, sqlString, wrapDuckError } from '../engine/duck';
 import { registerSnapshotView } from '../delta/scan';
 import { DeltaTable } from '../delta/table';
 import { analyse, type InputRelation, type InputResolver } from './claims';
@@ -258,7 +258,7 @@ async function verifyModel(
   };
   const claimed = new Map<string, Set<string>>(claims.columns.map((c) => [c.name, new Set(c.edges.map(key))]));
   const failures: string[] = [];
-  let rowKey: string | null = null;
+  const rowKey = keys.length ? baseline.names[keys[0]] : null;
 
   for (const input of base.dependsOn) {
     const copy = copies.get(input)!;
@@ -299,7 +299,6 @@ async function verifyModel(
           continue;
         } finally { runs++; }
         const change = detect(baseline, pert, (out) => !dependsOn(out), keys);
-        if (change.key) rowKey ??= change.key;
         for (const c of change.columns) see(c, ref, kind);
         if (change.rows) see(ROWS, ref, kind);
       }
