@@ -145,10 +145,15 @@ export function renderModel(project: RenderProject, modelName: string, text: str
       if (!(rel instanceof Relation)) return fail('dbt_utils.star needs a relation (ref or source)');
       const except = new Set(asList(pos[1] ?? kw.except ?? []).map((x) => s(x).toLowerCase()));
       const cols = project.columnsOf(rel as Relation);
-      if (!cols) return fail(`dbt_utils.star(${s(rel)}): the relation's columns are not known before it is built`);
       const alias = pos[2] ?? kw.relation_alias;
       const prefix = kw.prefix ? s(kw.prefix) : '';
       const suffix = kw.suffix ? s(kw.suffix) : '';
+      if (!cols) {
+        // Before the relation is built: DuckDB's own star with EXCLUDE says the same.
+        if (prefix || suffix) return fail(`dbt_utils.star(${s(rel)}) with a prefix or suffix needs the relation's columns, not known before it is built`);
+        const ex = [...except].map((c) => `"${c}"`).join(', ');
+        return `${alias ? `${s(alias)}.` : ''}*${ex ? ` EXCLUDE (${ex})` : ''}`;
+      }
       return cols.filter((c) => !except.has(c.toLowerCase()))
         .map((c) => `${alias ? `${s(alias)}.` : ''}"${c}"${prefix || suffix ? ` as "${prefix}${c}${suffix}"` : ''}`).join(',\n  ');
     },

@@ -67,6 +67,7 @@ from {{ ref('stg_orders') }}
   'models/customer_totals.sql': `select c.id as customer_id, c.name, count(o.order_id) as n, sum(o.amount) as total
 from {{ ref('raw_customers') }} c left join {{ ref('stg_orders') }} o on o.customer_id = c.id
 group by 1, 2`,
+  'models/starred.sql': "select {{ dbt_utils.star(ref('stg_orders'), except=['ordered_at', 'status']) }} from {{ ref('stg_orders') }}",
   'models/two_statements.sql': 'select 1 as x; select 2 as y',
   'models/creates.sql': 'create table t as select 1 as x',
   'models/reads_files.sql': "select * from read_csv('/etc/hostname')",
@@ -122,6 +123,12 @@ describe('dbt projects written to break it', () => {
     // order_id only breaks ties of amount, and no two amounts of a customer tie on this sample: masked
     expect(m.edges.filter((e) => e.verdict === 'not_exercised').map((e) => `${e.output}<-${e.column}`)).toEqual(['rank_in_customer<-order_id']);
     expect(m.influences).toContainEqual(expect.objectContaining({ output: ROWS, column: 'amount', verdict: 'via_joins_and_filters' }));
+  });
+
+  it('dbt_utils.star: the built relation\'s columns but the excepted ones', () => {
+    const m = model(r, 'starred');
+    expect(m.claims!.columns.map((c) => c.name)).toEqual(['order_id', 'customer_id', 'amount']);
+    expect(m.counts).toMatchObject({ claimed: 3, confirmed: 3, unexplained: 0 });
   });
 
   it('dbt_utils.generate_surrogate_key, dbt.date_trunc, is_incremental() false', () => {
@@ -338,6 +345,7 @@ qualify rank_in_customer <= 3`;
     files['target/compiled/shop/models/keys.sql'] = `select md5(cast(coalesce(cast(order_id as TEXT), '_dbt_utils_surrogate_key_null_') || '-' || coalesce(cast(customer_id as TEXT), '_dbt_utils_surrogate_key_null_') as TEXT)) as sk,
   date_trunc('month', ordered_at) as month
 from ${q('stg_orders')}`;
+    files['target/compiled/shop/models/starred.sql'] = `select "order_id",\n  "customer_id",\n  "amount" from ${q('stg_orders')}`;
     files['target/compiled/shop/models/masked.sql'] = `select order_id, coalesce(amount, customer_id) as amt from ${q('stg_orders')}`;
     files['target/compiled/shop/models/customer_totals.sql'] = `select c.id as customer_id, c.name, count(o.order_id) as n, sum(o.amount) as total
 from ${q('raw_customers')} c left join ${q('stg_orders')} o on o.customer_id = c.id
