@@ -68,6 +68,7 @@ from {{ ref('stg_orders') }}
 from {{ ref('raw_customers') }} c left join {{ ref('stg_orders') }} o on o.customer_id = c.id
 group by 1, 2`,
   'models/starred.sql': "select {{ dbt_utils.star(ref('stg_orders'), except=['ordered_at', 'status']) }} from {{ ref('stg_orders') }}",
+  'models/replacement_scan.sql': "select * from '/etc/hostname'",
   'models/two_statements.sql': 'select 1 as x; select 2 as y',
   'models/creates.sql': 'create table t as select 1 as x',
   'models/reads_files.sql': "select * from read_csv('/etc/hostname')",
@@ -162,7 +163,9 @@ describe('dbt projects written to break it', () => {
     expect(model(r, 'two_statements').skipReason).toMatch(/2 statements/);
     expect(model(r, 'creates').skipReason).toMatch(/not a query/);
     expect(model(r, 'reads_files').skipReason).toMatch(/table function read_csv/);
-    expect(r.totals.skipped).toBe(3);
+    // a file named in FROM (DuckDB's replacement scan) is no input of the project
+    expect(model(r, 'replacement_scan').skipReason).toMatch(/reads \/etc\/hostname, which is no model, seed or source/);
+    expect(r.totals.skipped).toBe(4);
   });
 
   it('the CLI prints the same counts, and --json the same object', async () => {
@@ -322,7 +325,7 @@ sources:
 describe('rendering check: lakerec\'s own rendering against dbt\'s compiled SQL', () => {
   it('gives the same lineage, edge for edge and reference for reference', async () => {
     const files: Record<string, string> = { ...SHOP };
-    for (const k of ['models/two_statements.sql', 'models/creates.sql', 'models/reads_files.sql']) delete files[k];
+    for (const k of ['models/two_statements.sql', 'models/creates.sql', 'models/reads_files.sql', 'models/replacement_scan.sql']) delete files[k];
     // target/compiled as dbt-duckdb writes it: relations fully qualified, Jinja expanded.
     const q = (m: string) => `"shop"."main"."${m}"`;
     files['target/compiled/shop/models/staging/stg_orders.sql'] = `select id as order_id, customer_id, (amount / 100.0) as amount, status, cast(ordered_at as date) as ordered_at
@@ -374,3 +377,37 @@ describe.skipIf(!existsSync(JAFFLE))('the reference project (../shared/lineage/j
   }, 120_000);
 });
 if (!existsSync(JAFFLE)) console.warn(`lineage: the reference project is absent (${JAFFLE}); its test is skipped`);
+
+describe('hostile projects: one clear line, a documented exit code', () => {
+  const cli = async (args: string[]) => {
+    const err: string[] = [];
+    const { runCli: main } = await import('../cli/main');
+    const code = await main(['lineage', ...args], { out: () => {}, err: (t: string) => err.push(t), cwd: dir, env: {} });
+    return { code, err: err.join('') };
+  };
+  it('refuses a path that is neither a dbt project nor a DuckDB file, bad YAML, a bad --rows', async () => {
+    writeFileSync(join(dir, 'notes.txt'), 'hello');
+    expect(await cli([join(dir, 'notes.txt')])).toMatchObject({ code: 2 });
+    const bad = project('badyaml', { 'dbt_project.yml': 'name: [unclosed\n' });
+    const r = await cli([bad]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/not valid YAML/);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+    expect((await cli([bad, '--rows', '0'])).code).toBe(2);
+    expect((await cli([join(dir, 'nowhere')])).code).toBe(3);
+  });
+  it('a model that ref()s nothing known, or whose Jinja fails, is skipped with the reason', async () => {
+    const root = project('badrefs', {
+      'dbt_project.yml': "name: 'badrefs'\n",
+      'seeds/raw.csv': 'id\n1\n',
+      'models/a.sql': "select * from {{ ref('missing') }}",
+      'models/b.sql': '{% if %}',
+      'models/c.sql': "select id from {{ ref('a') }}",
+      'models/d.sql': "select {{ env_var('SECRET') }} as s from {{ ref('raw') }}",
+    });
+    const r = await verifyLineage({ project: root });
+    expect(model(r, 'a').skipReason).toMatch(/ref\('missing'\) names no model or seed/);
+    expect(model(r, 'b').skipReason).toMatch(/does not render/);
+    expect(model(r, 'd').skipReason).toMatch(/env_var\('SECRET'\) has no default/);
+  });
+});

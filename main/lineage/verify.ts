@@ -127,17 +127,11 @@ export async function verifyLineage(opts: LineageOptions): Promise<LineageResult
       if (u.sql === null) { parsed.set(u.name, { reason: u.error ?? 'no SQL' }); deps.set(u.name, []); continue; }
       const p = await parseQuery(conn, u.sql);
       if (!p.ok) { parsed.set(u.name, { reason: p.reason }); deps.set(u.name, []); continue; }
-      const guard = guardQuery(p.statement);
+      const found = inputsOf(p.statement, resolver);
+      const guard = guardQuery(p.statement)
+        ?? (found.unknown.length ? `it reads ${found.unknown.join(', ')}, which is no model, seed or source of the project (a file name, another database)` : null);
       parsed.set(u.name, guard ? { reason: guard } : { statement: p.statement });
-      const ctes = cteNames(p.statement);
-      const ds: string[] = [];
-      for (const t of baseTables(p.statement)) {
-        const plain = !t.schema_name && !t.catalog_name;
-        if (plain && ctes.has(String(t.table_name).toLowerCase())) continue;
-        const hit = resolver({ catalog: String(t.catalog_name ?? ''), schema: String(t.schema_name ?? ''), table: String(t.table_name) });
-        if (hit && !ds.includes(hit.name)) ds.push(hit.name);
-      }
-      deps.set(u.name, ds);
+      deps.set(u.name, found.inputs);
     }
     const order = topo(units.map((u) => u.name), deps);
 
@@ -169,7 +163,9 @@ export async function verifyLineage(opts: LineageOptions): Promise<LineageResult
         if (again.sql !== u.sql) {
           u.sql = again.sql; u.error = again.error;
           const p = u.sql === null ? { ok: false as const, reason: u.error ?? 'no SQL' } : await parseQuery(conn, u.sql);
-          parsed.set(name, p.ok ? (guardQuery(p.statement) ? { reason: guardQuery(p.statement)! } : { statement: p.statement }) : { reason: p.reason });
+          const unknown = p.ok ? inputsOf(p.statement, resolver).unknown : [];
+          const why = p.ok ? guardQuery(p.statement) ?? (unknown.length ? `it reads ${unknown.join(', ')}, which is no model, seed or source of the project` : null) : p.reason;
+          parsed.set(name, p.ok && why === null ? { statement: p.statement } : { reason: why ?? 'no SQL' });
         }
       }
       const p = parsed.get(name)!;
@@ -407,6 +403,24 @@ async function pointAt(conn: DuckDBConnection, statement: Node, resolver: InputR
     t.catalog_name = '';
   }
   return deparse(conn, clone);
+}
+
+/** The inputs a statement's FROM items name (CTEs left out), and the names that are no input. */
+function inputsOf(statement: Node, resolver: InputResolver): { inputs: string[]; unknown: string[] } {
+  const ctes = cteNames(statement);
+  const inputs: string[] = [];
+  const unknown: string[] = [];
+  for (const t of baseTables(statement)) {
+    const plain = !t.schema_name && !t.catalog_name;
+    const name = String(t.table_name);
+    if (plain && ctes.has(name.toLowerCase())) continue;
+    const hit = resolver({ catalog: String(t.catalog_name ?? ''), schema: String(t.schema_name ?? ''), table: name });
+    if (hit) { if (!inputs.includes(hit.name)) inputs.push(hit.name); } else {
+      const full = [t.catalog_name, t.schema_name, name].filter((x) => typeof x === 'string' && x !== '').join('.');
+      if (!unknown.includes(full)) unknown.push(full);
+    }
+  }
+  return { inputs, unknown };
 }
 
 async function columnsOfTable(conn: DuckDBConnection, t: string): Promise<string[]> {
