@@ -100,3 +100,32 @@ export interface LineageResult {
   /** The shift used: x * a + b on numbers, a suffix on strings, days on dates. */
   shift: { a: number; b: number; suffix: string; days: number };
 }
+
+// ---- the window (the Lineage tab and the commit panel's link) ----
+
+/** A dbt project (or DuckDB file) attached to a table, a setting kept per table. */
+export interface LineageAttachment {
+  table: string;
+  /** The dbt project folder or DuckDB file, or null when none is attached. */
+  project: string | null;
+  /** The model the user set for the table (null: found by configured location or by name). */
+  model: string | null;
+  /** The model that writes the table, and how it was found (null when none was found). */
+  tableModel: string | null;
+  foundBy: 'setting' | 'location' | 'name' | null;
+  /** The project's models, for the picker ([] when none is attached or it cannot be read). */
+  models: string[];
+  /** Why the project cannot be read or no model writes the table, in one line (null when fine). */
+  problem: string | null;
+}
+
+export interface LineageRequest {
+  table: string;
+  rows?: number;
+  seed?: number;
+}
+
+export interface LineageRun {
+  attachment: LineageAttachment;
+  result: LineageResult;
+}

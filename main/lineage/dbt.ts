@@ -15,6 +15,11 @@ export interface DbtModel {
   raw: string;
   /** dbt's compiled SQL for it (target/manifest.json or target/compiled), when present. */
   compiled: string | null;
+  /**
+   * Where the model writes its table, when its YAML says (config.location, as dbt-duckdb's external
+   * materialization names it, or meta.lakerec.table), resolved against the project; else null.
+   */
+  location: string | null;
 }
 export interface DbtSeed { name: string; path: string }
 export interface DbtSource {
@@ -106,7 +111,7 @@ export function loadDbtProject(dirIn: string): DbtProject {
   Object.assign(vars, obj(varsCfg[name]));
 
   const models: DbtModel[] = [];
-  for (const d of modelDirs) for (const f of walk(d, '.sql')) models.push({ name: basename(f, extname(f)), path: relative(root, f), raw: readText(f), compiled: null });
+  for (const d of modelDirs) for (const f of walk(d, '.sql')) models.push({ name: basename(f, extname(f)), path: relative(root, f), raw: readText(f), compiled: null, location: null });
   const dup = models.find((m, i) => models.findIndex((x) => x.name === m.name) !== i);
   if (dup) throw new LakerecError('usage', `two models are named ${dup.name}; dbt names a model by its file`);
 
@@ -116,7 +121,14 @@ export function loadDbtProject(dirIn: string): DbtProject {
   const sources: DbtSource[] = [];
   for (const d of modelDirs) {
     for (const f of [...walk(d, '.yml'), ...walk(d, '.yaml')]) {
-      for (const src of list(obj(yamlOf(f)).sources)) {
+      const doc = obj(yamlOf(f));
+      for (const mm of list(doc.models)) {
+        const m = obj(mm);
+        const model = models.find((x) => x.name === m.name);
+        const loc = obj(m.config).location ?? obj(obj(m.meta).lakerec).table;
+        if (model && typeof loc === 'string') model.location = isAbsolute(loc) ? loc : resolve(root, loc);
+      }
+      for (const src of list(doc.sources)) {
         const s = obj(src);
         const sname = String(s.name ?? '');
         const schema = typeof s.schema === 'string' ? s.schema : sname;
