@@ -68,7 +68,7 @@ function graphOf(models: ModelResult[]): { nodes: GNode[]; links: [string, strin
   return { nodes, links: models.flatMap((m) => m.dependsOn.map((d): [string, string] => [d, m.name])) };
 }
 
-const NW = 150, NH = 30, GX = 60, GY = 14;
+const NW = 150, NH = 30, GX = 44, GY = 12;
 
 function ModelGraph({ r, selected, tableModel, onPick }: { r: LineageResult; selected: string | null; tableModel: string | null; onPick(m: string): void }) {
   const g = useMemo(() => graphOf(r.models), [r]);
