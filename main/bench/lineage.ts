@@ -18,6 +18,8 @@ export interface LineageBenchFigures {
   models: number | null;
   claimed: number | null;
   confirmed: number | null;
+  notExercised: number | null;
+  viaJoinsAndFilters: number | null;
   unexplained: number | null;
   /** Median wall seconds of one verification (in process, after a warm-up). */
   oursSeconds: number | null;
@@ -60,7 +62,7 @@ async function buildOnce(root: string): Promise<number> {
 export async function benchLineage(opts: { runs?: number; project?: string } = {}): Promise<LineageBenchFigures> {
   const project = opts.project ?? referenceProject();
   const runs = opts.runs ?? 3;
-  const none = { models: null, claimed: null, confirmed: null, unexplained: null, oursSeconds: null, duckdbBuildSeconds: null, ratio: null, runs };
+  const none = { models: null, claimed: null, confirmed: null, notExercised: null, viaJoinsAndFilters: null, unexplained: null, oursSeconds: null, duckdbBuildSeconds: null, ratio: null, runs };
   if (!existsSync(join(project, 'dbt_project.yml'))) return { project, skipped: `the reference project is absent (${project})`, ...none };
   await verifyLineage({ project }); // warm-up: module loading and DuckDB's first start
   await buildOnce(project);
@@ -77,7 +79,8 @@ export async function benchLineage(opts: { runs?: number; project?: string } = {
   const b = median(base);
   return {
     project, skipped: null, runs,
-    models: last!.totals.models, claimed: last!.totals.claimed, confirmed: last!.totals.confirmed, unexplained: last!.totals.unexplained,
+    models: last!.totals.models, claimed: last!.totals.claimed, confirmed: last!.totals.confirmed, notExercised: last!.totals.notExercised,
+    viaJoinsAndFilters: last!.totals.viaJoinsAndFilters, unexplained: last!.totals.unexplained,
     oursSeconds: r3(o), duckdbBuildSeconds: r3(b), ratio: Math.round((o / b) * 10) / 10,
   };
 }
