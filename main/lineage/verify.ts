@@ -64,6 +64,8 @@ interface Source {
 
 const SEP = '\u0000';
 const key = (r: ColumnRef) => r.input + SEP + r.column;
+/** Two input columns (keys) of one input where one is the other or a struct field under it. */
+const overlaps = (a: string, b: string) => a === b || a.startsWith(b + '.') || b.startsWith(a + '.');
 
 export async function verifyLineage(opts: LineageOptions): Promise<LineageResult> {
   const root = resolve(opts.project);
@@ -267,16 +269,7 @@ async function verifyModel(
       const ref: ColumnRef = { input, column: targetName(target) };
       const colType = types[names.indexOf(target.column)] as DuckDBType;
       // Claimed dependence on this target: an edge to the column, to the field, or to a struct holding it.
-      const dependsOn = (out: string) => {
-        const edges = claimed.get(out);
-        if (!edges) return false;
-        for (const e of edges) {
-          if (!e.startsWith(input + SEP)) continue;
-          const c = e.slice(input.length + 1);
-          if (c === ref.column || ref.column.startsWith(c + '.') || c.startsWith(ref.column + '.')) return true;
-        }
-        return false;
-      };
+      const dependsOn = (out: string) => [...(claimed.get(out) ?? [])].some((e) => overlaps(e, key(ref)));
       for (const kind of PERTURBATION_KINDS) {
         throwIfCancelled(o.ctx);
         if (kind === 'shuffle' && count < 2) continue;
@@ -303,11 +296,7 @@ async function verifyModel(
 
   // Classification.
   const refs = new Set(claims.references.map(key));
-  const isRef = (r: ColumnRef) => [...refs].some((x) => {
-    if (!x.startsWith(r.input + SEP)) return false;
-    const c = x.slice(r.input.length + 1);
-    return c === r.column || r.column.startsWith(c + '.') || c.startsWith(r.column + '.');
-  });
+  const isRef = (r: ColumnRef) => [...refs].some((x) => overlaps(x, key(r)));
   const edges: EdgeResult[] = [];
   const explained = new Set<string>();
   for (const c of claims.columns) {
@@ -315,8 +304,7 @@ async function verifyModel(
       const by = new Set<PerturbationKind>();
       for (const [kk, kinds] of observed) {
         const [out, input, column] = kk.split(SEP);
-        if (out !== c.name || input !== e.input) continue;
-        if (column === e.column || column.startsWith(e.column + '.') || e.column.startsWith(column + '.')) {
+        if (out === c.name && overlaps(input + SEP + column, key(e))) {
           for (const x of kinds) by.add(x);
           explained.add(kk);
         }
@@ -356,24 +344,25 @@ function notExercisedReason(e: ColumnRef, inputs: ModelInput[], baseline: Result
 
 // ---- running ----
 
-async function readRows(conn: DuckDBConnection, sql: string, timeoutMs: number): Promise<ResultRows> {
+/** Runs `work` on `conn`, interrupting it after `timeoutMs`: the one time limit of every model query. */
+async function timeLimited<T>(conn: DuckDBConnection, timeoutMs: number, work: () => Promise<T>): Promise<T> {
   const timer = setTimeout(() => { try { conn.interrupt(); } catch { /* closed */ } }, timeoutMs);
   try {
-    const r = await conn.runAndReadAll(sql);
-    const rows = r.getRowsJson().map((row) => row.map((v) => (v === null ? null : JSON.stringify(v))));
-    return { names: r.columnNames(), rows };
+    return await work();
   } catch (e) {
-    throw timedOut(e, timeoutMs);
+    throw /interrupt/i.test(oneLine(e)) ? new LakerecError('usage', `it ran longer than the time limit of ${timeoutMs / 1000} s`) : e;
   } finally { clearTimeout(timer); }
 }
 
-async function withLimit(conn: DuckDBConnection, sql: string, timeoutMs: number): Promise<void> {
-  const timer = setTimeout(() => { try { conn.interrupt(); } catch { /* closed */ } }, timeoutMs);
-  try { await conn.run(sql); } catch (e) { throw timedOut(e, timeoutMs); } finally { clearTimeout(timer); }
+function readRows(conn: DuckDBConnection, sql: string, timeoutMs: number): Promise<ResultRows> {
+  return timeLimited(conn, timeoutMs, async () => {
+    const r = await conn.runAndReadAll(sql);
+    return { names: r.columnNames(), rows: r.getRowsJson().map((row) => row.map((v) => (v === null ? null : JSON.stringify(v)))) };
+  });
 }
 
-function timedOut(e: unknown, ms: number): unknown {
-  return /interrupt/i.test(oneLine(e)) ? new LakerecError('usage', `it ran longer than the time limit of ${ms / 1000} s`) : e;
+function withLimit(conn: DuckDBConnection, sql: string, timeoutMs: number): Promise<void> {
+  return timeLimited(conn, timeoutMs, () => conn.run(sql).then(() => undefined));
 }
 
 async function permTable(conn: DuckDBConnection, n: number, seed: number): Promise<void> {
