@@ -3,7 +3,7 @@
 // and shuffled between rows with a seeded permutation (Sattolo's: every row gets another row's
 // value). An output column changed when its multiset of values changed; when values only moved
 // between rows, it is compared paired with the output columns claimed not to depend on the
-// input; when an output column identifies rows, rows are matched across runs by it, so a change
+// input (those whose own values did not change, so one changed column does not drag others); when an output column identifies rows, rows are matched across runs by it, so a change
 // is seen even when the perturbation also adds or removes rows.
 import type { DuckDBType } from '@duckdb/node-api';
 import { mulberry32 } from '../../shared/random';
@@ -168,14 +168,16 @@ export function detect(base: ResultRows, pert: ResultRows, independent: (col: st
     }
     if (matched.length !== base.rows.length || matched.length !== pert.rows.length) rows = true;
   }
-  const indep = names.map((n, i) => (independent(n) ? i : -1)).filter((i) => i >= 0);
+  // Anchors for the paired comparison: claimed independent, and their own values unchanged.
+  const moved = names.map((_, i) => !sameMultiset(multiset(base.rows, [i]), multiset(pert.rows, [i])));
+  const indep = names.map((n, i) => (independent(n) && !moved[i] ? i : -1)).filter((i) => i >= 0);
   names.forEach((name, i) => {
     if (matched && (rows || i === keyIdx)) {
       // Rows came or went: compare the rows both runs have, by key.
       if (i !== keyIdx && matched.some(({ b, p }) => b[i] !== p[i])) columns.add(name);
       return;
     }
-    if (!sameMultiset(multiset(base.rows, [i]), multiset(pert.rows, [i]))) { columns.add(name); return; }
+    if (moved[i]) { columns.add(name); return; }
     if (rows) return;
     // Same multiset: did values move between rows? Pair with the columns claimed independent.
     const pair = indep.filter((j) => j !== i);
