@@ -378,6 +378,28 @@ describe.skipIf(!existsSync(JAFFLE))('the reference project (../shared/lineage/j
 });
 if (!existsSync(JAFFLE)) console.warn(`lineage: the reference project is absent (${JAFFLE}); its test is skipped`);
 
+describe('time limit and cancel', () => {
+  const files = {
+    'dbt_project.yml': "name: 'slow'\n",
+    'seeds/raw.csv': 'id,a\n1,10\n2,20\n',
+    'models/fast.sql': "select id, a from {{ ref('raw') }}",
+    'models/slow.sql': "select id, (select count(*) from range(100000000000) t(x) where x % 7 = a) as n from {{ ref('raw') }}",
+  };
+  it('a model over the time limit is skipped with the reason; the others run', async () => {
+    const r = await verifyLineage({ project: project('slow', files), timeoutMs: 300 });
+    expect(model(r, 'slow').skipReason).toMatch(/longer than the time limit of 0.3 s/);
+    expect(model(r, 'fast').status).toBe('verified');
+  }, 60_000);
+  it('cancel stops the running query and ends the run as cancelled', async () => {
+    const ac = new AbortController();
+    const t0 = Date.now();
+    const p = verifyLineage({ project: project('slow2', files), ctx: { signal: ac.signal } });
+    setTimeout(() => ac.abort(), 400);
+    await expect(p).rejects.toMatchObject({ code: 'cancelled' });
+    expect(Date.now() - t0).toBeLessThan(20_000);
+  }, 60_000);
+});
+
 describe('hostile projects: one clear line, a documented exit code', () => {
   const cli = async (args: string[]) => {
     const err: string[] = [];

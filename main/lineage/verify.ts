@@ -11,7 +11,7 @@ import {
   PERTURBATION_KINDS, ROWS, type ColumnRef, type EdgeResult, type InfluenceResult, type LineageCounts, type LineageResult,
   type ModelClaims, type ModelInput, type ModelResult, type PerturbationKind,
 } from '../../shared/lineage';
-import { openDuck, sqlIdent, sqlString, wrapDuckError } from '../engine/duck';
+import { interruptOnAbort, openDuck, sqlIdent, sqlString, wrapDuckError } from '../engine/duck';
 import { registerSnapshotView } from '../delta/scan';
 import { DeltaTable } from '../delta/table';
 import { analyse, type InputRelation, type InputResolver } from './claims';
@@ -105,6 +105,8 @@ export async function verifyLineage(opts: LineageOptions): Promise<LineageResult
   }
 
   const duck = await openDuck({ threads: 1 });
+  // Cancelling stops the running query too, not only the next step.
+  const detach = interruptOnAbort(duck.conn, opts.ctx?.signal);
   try {
     const conn = duck.conn;
     if (attach) {
@@ -181,6 +183,7 @@ export async function verifyLineage(opts: LineageOptions): Promise<LineageResult
         await withLimit(conn, `CREATE TABLE ${sqlIdent(t)} AS ${sql}`, timeoutMs);
         built.set(name, { table: t, columns: await columnsOfTable(conn, t) });
       } catch (e) {
+        throwIfCancelled(opts.ctx);
         notBuilt.set(name, `it does not run on its inputs: ${oneLine(e)}`);
       }
     }
@@ -203,6 +206,7 @@ export async function verifyLineage(opts: LineageOptions): Promise<LineageResult
       try {
         results.push(await verifyModel(conn, base, stmt, resolver, built, byName, { rows, seed, shift, timeoutMs, editClaims: opts.editClaims, ctx: opts.ctx }));
       } catch (e) {
+        throwIfCancelled(opts.ctx);
         if (e instanceof LakerecError && e.code === 'cancelled') throw e;
         results.push({ ...base, skipReason: `it could not be rerun: ${oneLine(e)}` });
       }
@@ -214,7 +218,11 @@ export async function verifyLineage(opts: LineageOptions): Promise<LineageResult
       models: results,
       totals: { ...totals, models: results.length, verified: results.filter((m) => m.status === 'verified').length, skipped: results.filter((m) => m.status === 'skipped').length },
     };
+  } catch (e) {
+    throwIfCancelled(opts.ctx);
+    throw e;
   } finally {
+    detach();
     duck.close();
   }
 }
@@ -284,6 +292,7 @@ async function verifyModel(
         try {
           pert = await readRows(conn, pertSql, o.timeoutMs);
         } catch (e) {
+          throwIfCancelled(o.ctx);
           failures.push(`${kind} of ${input}.${ref.column}: ${oneLine(e)}`);
           continue;
         } finally { runs++; }
