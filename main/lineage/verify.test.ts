@@ -378,6 +378,22 @@ describe.skipIf(!existsSync(JAFFLE))('the reference project (../shared/lineage/j
 });
 if (!existsSync(JAFFLE)) console.warn(`lineage: the reference project is absent (${JAFFLE}); its test is skipped`);
 
+describe('sources', () => {
+  it('a source filled by a seed of the same name is read from it; a source with no data skips its models with the reason', async () => {
+    const root = project('seeded-sources', {
+      'dbt_project.yml': "name: 'ss'\nseeds:\n  ss:\n    +schema: raw\n",
+      'seeds/jaffle-data/raw_items.csv': 'id,sku,price\n1,a,100\n2,b,250\n3,c,75\n',
+      'models/staging/__sources.yml': 'version: 2\nsources:\n  - name: ecom\n    schema: raw\n    tables:\n      - name: raw_items\n      - name: raw_stores\n',
+      'models/staging/stg_items.sql': "select id as item_id, sku, {{ dbt.safe_cast('price', dbt.type_numeric()) }} / 100 as price from {{ source('ecom', 'raw_items') }}",
+      'models/staging/stg_stores.sql': "select * from {{ source('ecom', 'raw_stores') }}",
+    });
+    const r = await verifyLineage({ project: root });
+    expect(model(r, 'stg_items')).toMatchObject({ status: 'verified', counts: { claimed: 3, confirmed: 3, unexplained: 0 } });
+    expect(model(r, 'stg_items').inputs[0]).toMatchObject({ name: 'ecom.raw_items', kind: 'source', rows: 3 });
+    expect(model(r, 'stg_stores').skipReason).toMatch(/ecom.raw_stores was not built: the project gives no location/);
+  }, 60_000);
+});
+
 describe('time limit and cancel', () => {
   const files = {
     'dbt_project.yml': "name: 'slow'\n",

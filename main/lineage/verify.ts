@@ -88,10 +88,15 @@ export async function verifyLineage(opts: LineageOptions): Promise<LineageResult
     project = loadDbtProject(root);
     sources = [
       ...project.seeds.map((s): Source => ({ name: s.name, kind: 'seed', load: { csv: s.path }, schema: null, identifier: s.name })),
-      ...project.sources.map((s): Source => ({
-        name: `${s.source}.${s.table}`, kind: 'source', schema: s.schema, identifier: s.identifier,
-        load: s.location === null ? null : sourceLoad(s.location, s.version),
-      })),
+      ...project.sources.map((s): Source => {
+        // A source without a location that a seed of the same name fills (`dbt seed` into the
+        // source's schema, as dbt Labs' newer jaffle-shop does) is read from that seed.
+        const seed = s.location === null ? project!.seeds.find((x) => x.name.toLowerCase() === s.identifier.toLowerCase()) : undefined;
+        return {
+          name: `${s.source}.${s.table}`, kind: 'source', schema: s.schema, identifier: s.identifier,
+          load: seed ? { csv: seed.path } : s.location === null ? null : sourceLoad(s.location, s.version),
+        };
+      }),
       ...project.models.map((m): Source => ({ name: m.name, kind: 'model', load: null, schema: null, identifier: m.name })),
     ];
     units = [];
