@@ -9,7 +9,6 @@ import { assertOutsideTables } from '../engine/outputs';
 import { lineageLines, lineageMarkdown } from '../lineage/report';
 import { verifyLineage } from '../lineage/verify';
 import type { CliIO } from './io';
-import { progressPrinter } from './progress';
 
 const USAGE = 'lakerec lineage PROJECT [--model M] [--rows N] [--seed S] [--detail] [--markdown F] [--json-out F] [--progress] [--json]';
 
@@ -24,17 +23,17 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   // Reports never land inside the project read (its inputs may be Delta tables under it).
   const outputs = (['markdown', 'json-out'] as const).map((f) => [f, str(p, f)] as const);
   for (const [flag, v] of outputs) if (v !== undefined) assertOutsideTables(resolve(io.cwd, v), [root], `--${flag}`);
-  const printer = bool(p, 'progress') ? progressPrinter(io.err, process.stderr.isTTY === true) : null;
-  let r;
-  try {
-    r = await verifyLineage({
-      project: root,
-      ...(str(p, 'model') !== undefined ? { model: str(p, 'model') } : {}),
-      ...(rows !== undefined ? { rows } : {}),
-      ...(seed !== undefined ? { seed } : {}),
-      ...(printer ? { ctx: { progress: printer.progress } } : {}),
-    });
-  } finally { printer?.end(); }
+  // --progress: one line per model on stderr ("verifying orders (model 4 of 5)").
+  const progress = bool(p, 'progress')
+    ? (x: { phase: string; done: number; total: number | null }) => { if (x.total !== null && x.done < x.total) io.err(`${x.phase} (model ${x.done + 1} of ${x.total})\n`); }
+    : null;
+  const r = await verifyLineage({
+    project: root,
+    ...(str(p, 'model') !== undefined ? { model: str(p, 'model') } : {}),
+    ...(rows !== undefined ? { rows } : {}),
+    ...(seed !== undefined ? { seed } : {}),
+    ...(progress ? { ctx: { progress } } : {}),
+  });
   for (const [flag, v] of outputs) {
     if (v === undefined) continue;
     const path = resolve(io.cwd, v);
