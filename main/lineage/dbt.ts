@@ -20,6 +20,8 @@ export interface DbtModel {
    * materialization names it, or meta.lakerec.table), resolved against the project; else null.
    */
   location: string | null;
+  /** The relation name dbt gave it (the manifest's alias, from config(alias=...)), when it differs from its name. */
+  alias: string | null;
 }
 export interface DbtSeed { name: string; path: string }
 export interface DbtSource {
@@ -111,7 +113,7 @@ export function loadDbtProject(dirIn: string): DbtProject {
   Object.assign(vars, obj(varsCfg[name]));
 
   const models: DbtModel[] = [];
-  for (const d of modelDirs) for (const f of walk(d, '.sql')) models.push({ name: basename(f, extname(f)), path: relative(root, f), raw: readText(f), compiled: null, location: null });
+  for (const d of modelDirs) for (const f of walk(d, '.sql')) models.push({ name: basename(f, extname(f)), path: relative(root, f), raw: readText(f), compiled: null, location: null, alias: null });
   const dup = models.find((m, i) => models.findIndex((x) => x.name === m.name) !== i);
   if (dup) throw new LakerecError('usage', `two models are named ${dup.name}; dbt names a model by its file`);
 
@@ -168,6 +170,7 @@ export function loadDbtProject(dirIn: string): DbtProject {
       const m = byPath.get(String(node.original_file_path ?? '')) ?? models.find((x) => x.name === node.name);
       const code = node.compiled_code ?? node.compiled_sql;
       if (m && typeof code === 'string') m.compiled = code;
+      if (m && typeof node.alias === 'string' && node.alias !== m.name) m.alias = node.alias;
     }
   }
   for (const m of models) {

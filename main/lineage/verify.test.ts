@@ -394,6 +394,24 @@ describe('sources', () => {
   }, 60_000);
 });
 
+describe('dbt\'s manifest', () => {
+  it('reads compiled_code from target/manifest.json, relations named by their alias', async () => {
+    const root = project('manifest', {
+      'dbt_project.yml': "name: 'mf'\n",
+      'seeds/raw.csv': 'id,a\n1,10\n2,20\n3,30\n',
+      'models/base.sql': "{{ config(alias='base_v2') }} select id, a from {{ ref('raw') }}",
+      'models/top.sql': "select id, a + 1 as b from {{ ref('base') }}",
+      'target/manifest.json': JSON.stringify({ nodes: {
+        'model.mf.base': { resource_type: 'model', name: 'base', alias: 'base_v2', original_file_path: 'models/base.sql', compiled_code: 'select id, a from "db"."main"."raw"' },
+        'model.mf.top': { resource_type: 'model', name: 'top', alias: 'top', original_file_path: 'models/top.sql', compiled_code: 'select id, a + 1 as b from "db"."main"."base_v2"' },
+      } }),
+    });
+    const r = await verifyLineage({ project: root });
+    expect(r.models.map((m) => [m.name, m.sqlFrom, m.dependsOn])).toEqual([['base', 'compiled', ['raw']], ['top', 'compiled', ['base']]]);
+    expect(edgeStrings(model(r, 'top'))).toEqual(['b<-base.a:confirmed', 'id<-base.id:confirmed']);
+  }, 60_000);
+});
+
 describe('time limit and cancel', () => {
   const files = {
     'dbt_project.yml': "name: 'slow'\n",

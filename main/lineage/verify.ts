@@ -97,7 +97,7 @@ export async function verifyLineage(opts: LineageOptions): Promise<LineageResult
           load: seed ? { csv: seed.path } : s.location === null ? null : sourceLoad(s.location, s.version),
         };
       }),
-      ...project.models.map((m): Source => ({ name: m.name, kind: 'model', load: null, schema: null, identifier: m.name })),
+      ...project.models.map((m): Source => ({ name: m.name, kind: 'model', load: null, schema: null, identifier: m.alias ?? m.name })),
     ];
     units = [];
   } else if (st.isFile() && ['.duckdb', '.db', '.ddb'].includes(extname(root).toLowerCase())) {
