@@ -412,6 +412,21 @@ describe('dbt\'s manifest', () => {
   }, 60_000);
 });
 
+describe('a model that is not the same twice', () => {
+  it('leaves a column computed from random() out of detection, with a note, and verifies the rest', async () => {
+    const root = project('unstable', {
+      'dbt_project.yml': "name: 'un'\n",
+      'seeds/raw.csv': 'id,a\n1,10\n2,20\n3,30\n',
+      'models/m.sql': "select id, a * 2 as a2, random() + a as noisy from {{ ref('raw') }}",
+    });
+    const m = model(await verifyLineage({ project: root }), 'm');
+    expect(m.counts.unexplained).toBe(0);
+    expect(m.edges.find((e) => e.output === 'a2')!.verdict).toBe('confirmed');
+    expect(m.edges.find((e) => e.output === 'noisy')!.reason).toMatch(/not the same on two runs/);
+    expect(m.claims!.notes.join(' ')).toMatch(/noisy differs between two runs/);
+  }, 60_000);
+});
+
 describe('time limit and cancel', () => {
   const files = {
     'dbt_project.yml': "name: 'slow'\n",

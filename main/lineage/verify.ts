@@ -254,10 +254,16 @@ async function verifyModel(
   const baseSql = await pointAt(conn, statement, resolver, (i) => copies.get(i) ?? null);
   let runs = 0;
   const baseline = await readRows(conn, baseSql, o.timeoutMs);
-  runs++;
+  // Twice: a column that differs between two runs of the same copy (now(), random(), uuid()) would
+  // look changed by every perturbation; it is left out of detection, and said so.
+  const again = await readRows(conn, baseSql, o.timeoutMs);
+  runs += 2;
   const found = analyse(statement, resolver, baseline.names);
   const claims = o.editClaims ? o.editClaims(base.name, found.claims) : found.claims;
   const keys = identifyingColumns(baseline);
+  const unstableRun = detect(baseline, again, () => true, keys);
+  if (unstableRun.rows) throw new LakerecError('usage', 'it does not return the same rows twice on the same copy of its inputs');
+  const unstable = unstableRun.columns;
 
   // Observed: (output, input, column) -> perturbation kinds that changed it.
   const observed = new Map<string, Set<PerturbationKind>>();
@@ -301,8 +307,8 @@ async function verifyModel(
           failures.push(`${kind} of ${input}.${ref.column}: ${oneLine(e)}`);
           continue;
         } finally { runs++; }
-        const change = detect(baseline, pert, (out) => !dependsOn(out), keys);
-        for (const c of change.columns) see(c, ref, kind);
+        const change = detect(baseline, pert, (out) => !dependsOn(out) && !unstable.has(out), keys.filter((k) => !unstable.has(baseline.names[k])));
+        for (const c of change.columns) if (!unstable.has(c)) see(c, ref, kind);
         if (change.rows) see(ROWS, ref, kind);
       }
     }
@@ -326,7 +332,7 @@ async function verifyModel(
       const list = PERTURBATION_KINDS.filter((x) => by.has(x));
       edges.push({
         output: c.name, input: e.input, column: e.column, verdict: list.length ? 'confirmed' : 'not_exercised', by: list,
-        reason: list.length ? null : notExercisedReason(e, inputs, baseline),
+        reason: list.length ? null : unstable.has(c.name) ? 'the column is not the same on two runs of the unperturbed copy (now(), random() or the like), so no change can be seen' : notExercisedReason(e, inputs, baseline),
       });
     }
   }
@@ -345,7 +351,11 @@ async function verifyModel(
     viaJoinsAndFilters: influences.filter((x) => x.verdict === 'via_joins_and_filters').length,
     unexplained: influences.filter((x) => x.verdict === 'unexplained').length,
   };
-  const notes = [...claims.notes, ...failures.map((f) => `a perturbation made the model fail (not counted): ${f}`)];
+  const notes = [
+    ...claims.notes,
+    ...[...unstable].map((c) => `${c} differs between two runs of the unperturbed copy: left out of detection`),
+    ...failures.map((f) => `a perturbation made the model fail (not counted): ${f}`),
+  ];
   return { ...base, status: 'verified', inputs, claims: { ...claims, notes }, edges, influences, outputRows: baseline.rows.length, rowKey, runs, counts };
 }
 
