@@ -66,8 +66,8 @@ export interface ModelResult {
   name: string;
   /** The model's file, relative to the project (null for a view in a DuckDB file). */
   path: string | null;
-  /** Where its SQL came from. */
-  sqlFrom: 'compiled' | 'rendered' | 'duckdb_view';
+  /** Where its SQL came from: dbt's compilation, lakerec's rendering, a view of a DuckDB file, or a CREATE TABLE AS of the SQL script beside it. */
+  sqlFrom: 'compiled' | 'rendered' | 'duckdb_view' | 'sql_script';
   /** The inputs it reads (models, seeds, sources, tables). */
   dependsOn: string[];
   status: 'verified' | 'skipped';

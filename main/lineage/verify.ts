@@ -4,7 +4,7 @@
 // access is locked to the inputs, and every claimed edge and observed influence classified.
 import type { DuckDBConnection, DuckDBType } from '@duckdb/node-api';
 import { existsSync, statSync } from 'node:fs';
-import { extname, resolve } from 'node:path';
+import { basename, extname, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import {
@@ -15,7 +15,7 @@ import { interruptOnAbort, openDuck, sqlIdent, sqlString, wrapDuckError } from '
 import { registerSnapshotView } from '../delta/scan';
 import { DeltaTable } from '../delta/table';
 import { analyse, type InputRelation, type InputResolver } from './claims';
-import { isDbtProject, loadDbtProject, type DbtProject } from './dbt';
+import { isDbtProject, loadDbtProject, readText, type DbtProject } from './dbt';
 import { Relation, renderModel } from './jinja';
 import { baseTables, cteNames, deparse, guardQuery, parseQuery, type Node } from './parse';
 import { columnSeed, detect, identifyingColumns, perturbedColumn, sattolo, shiftFor, targetName, targetsOf, type ResultRows, type Shift } from './perturb';
@@ -119,6 +119,15 @@ export async function verifyLineage(opts: LineageOptions): Promise<LineageResult
       const found = await duckdbFileModels(conn);
       units = found.units;
       sources = found.sources;
+      // The SQL script that built the file's tables, beside it with the same name (warehouse.sql):
+      // each CREATE TABLE ... AS (and CREATE VIEW ... AS) in it is a model, rebuilt from the rest.
+      const script = attach.slice(0, attach.length - extname(attach).length) + '.sql';
+      if (existsSync(script)) {
+        const scripted = await sqlScriptModels(conn, readText(script), basename(script));
+        const names = new Set(scripted.map((u) => u.name.toLowerCase()));
+        units = [...units.filter((u) => !names.has(u.name.toLowerCase())), ...scripted];
+        sources = [...sources.filter((x) => !names.has(x.name.toLowerCase())), ...scripted.map((u): Source => ({ name: u.name, kind: 'model', load: null, schema: null, identifier: u.name }))];
+      }
     }
     await duck.restrict(accessFor(sources, attach));
 
@@ -528,6 +537,46 @@ async function duckdbFileModels(conn: DuckDBConnection): Promise<{ units: Unit[]
     sources.push({ name: String(name), kind: 'model', load: null, schema: null, identifier: String(name) });
   }
   return { units, sources };
+}
+
+/**
+ * The statements of a SQL script, split where DuckDB's parser says one statement ends (a `;`
+ * inside a string or a comment does not end one).
+ */
+async function splitStatements(conn: DuckDBConnection, text: string): Promise<string[]> {
+  const out: string[] = [];
+  let start = 0;
+  for (let at = text.indexOf(';'); at >= 0; at = text.indexOf(';', at + 1)) {
+    const piece = text.slice(start, at + 1);
+    let n = -1;
+    try { n = (await conn.extractStatements(piece)).count; } catch { continue; }
+    if (n === 1) { out.push(piece.trim()); start = at + 1; } else if (n === 0) start = at + 1;
+  }
+  const rest = text.slice(start).trim();
+  if (rest) out.push(rest);
+  return out;
+}
+
+/** The tables (and views) a SQL script creates with `CREATE ... AS <query>`, as models. */
+async function sqlScriptModels(conn: DuckDBConnection, text: string, file: string): Promise<Unit[]> {
+  const units: Unit[] = [];
+  // A scratch DuckDB with no file access names what each statement creates (its head run on SELECT 1).
+  const scratch = await openDuck({ threads: 1 });
+  try {
+    await scratch.restrict({});
+    for (const st of await splitStatements(conn, text)) {
+      if ((await parseQuery(conn, st)).ok) continue; // a bare query creates nothing
+      const q = await viewQuery(conn, st);
+      if (q === null) continue; // not CREATE ... AS <query>: no model
+      const head = st.slice(0, st.lastIndexOf(q));
+      const before = new Set((await scratch.conn.runAndReadAll('SELECT table_name FROM duckdb_tables() UNION ALL SELECT view_name FROM duckdb_views() WHERE NOT internal')).getRows().map((r) => String(r[0])));
+      try { await scratch.conn.run(`${head} SELECT 1 AS x`); } catch { continue; }
+      const made = (await scratch.conn.runAndReadAll('SELECT table_name FROM duckdb_tables() UNION ALL SELECT view_name FROM duckdb_views() WHERE NOT internal')).getRows().map((r) => String(r[0])).filter((n) => !before.has(n));
+      if (made.length !== 1) continue;
+      units.push({ name: made[0], path: file, sqlFrom: 'sql_script', sql: q, error: null });
+    }
+  } finally { scratch.close(); }
+  return units;
 }
 
 /**
