@@ -129,3 +129,8 @@ export interface LineageRun {
   attachment: LineageAttachment;
   result: LineageResult;
 }
+
+/** Where a model's SQL came from, in words (the CLI, the markdown and the tab say the same). */
+export function sqlFromLabel(s: ModelResult['sqlFrom']): string {
+  return { compiled: "dbt's compiled SQL", rendered: 'SQL rendered by lakerec', duckdb_view: 'a view of the DuckDB file', sql_script: 'a CREATE TABLE AS of the script' }[s];
+}

@@ -1,6 +1,6 @@
 // The lineage result as text (the CLI) and as markdown (the report file): the same object the
 // JSON and the window show, in words.
-import { ROWS, type LineageCounts, type LineageResult, type ModelResult } from '../../shared/lineage';
+import { ROWS, sqlFromLabel, type LineageCounts, type LineageResult, type ModelResult } from '../../shared/lineage';
 
 const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${Math.round((n / d) * 100)}%`);
 const countsLine = (c: LineageCounts) =>
@@ -26,7 +26,7 @@ export function lineageLines(r: LineageResult, opts: { detail?: boolean } = {}):
     if (!opts.detail && problems.length === 0 && gaps.length === 0 && m.claims?.notes.length === 0) continue;
     if (m.status === 'skipped') continue;
     lines.push('');
-    lines.push(`${m.name} (${m.sqlFrom} SQL${m.path ? `, ${m.path}` : ''}; ${m.outputRows} output rows${m.rowKey ? `, rows matched by ${m.rowKey}` : ''}; ${m.runs} runs)`);
+    lines.push(`${m.name} (${sqlFromLabel(m.sqlFrom)}${m.path ? `, ${m.path}` : ''}; ${m.outputRows} output rows${m.rowKey ? `, rows matched by ${m.rowKey}` : ''}; ${m.runs} runs)`);
     for (const e of m.edges) {
       if (!opts.detail && e.verdict === 'confirmed') continue;
       lines.push(`  ${e.verdict === 'confirmed' ? 'confirmed    ' : 'not exercised'}  ${e.output} <- ${e.input}.${e.column}${e.verdict === 'confirmed' ? `  (${e.by.join(', ')})` : `: ${e.reason}`}`);
@@ -61,7 +61,7 @@ export function lineageMarkdown(r: LineageResult): string {
 function modelMarkdown(m: ModelResult, esc: (s: string) => string): string[] {
   const md = [`## ${esc(m.name)}`, ''];
   if (m.status === 'skipped') return [...md, `Skipped: ${esc(m.skipReason ?? '')}`];
-  md.push(`${m.sqlFrom} SQL${m.path ? ` (\`${esc(m.path)}\`)` : ''}; inputs ${m.inputs.map((i) => `${esc(i.name)} (${i.kind}, ${i.rows} rows)`).join(', ')}; `
+  md.push(`${sqlFromLabel(m.sqlFrom)}${m.path ? ` (\`${esc(m.path)}\`)` : ''}; inputs ${m.inputs.map((i) => `${esc(i.name)} (${i.kind}, ${i.rows} rows)`).join(', ')}; `
     + `${m.outputRows} output rows${m.rowKey ? `, matched by \`${esc(m.rowKey)}\`` : ''}; ${m.runs} runs.`, '');
   md.push('| Output | Input column | Verdict | By |', '|---|---|---|---|');
   for (const e of m.edges) md.push(`| ${esc(e.output)} | ${esc(`${e.input}.${e.column}`)} | ${e.verdict === 'confirmed' ? 'confirmed' : `not exercised: ${esc(e.reason ?? '')}`} | ${e.by.join(', ')} |`);

@@ -2,7 +2,7 @@
 // graph, and for a chosen column of the model that writes the table, its verified input columns
 // followed across models, each edge with its verdict. The numbers are the CLI's (one result object).
 import { useEffect, useMemo, useState } from 'react';
-import { ROWS, type EdgeResult, type InfluenceResult, type LineageResult, type ModelResult } from '../../shared/lineage';
+import { ROWS, sqlFromLabel, type EdgeResult, type InfluenceResult, type LineageResult, type ModelResult } from '../../shared/lineage';
 import { useNav } from '../app/nav';
 import { useWorkbench } from '../state/context';
 import { ErrorPanel } from '../ui/ErrorPanel';
@@ -149,7 +149,7 @@ function ColumnPanel({ r, model }: { r: LineageResult; model: ModelResult }) {
     <section className="lin-columns" data-testid="lineage-columns">
       <div className="lin-section-head">
         <h2>{model.name}</h2>
-        <span className="muted small">{model.sqlFrom} SQL{model.path ? ` · ${model.path}` : ''} · {model.outputRows ?? '?'} output rows · {model.runs} runs{model.rowKey ? ` · rows matched by ${model.rowKey}` : ''}</span>
+        <span className="muted small">{sqlFromLabel(model.sqlFrom)}{model.path ? ` · ${model.path}` : ''} · {model.outputRows ?? '?'} output rows · {model.runs} runs{model.rowKey ? ` · rows matched by ${model.rowKey}` : ''}</span>
       </div>
       {model.status === 'skipped' ? <div className="banner warn" data-testid="lineage-skipped">Skipped: {model.skipReason}</div> : (
         <div className="lin-split">
