@@ -3,7 +3,7 @@
 // the model that writes the table is found by the table's name, the lineage is verified with
 // progress, the graph, the totals (the CLI's) and a column's verified input columns followed
 // across models are shown, and the commit panel links to the model. Screenshots of the empty,
-// loading, error and full states at 1024, 1400 and 1920 px. Neither the table nor the project is written.
+// loading, error and full states at 1024, 1400 and 1920 px (the commit panel's link at 1400). Neither the table nor the project is written.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -83,10 +83,15 @@ describe.skipIf(missing !== null)('Lineage tab (web mode, Chromium)', () => {
     await page.locator('[data-testid=lineage-verify]').waitFor();
     expect(await page.textContent('[data-testid=lineage-found-by]')).toMatch(/table's name/);
     expect(await page.inputValue('[data-testid=lineage-model-select]')).toBe('control');
-    await page.click('[data-testid=lineage-verify]');
-    await page.locator('[data-testid=lineage-progress]').waitFor();
-    await shotAt('lineage-loading', [1400]);
-    await page.locator('[data-testid=lineage-totals]').waitFor({ timeout: 120_000 });
+    // The loading state at each width: one run per width, the screenshot while it runs.
+    for (const w of WIDTHS) {
+      await page.setViewportSize({ width: w, height: 900 });
+      await page.click('[data-testid=lineage-verify]');
+      await page.locator('[data-testid=lineage-progress]').waitFor();
+      await page.screenshot({ path: join(ensureArtifacts(), `lineage-loading-${w}.png`) });
+      await page.locator('[data-testid=lineage-totals]').waitFor({ timeout: 120_000 });
+    }
+    await page.setViewportSize({ width: 1400, height: 900 });
     const cli = await verifyLineage({ project });
     const totals = await page.textContent('[data-testid=lineage-totals]');
     expect(totals).toContain(`${cli.totals.models} models`);
