@@ -26,6 +26,8 @@ export const MAIN_LAYERS = [
     { name: 'forensics', folders: ['main/forensics'] },
     { name: 'proof', folders: ['main/proof'] },
     { name: 'runs', folders: ['main/runs'] },
+    // Lineage verified by perturbation (dbt projects, DuckDB files' views): engine + the Delta reader.
+    { name: 'lineage', folders: ['main/lineage'] },
   ],
   // Above reconcile: bisect's matches-source predicate and trust's mutants run the reconcile; bisect
   // reads file lifetimes from the reader's one history (main/delta/history.ts), not from forensics.

@@ -17,6 +17,7 @@ export const FS_ALLOWED = {
   'main/trust/keys.ts': 'the referenced table or file of a key check (local only)',
   'main/workbench/rows.ts': 'locks the grid DuckDB to the local folder',
   'main/workbench/contract-file.ts': 'reads the contract file',
+  'main/app/lineage.ts': 'reads the per-table lineage settings file in the app-data folder',
   'main/app/uploads.ts': 'hashes an uploaded source file in the web server\'s upload folder (local by nature)',
   'main/workbench/diff.ts': 'reads the contract file',
   'main/app/demo-table.ts': 'builds the demo table in a temp folder',

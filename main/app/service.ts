@@ -16,6 +16,7 @@ import { assertTableFolder, resolveUserPath, tableName } from './paths';
 import { RecentTables } from './recent';
 import { createScreenHandlers, recordedBisect } from './screens';
 import { createTrustHandlers, TrustResults } from './trust';
+import { createLineageHandlers } from './lineage';
 import { createWorkbenchHandlers } from './workbench';
 
 
@@ -159,6 +160,7 @@ export function createService(opts: ServiceOptions): ApiHandlers {
     ...screens,
     ...createTrustHandlers({ runsDir, cwd, results: trustResults, ...(opts.log ? { log: opts.log } : {}) }),
     ...createWorkbenchHandlers({ cwd, tables: investigation }),
+    ...createLineageHandlers({ userDataDir: opts.userDataDir, cwd }),
 
     async appInfo() {
       return {

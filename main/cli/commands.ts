@@ -16,6 +16,7 @@ export const commands: Command[] = [
   { name: 'laws', summary: 'data laws: additive measures conserved from source to target per day', usage: 'lakerec laws SOURCE TABLE --contract FILE [--version N] [--json]', load: () => import('./laws') },
   { name: 'contract', summary: "the starting contract for a table, written from its schema (the template the window proposes)", usage: 'lakerec contract init SOURCE TABLE [--out FILE]', load: () => import('./contract') },
   { name: 'warehouse', summary: 'pushed work: print the SQL of a level for a dialect, prove a warehouse computes the digest as lakerec does, list and trust connections', usage: 'lakerec warehouse sql --dialect spark|snowflake|trino|duckdb --level LEVEL --contract FILE [--like TABLE] | check NAME | list | trust FILE', load: () => import('./warehouse') },
+  { name: 'lineage', summary: "column lineage of a dbt project's models (or a DuckDB file's views) verified by perturbation", usage: 'lakerec lineage PROJECT [--model M] [--rows N] [--seed S] [--detail] [--markdown F] [--json-out F] [--progress] [--json]', load: () => import('./lineage') },
   { name: 'build-sample-lakes', summary: 'build the corruption scenarios, the demo lake and the bisect lakes', usage: 'lakerec build-sample-lakes [--out DIR] [--rows N] [--seed S] [--only NAME]... [--json]', load: () => import('./build-sample-lakes') },
 ];
 
@@ -28,6 +29,7 @@ const OUTPUT_FLAGS: Record<string, string[]> = {
   proof: ['html'],
   mutate: ['html'],
   contract: ['out'],
+  lineage: ['markdown', 'json-out'],
   'build-sample-lakes': ['out'],
 };
 for (const c of commands) if (OUTPUT_FLAGS[c.name] && !c.outputs) c.outputs = OUTPUT_FLAGS[c.name];

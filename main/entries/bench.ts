@@ -4,7 +4,7 @@
 //
 //   npm run bench                 full sizes (10M rows, 10,000 versions)
 //   npm run bench -- --quick      the reconcile bench on 1M rows instead of 10M (ratios stay comparable)
-//   npm run bench -- --only log-replay,bisect --merge   (re-measure some, keep the rest; also: history, timeline-ui, reconcile, reconcile-keys, reconcile-shapes, reconcile-sources, demo)
+//   npm run bench -- --only log-replay,bisect --merge   (re-measure some, keep the rest; also: history, timeline-ui, reconcile, reconcile-keys, reconcile-shapes, reconcile-sources, demo, lineage)
 //   npm run bench -- --only reconcile-scale --merge [--scale-rows N] [--scale-dir D]   (peak RSS at 100M rows; minutes; not in --quick; D keeps the data)
 //
 // The modules are imported dynamically so each stays its own chunk (each can also run alone).
@@ -158,6 +158,14 @@ async function main(): Promise<void> {
     const f = await benchRemoteLog({ runs: args.runs });
     say(formatRemoteLogFigures(f));
     results.remoteLog = f;
+  }
+
+  if (want('lineage')) {
+    // Issue #23: lakerec lineage on the reference project beside DuckDB building its models once.
+    const { benchLineage, formatLineageFigures } = await import('../bench/lineage');
+    const f = await benchLineage({ runs: args.runs });
+    say(formatLineageFigures(f));
+    results.lineage = f;
   }
 
   if (want('history')) {

@@ -109,6 +109,9 @@ function benchMetrics(bench: Json, ns: string, put: (name: string, v: unknown) =
       }
     }
   }
+
+  // lineage: lakerec lineage on the reference project beside DuckDB building its models once.
+  for (const k of ['models', 'claimed', 'confirmed', 'notExercised', 'viaJoinsAndFilters', 'unexplained', 'oursSeconds', 'duckdbBuildSeconds', 'ratio']) put(`${ns}.lineage.${k}`, get(bench, 'lineage', k));
   // reconcile-scale: peak RSS at rows level on the largest size built (full runs only).
   put(`${ns}.reconcile_scale.peak_rss_mb`, get(bench, 'reconcileScale', 'peakRssMb'));
   put(`${ns}.reconcile_scale.spill_mb`, get(bench, 'reconcileScale', 'spillPeakMb'));

@@ -16,6 +16,7 @@ import { ReconcileView } from '../reconcile/ReconcileView';
 import { routeSourceDrop } from '../reconcile/route-drop';
 import { RunsView } from '../runs/RunsView';
 import { TrustView } from '../trust/TrustView';
+import { LineageView } from '../lineage/LineageView';
 import { NO_SAMPLES, useClient, useWorkbench } from '../state/context';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { useNav, type ScreenId } from './nav';
@@ -69,6 +70,7 @@ const SCREENS: Screen[] = [
   { id: 'bisect', label: 'Bisect', needsTable: true, render: () => <BisectView /> },
   { id: 'reconcile', label: 'Reconcile', needsTable: true, render: () => <ReconcileView /> },
   { id: 'trust', label: 'Trust', needsTable: true, render: () => <TrustView /> },
+  { id: 'lineage', label: 'Lineage', needsTable: true, render: () => <LineageView /> },
   { id: 'proof', label: 'Proof', needsTable: false, render: () => <ProofView /> },
   { id: 'runs', label: 'Runs', needsTable: false, render: () => <RunsView /> },
 ];

@@ -4,7 +4,7 @@
 import { create } from 'zustand';
 
 /** Every screen of the workbench; App.tsx lists the ones that exist as tabs. */
-export type ScreenId = 'timeline' | 'data' | 'schema' | 'compare' | 'partitions' | 'history' | 'reconcile' | 'trust' | 'bisect' | 'proof' | 'runs';
+export type ScreenId = 'timeline' | 'data' | 'schema' | 'compare' | 'partitions' | 'history' | 'reconcile' | 'trust' | 'bisect' | 'proof' | 'runs' | 'lineage';
 
 export interface NavState {
   screen: ScreenId;

@@ -13,6 +13,7 @@ import { compact, formatBytes, formatInt, niceAxis } from './timeline';
 import { useElementWidth } from '../ui/useElementHeight';
 import { WindowedList } from './WindowedList';
 import { whoLine } from './who';
+import { CommitLineageLink } from '../lineage/LineageView';
 
 function value(v: unknown): string {
   if (v === null || v === undefined) return '—';
@@ -206,6 +207,7 @@ export function CommitPanel({ detail, onRetry, onStep }: { detail: DetailState |
         </span>
       </div>
       <CommitActions version={s.version} addedFiles={s.addedFiles} />
+      <CommitLineageLink />
       {!s.readable && (
         <div className="banner warn" data-testid="commit-unreadable">This version can no longer be read: {s.unreadableReason ?? 'its commits or files are gone'}.</div>
       )}

@@ -13,6 +13,7 @@ import type {
   AppInfo, RecentTable, TableSummary, VersionRow, TableOverview, CommitDetail, BisectRequest, ProgressDataMap, ContractCheck, ContractText, ReconcileRequest, ReconcileRun, ExportedReport, EngineChoice, ProofRequest, TrustRequest, MutationRequest,
 } from './shapes';
 import type { KeysResult, LawsResult, MutationResult } from '../trust';
+import type { LineageAttachment, LineageRequest, LineageRun } from '../lineage';
 import type { DiffRequest, DiffResult, PartitionHealth, PartitionHealthRequest, RowsPage, RowsRequest, SchemaAt, SchemaHistory } from '../workbench';
 
 export type Empty = Record<string, never>;
@@ -80,6 +81,12 @@ export interface ApiMap {
   checkContractColumns: { request: { text: string; table: string; source: string; version?: number }; response: ContractCheck };
   /** Per partition rows, files, bytes and small files at every version, from the log (a job). */
   partitionHealth: { request: PartitionHealthRequest; response: PartitionHealth };
+  /** The dbt project (or DuckDB file) attached to a table, and the model that writes it. */
+  lineageAttachment: { request: { table: string }; response: LineageAttachment };
+  /** Attaches a dbt project (or DuckDB file) to a table, optionally naming its model; null project detaches. Kept in the app-data folder. */
+  attachLineage: { request: { table: string; project: string | null; model: string | null }; response: LineageAttachment };
+  /** The attached project's lineage verified by perturbation (a job: progress, cancel). */
+  verifyLineage: { request: LineageRequest; response: LineageRun };
 }
 
 export type ApiMethod = keyof ApiMap;

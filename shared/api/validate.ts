@@ -300,6 +300,30 @@ export const apiSpec: { [M in ApiMethod]: MethodSpec<M> } = {
   mutationScore: { validate: mutationRequest, job: true },
   verifyKeys: { validate: plainTrustRequest('verifyKeys'), job: true },
   checkLaws: { validate: plainTrustRequest('checkLaws'), job: true },
+  lineageAttachment: {
+    validate: (v) => ({ table: pathString('lineageAttachment', 'table', objectWith('lineageAttachment', v, ['table']).table) }),
+    job: false,
+  },
+  attachLineage: {
+    validate: (v) => {
+      const m = 'attachLineage';
+      const o = objectWith(m, v, ['table', 'project', 'model']);
+      const project = o.project === null || o.project === undefined || o.project === '' ? null : pathString(m, 'project', o.project);
+      const model = o.model === null || o.model === undefined || o.model === '' ? null : columnName(m, 'model', o.model);
+      return { table: pathString(m, 'table', o.table), project, model };
+    },
+    job: false,
+  },
+  verifyLineage: {
+    validate: (v) => {
+      const m = 'verifyLineage';
+      const o = objectWith(m, v, ['table', 'rows', 'seed']);
+      const rows = optionalInt(m, 'rows', o.rows, 1, 1_000_000);
+      const seed = optionalInt(m, 'seed', o.seed, 0, 0xffffffff);
+      return { table: pathString(m, 'table', o.table), ...(rows !== undefined ? { rows } : {}), ...(seed !== undefined ? { seed } : {}) };
+    },
+    job: true,
+  },
   getRun: {
     validate: (v) => {
       const o = objectWith('getRun', v, ['id']);
