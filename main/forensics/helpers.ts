@@ -1,5 +1,5 @@
 // Small facts about commits and files that several heuristics ask: is it an overwrite, an append,
-// what predicate did it declare, the stats signature of a file, whether files are on disk.
+// what predicate did it declare, whether files are on disk.
 import { readdirSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { Metadata, RemoveFile, StructField } from '../../shared/delta';
@@ -55,13 +55,6 @@ export function declaredPredicate(params: Record<string, unknown> | undefined): 
     } catch { /* not JSON: use as written */ }
   }
   return s;
-}
-
-/** Stats signature of an added file: row count and per-column min/max/nulls (a retried batch repeats it). */
-export function signature(f: FileEntry): string | null {
-  if (!f.stats || typeof f.stats.numRecords !== 'number' || f.stats.numRecords === 0) return null;
-  if (!f.stats.minValues && !f.stats.maxValues) return null;
-  return JSON.stringify([f.stats.numRecords, f.stats.minValues ?? null, f.stats.maxValues ?? null, f.stats.nullCount ?? null, f.partitionValues]);
 }
 
 /** A stat(), not a read. Files on another scheme (s3:, ...) cannot be checked here: assumed present. */

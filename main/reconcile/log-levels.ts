@@ -8,6 +8,7 @@ import { levelIndex, type Level, type PartitionResult, type SchemaComparison } f
 import { sqlIdent, sqlString } from '../engine/duck';
 import { checkScalarExpression } from '../engine/expression';
 import type { ActiveFile } from '../delta/types';
+import { statsSignature } from '../delta/active-files';
 import { typesComparable } from './canonical';
 import { materialise, sumsSql, type PassPlan } from './pass';
 import type { CountsLevel, SchemaLevel } from './levels';
@@ -269,9 +270,8 @@ export function duplicateFilesFromStats(target: TargetSide, part: PartitionSpec)
   if (!part.targetIsDeltaPartition) return [];
   const groups = new Map<string, ActiveFile[]>();
   for (const f of target.snapshot.files) {
-    const s = f.stats;
-    if (!s || !s.minValues || !s.maxValues || Object.keys(s.minValues).length === 0 || f.numRecords === null) continue;
-    const key = JSON.stringify([f.partitionValues[part.column!] ?? null, s.numRecords, s.minValues, s.maxValues, s.nullCount ?? null, f.deletionVector?.cardinality ?? 0]);
+    const key = statsSignature(f);
+    if (key === null) continue;
     const g = groups.get(key) ?? [];
     g.push(f);
     groups.set(key, g);
