@@ -12,6 +12,7 @@ import { storedColumns, type ChecksumLevel, type PassPlan } from './pass';
 import type { Tally } from './result';
 import { registerTargetView, type TargetSide } from './sides';
 import { dayOf, exec, label, num, partitionIn, rows, text, type PartitionSpec } from './sql';
+import { pushTo } from '../../shared/group';
 
 export interface KeyDiffResult {
   evidence: KeyDiffEvidence;
@@ -215,9 +216,7 @@ export async function diffKeys(
       const rec: Record<string, CellText> = {};
       for (const c of cols) rec[c] = text(r['c_' + c]);
       const k = keyText(r);
-      const list = m.get(k) ?? [];
-      list.push(rec);
-      m.set(k, list);
+      pushTo(m, k, rec);
       if (provenance && !where.has(k)) where.set(k, { file: text(r._lk_file), row: r._lk_row === null || r._lk_row === undefined ? null : Number(r._lk_row) });
       reads.exampleRowsFetched++;
     }

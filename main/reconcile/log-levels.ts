@@ -17,6 +17,7 @@ import { contractError, type Contract } from './contract';
 import type { Evidence, PartitionRemoval, StatsDuplicate } from './classify';
 import { registerTargetView, targetChanges, type SourceSide, type TargetSide } from './sides';
 import { dayOf, label, num, rows, sideProgress, sourceRowTotal, text, uncast, type PartitionSpec } from './sql';
+import { pushTo } from '../../shared/group';
 
 /** The partition column (or expression) on each side; validates the expression against the source. */
 export async function partitionSpec(conn: DuckDBConnection, contract: Contract, source: SourceSide, target: TargetSide): Promise<PartitionSpec & { srcHasCol: boolean }> {
@@ -272,9 +273,7 @@ export function duplicateFilesFromStats(target: TargetSide, part: PartitionSpec)
   for (const f of target.snapshot.files) {
     const key = statsSignature(f);
     if (key === null) continue;
-    const g = groups.get(key) ?? [];
-    g.push(f);
-    groups.set(key, g);
+    pushTo(groups, key, f);
   }
   const out: StatsDuplicate[] = [];
   for (const g of groups.values()) {
