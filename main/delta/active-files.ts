@@ -26,6 +26,22 @@ export function parseStats(add: LogAddFile, schema: StructType, mode: ColumnMapp
   return s;
 }
 
+/**
+ * The stats signature of a data file: row count, deletion-vector cardinality, per-column min/max
+ * and null counts, and partition values (logical names). Two files with one signature look like one
+ * batch written twice (a retried write). A file part-deleted by a deletion vector does not repeat
+ * the same file without one (nor one with another cardinality). Null when the stats cannot tell a
+ * repeat: no stats, no row count, no rows, or no column bounds at all.
+ */
+export function statsSignature(f: Pick<ActiveFile, 'stats' | 'partitionValues' | 'deletionVector'>): string | null {
+  const s = f.stats;
+  if (!s || typeof s.numRecords !== 'number' || s.numRecords === 0) return null;
+  if (!hasBounds(s.minValues) && !hasBounds(s.maxValues)) return null;
+  return JSON.stringify([s.numRecords, f.deletionVector?.cardinality ?? 0, s.minValues ?? null, s.maxValues ?? null, s.nullCount ?? null, f.partitionValues]);
+}
+
+const hasBounds = (v: Record<string, unknown> | undefined): boolean => v !== undefined && Object.keys(v).length > 0;
+
 interface SnapshotContext {
   root: string;
   schema: StructType;

@@ -2,6 +2,7 @@
 // checkpoint and commits that rebuild a version (the log segment). Read through the Storage seam.
 import { LakerecError } from '../../shared/errors';
 import { LIMIT_KNOBS, type Storage } from '../storage';
+import { pushTo } from '../../shared/group';
 
 export type CheckpointKind = 'classic' | 'multipart' | 'v2';
 
@@ -85,9 +86,7 @@ export function classifyLogFiles(names: string[]): Omit<LogListing, 'logDir' | '
   const compactions: CompactionRef[] = [];
   const parts = new Map<string, { version: number; total: number; files: Map<number, string> }>();
   const add = (c: CheckpointRef): void => {
-    const list = checkpoints.get(c.version) ?? [];
-    list.push(c);
-    checkpoints.set(c.version, list);
+    pushTo(checkpoints, c.version, c);
   };
   for (const n of names) {
     let m: RegExpExecArray | null;

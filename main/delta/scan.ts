@@ -7,6 +7,7 @@ import { tableFromJSON, type Table as ArrowTable } from 'apache-arrow';
 import { LakerecError } from '../../shared/errors';
 import type { DataType, StructField } from '../../shared/delta';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
+import { pushTo } from '../../shared/group';
 import { sqlIdent, sqlString } from '../engine/duck';
 import type { ActiveFile, Snapshot } from './types';
 import { readDeletionVector } from './dv';
@@ -54,9 +55,7 @@ async function loadFileColumns(conn: DuckDBConnection, files: ActiveFile[], engi
     // Rows come per file in schema order (pre-order): the root, then its subtrees.
     const perFile = new Map<string, { name: string; n: number; id: number | null }[]>();
     for (const r of rows) {
-      const list = perFile.get(String(r[0])) ?? [];
-      list.push({ name: String(r[1]), n: r[2] === null ? 0 : Number(r[2]), id: r[3] === null ? null : Number(r[3]) });
-      perFile.set(String(r[0]), list);
+      pushTo(perFile, String(r[0]), { name: String(r[1]), n: r[2] === null ? 0 : Number(r[2]), id: r[3] === null ? null : Number(r[3]) });
     }
     for (const [file, list] of perFile) {
       const f = byPath.get(file);

@@ -1,5 +1,10 @@
-// A small, strict flag parser: unknown flags and missing values are usage errors (exit 2),
-// never silently ignored, because a CI gate with a typo'd flag must not pass by accident.
+// The CLI's flag parser: node:util's parseArgs over the command's declared flags, held strict here:
+// unknown flags, a value on a boolean, a missing value and a single-valued flag given twice are
+// usage errors (exit 2), never silently ignored, because a CI gate with a typo'd flag must not pass
+// by accident. node's own strict mode is not used because its refusals are not these one-line
+// messages, it accepts a single flag given twice (last wins), and it refuses a value starting with a
+// dash (`--version -1`), which these commands take as written.
+import { parseArgs as nodeParseArgs, type ParseArgsConfig } from 'node:util';
 import { LakerecError } from '../../shared/errors';
 
 export interface FlagSpec {
@@ -13,36 +18,38 @@ export interface ParsedArgs {
 }
 
 export function parseArgs(argv: string[], spec: FlagSpec): ParsedArgs {
+  const options: NonNullable<ParseArgsConfig['options']> = {};
+  for (const [name, kind] of Object.entries(spec)) options[name] = kind === 'boolean' ? { type: 'boolean' } : { type: 'string', multiple: kind === 'string[]' };
+  const { tokens } = nodeParseArgs({ args: argv, options, strict: false, allowPositionals: true, tokens: true });
   const positional: string[] = [];
   const flags: ParsedArgs['flags'] = {};
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--') { positional.push(...argv.slice(i + 1)); break; }
-    if (a.startsWith('--')) {
-      let name = a.slice(2);
-      let value: string | undefined;
-      const eq = name.indexOf('=');
-      if (eq >= 0) { value = name.slice(eq + 1); name = name.slice(0, eq); }
-      const kind = spec[name];
-      if (!kind) throw new LakerecError('usage', `unknown flag --${name}`);
-      if (kind === 'boolean') {
-        if (value !== undefined) throw new LakerecError('usage', `--${name} takes no value`);
-        flags[name] = true;
-        continue;
-      }
-      if (value === undefined) {
-        value = argv[++i];
-        if (value === undefined) throw new LakerecError('usage', `--${name} needs a value`);
-      }
-      if (kind === 'string[]') {
-        const prev = flags[name];
-        flags[name] = [...(Array.isArray(prev) ? prev : []), value];
-      } else {
-        if (flags[name] !== undefined) throw new LakerecError('usage', `--${name} given twice`);
-        flags[name] = value;
-      }
+  let shortAt = -1;
+  for (const t of tokens) {
+    if (t.kind === 'option-terminator') continue;
+    if (t.kind === 'positional') { positional.push(t.value); continue; }
+    // Only --long flags are flags: `-x` (or `-1`, which node reads as a group of short options) is
+    // passed on as written, once per argument.
+    if (!t.rawName.startsWith('--')) {
+      if (t.index !== shortAt) positional.push(argv[t.index]);
+      shortAt = t.index;
+      continue;
+    }
+    const name = t.name;
+    const kind = Object.hasOwn(spec, name) ? spec[name] : undefined;
+    if (!kind) throw new LakerecError('usage', `unknown flag --${name}`);
+    if (kind === 'boolean') {
+      if (t.inlineValue) throw new LakerecError('usage', `--${name} takes no value`);
+      flags[name] = true;
+      continue;
+    }
+    const value = t.value;
+    if (value === undefined) throw new LakerecError('usage', `--${name} needs a value`);
+    if (kind === 'string[]') {
+      const prev = flags[name];
+      flags[name] = [...(Array.isArray(prev) ? prev : []), value];
     } else {
-      positional.push(a);
+      if (flags[name] !== undefined) throw new LakerecError('usage', `--${name} given twice`);
+      flags[name] = value;
     }
   }
   return { positional, flags };

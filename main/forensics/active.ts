@@ -2,7 +2,8 @@
 // version): files per partition, active files by stats signature (duplicate_batch), files with
 // nulls per column (nulls_appeared), and date partitions vs timestamp stats (partition_outside_its_day).
 import type { FileEntry, History, VersionState } from '../delta/history';
-import { fieldsOf, signature } from './helpers';
+import { statsSignature } from '../delta/active-files';
+import { fieldsOf } from './helpers';
 import type { Partitioner } from './partitions';
 
 export interface DayFit { fit: boolean; lo: number; hi: number; day: number }
@@ -28,7 +29,7 @@ export class ActiveSet {
 
   sigOf(f: FileEntry): string | null {
     let s = this.sigCache.get(f.id);
-    if (s === undefined) { s = signature(f); this.sigCache.set(f.id, s); }
+    if (s === undefined) { s = statsSignature(f); this.sigCache.set(f.id, s); }
     return s;
   }
 

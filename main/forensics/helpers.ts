@@ -1,5 +1,5 @@
 // Small facts about commits and files that several heuristics ask: is it an overwrite, an append,
-// what predicate did it declare, the stats signature of a file, whether files are on disk.
+// what predicate did it declare.
 import type { Metadata, RemoveFile, StructField } from '../../shared/delta';
 import { numRecordsFromStats } from '../delta/replay';
 import type { Duck } from '../engine/duck';
@@ -42,13 +42,6 @@ export function isAppend(st: VersionState, h: History): boolean {
 
 // The declared predicate of an overwrite/delete: one parser and one evaluator (main/delta/predicate.ts).
 export { declaredPredicate };
-
-/** Stats signature of an added file: row count and per-column min/max/nulls (a retried batch repeats it). */
-export function signature(f: FileEntry): string | null {
-  if (!f.stats || typeof f.stats.numRecords !== 'number' || f.stats.numRecords === 0) return null;
-  if (!f.stats.minValues && !f.stats.maxValues) return null;
-  return JSON.stringify([f.stats.numRecords, f.stats.minValues ?? null, f.stats.maxValues ?? null, f.stats.nullCount ?? null, f.partitionValues]);
-}
 
 export function ranges(vs: number[]): string {
   const out: string[] = [];

@@ -9,6 +9,7 @@ import type { ReconcileResult } from '../../shared/reconcile';
 import type { ActiveFile } from '../delta/types';
 import type { Contract } from './contract';
 import type { TargetSide } from './sides';
+import { pushTo } from '../../shared/group';
 
 export const BASELINE_FORMAT = 'lakerec-baseline-v1';
 
@@ -52,9 +53,7 @@ function fileSets(target: TargetSide, part: PartLike): Map<string, string[]> {
   const m = new Map<string, string[]>();
   for (const f of target.snapshot.files) {
     const l = part.column === null ? '(table)' : label(part.column, f.partitionValues[part.column] ?? null);
-    const list = m.get(l) ?? [];
-    list.push(fileIdentity(f));
-    m.set(l, list);
+    pushTo(m, l, fileIdentity(f));
   }
   for (const list of m.values()) list.sort();
   return m;

@@ -12,6 +12,7 @@ import { storedColumns, type ChecksumLevel, type PassPlan } from './pass';
 import type { Tally } from './result';
 import { registerTargetView, type TargetSide } from './sides';
 import { dayOf, exec, label, num, partitionIn, rows, text, type PartitionSpec } from './sql';
+import { pushTo } from '../../shared/group';
 
 export interface KeyDiffResult {
   evidence: KeyDiffEvidence;
@@ -227,9 +228,7 @@ export async function diffKeys(
       for (const c of tolerant) cmp[c] = r['f_' + c] === null || r['f_' + c] === undefined ? null : Number(r['f_' + c]);
       compared.set(rec, cmp);
       const k = keyText(r);
-      const list = m.get(k) ?? [];
-      list.push(rec);
-      m.set(k, list);
+      pushTo(m, k, rec);
       if (provenance && !where.has(k)) where.set(k, { file: text(r._lk_file), row: r._lk_row === null || r._lk_row === undefined ? null : Number(r._lk_row) });
       reads.exampleRowsFetched++;
     }

@@ -10,6 +10,7 @@ import { checkScalarExpression } from '../engine/expression';
 import { declaredPredicate, evaluatePredicate } from '../delta/predicate';
 import { physicalName } from '../delta/schema';
 import type { ActiveFile } from '../delta/types';
+import { statsSignature } from '../delta/active-files';
 import { typesComparable } from './canonical';
 import { materialise, sumsSql, type PassPlan } from './pass';
 import type { CountsLevel, SchemaLevel } from './levels';
@@ -18,6 +19,7 @@ import { contractError, type Contract } from './contract';
 import type { Evidence, PartitionRemoval, StatsDuplicate } from './classify';
 import { registerTargetView, targetChanges, type SourceSide, type TargetSide } from './sides';
 import { dayOf, execWithProgress, label, num, rows, sideProgress, sourceRowTotal, text, uncast, type PartitionSpec } from './sql';
+import { pushTo } from '../../shared/group';
 
 /** The partition column (or expression) on each side; validates the expression against the source. */
 export async function partitionSpec(conn: DuckDBConnection, contract: Contract, source: SourceSide, target: TargetSide): Promise<PartitionSpec & { srcHasCol: boolean }> {
@@ -294,17 +296,16 @@ export function duplicateFilesFromStats(target: TargetSide, part: PartitionSpec)
   if (!part.targetIsDeltaPartition) return [];
   const groups = new Map<string, ActiveFile[]>();
   for (const f of target.snapshot.files) {
-    const s = f.stats;
-    if (!s || !s.minValues || !s.maxValues || Object.keys(s.minValues).length === 0 || f.numRecords === null) continue;
-    const key = JSON.stringify([f.partitionValues[part.column!] ?? null, s.numRecords, s.minValues, s.maxValues, s.nullCount ?? null, f.deletionVector?.cardinality ?? 0]);
-    const g = groups.get(key) ?? [];
-    g.push(f);
-    groups.set(key, g);
+    const key = statsSignature(f);
+    if (key === null) continue;
+    pushTo(groups, key, f);
   }
   const out: StatsDuplicate[] = [];
+  // partitionValues is keyed by the physical name under column mapping.
+  const pkey = partitionKey(target, part.column!);
   for (const g of groups.values()) {
     if (g.length < 2) continue;
-    const l = label(part.column, g[0].partitionValues[part.column!] ?? null);
+    const l = label(part.column, g[0].partitionValues[pkey] ?? null);
     const rowsEach = g[0].numRecords ?? 0;
     const prev = out.find((d) => d.partition === l);
     const extra = rowsEach * (g.length - 1);

@@ -15,6 +15,7 @@ import { partitionValueExpr } from '../delta/schema';
 import type { Snapshot, VersionChange } from '../delta/types';
 import { compareFamily } from './canonical';
 import type { Contract } from './contract';
+import { pushTo } from '../../shared/group';
 
 export type SourceKind = 'parquet' | 'csv' | 'json' | 'delta';
 
@@ -81,9 +82,7 @@ export async function registerTargetView(conn: DuckDBConnection, t: TargetSide, 
   if (!provenance && partCols.length > 0) {
     for (const f of list) {
       const k = JSON.stringify(partCols.map((c) => f.partitionValues[c] ?? null));
-      const g = groups.get(k) ?? [];
-      g.push(f);
-      groups.set(k, g);
+      pushTo(groups, k, f);
     }
   }
   if (provenance || partCols.length === 0 || groups.size === 0 || groups.size > MAX_LITERAL_PARTITIONS) {

@@ -9,6 +9,7 @@ import { registerSnapshotView } from '../delta/scan';
 import { DeltaTable } from '../delta/table';
 import { openTable } from '../delta/open';
 import type { Snapshot, VersionChange } from '../delta/types';
+import { pushTo } from '../../shared/group';
 
 export interface ProvenanceIndex {
   /** The commit that added `file` (a snapshot file path as `_lakerec_file` gives it), or null when the file is not in the snapshot. */
@@ -119,9 +120,7 @@ async function rowsOfKeys(snapshot: Snapshot, keys: Record<string, string | null
       const key: Record<string, string | null> = {};
       cols.forEach((c, i) => { key[c] = row[`_k${i}`] === null ? null : String(row[`_k${i}`]); });
       const id = JSON.stringify(key);
-      const list = out.get(id) ?? [];
-      list.push(index.rowOf(String(row.f), row.r === null ? null : Number(row.r)));
-      out.set(id, list);
+      pushTo(out, id, index.rowOf(String(row.f), row.r === null ? null : Number(row.r)));
     }
   } catch {
     /* provenance is evidence on top of the result: a failed lookup leaves the rows as they were */
