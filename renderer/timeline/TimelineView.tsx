@@ -100,12 +100,12 @@ const FILTER_FIELDS: { key: keyof VersionFilter; label: string; placeholder: str
   { key: 'user', label: 'User', placeholder: 'alice' },
   { key: 'writer', label: 'Writer', placeholder: 'Spark' },
   { key: 'partition', label: 'Partition', placeholder: 'dt=2026-08-10' },
-  { key: 'text', label: 'Text', placeholder: 'in userMetadata or parameters' },
+  { key: 'text', label: 'Text', placeholder: 'in userMetadata, parameters, job' },
   { key: 'since', label: 'Since', placeholder: '2026-08-10T00:00Z' },
   { key: 'until', label: 'Until', placeholder: '2026-08-11T00:00Z' },
 ];
 
-/** The timeline's filters: the same predicate as `lakerec forensics --operation … --since …`. */
+/** The timeline's filters: the same predicate as `lakerec forensics --operation … --since …` (each box: part of the field, any case). */
 function FilterBar({ filter, onChange }: { filter: VersionFilter; onChange(f: VersionFilter): void }) {
   return (
     <div className="version-filters" data-testid="version-filters">
