@@ -141,6 +141,8 @@ export function overviewOf(root: string, h: History, logChanged = false): TableO
     files: latest?.tableFiles ?? 0,
     rows: latest?.tableRows ?? null,
     bytes: latest?.tableBytes ?? 0,
+    latestReadable: latest?.info.readable ?? false,
+    latestUnreadableReason: latest && !latest.info.readable ? latest.info.reason ?? 'the log does not let it be read' : null,
     logChanged,
   };
 }
