@@ -9,7 +9,7 @@ import { COMMIT_FILES_LIMIT } from '../../shared/api';
 import type { BisectResult, PredicateSpec } from '../../shared/bisect';
 import { LakerecError } from '../../shared/errors';
 import type { ForensicsResult } from '../../shared/forensics';
-import { report, type JobContext } from '../../shared/jobs';
+import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import { bisectHistory } from '../bisect/bisect';
 import { forensicsOfHistory } from '../forensics/forensics';
 import { commitDetail } from '../forensics/commit';
@@ -40,6 +40,8 @@ export class InvestigationCache {
   private readonly entries = new Map<string, Cached>();
   /** Histories in flight, so two screens asking at once share one build. */
   private readonly pending = new Map<string, Promise<History>>();
+  /** Forensics in flight (a warm-up started by opening the table, or a screen's request). */
+  private readonly building = new Map<string, Promise<ForensicsResult>>();
 
   constructor(private readonly max = 2) {}
 
@@ -86,11 +88,32 @@ export class InvestigationCache {
     return c as Cached & { history: History };
   }
 
+  /**
+   * Starts building a table's timeline (history and heuristics) without waiting for it: opening a
+   * table calls it, so the screen's own request, a round trip later, finds the work under way.
+   * Nothing is reported and nothing fails here: the request that needs the result says.
+   */
+  warm(root: string): void {
+    void this.entry(root, {}).then((c) => (c.forensics ? null : this.build(root, c, {}))).catch(() => {});
+  }
+
+  /** The forensics of an entry's history, one build shared by every caller while it runs. */
+  private build(root: string, c: Cached & { history: History }, ctx: JobContext): Promise<ForensicsResult> {
+    const key = `${root}\0${c.stamp}`;
+    let p = this.building.get(key);
+    if (!p) {
+      p = forensicsOfHistory(c.history, { ctx });
+      this.building.set(key, p);
+      p.then((f) => { c.forensics = f; }, () => {}).finally(() => this.building.delete(key)).catch(() => {});
+    }
+    return p;
+  }
+
   async forensics(root: string, ctx: JobContext): Promise<{ overview: TableOverview; forensics: ForensicsResult }> {
     const c = await this.entry(root, ctx);
     if (!c.forensics) {
       report(ctx, { phase: 'running heuristics', done: 0, total: null });
-      c.forensics = await forensicsOfHistory(c.history, { ctx });
+      c.forensics = await untilCancelled(this.build(root, c, ctx), ctx);
     }
     const overview = overviewOf(root, c.history, c.changed);
     c.changed = false;
@@ -123,6 +146,18 @@ export class InvestigationCache {
       }),
     });
   }
+}
+
+/** `p`, or the cancellation of `ctx` if it comes first (a shared build runs on for its other callers). */
+function untilCancelled<T>(p: Promise<T>, ctx: JobContext): Promise<T> {
+  const signal = ctx.signal;
+  if (!signal) return p;
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => { try { throwIfCancelled(ctx); } catch (e) { reject(e); } };
+    if (signal.aborted) { stop(); return; }
+    signal.addEventListener('abort', stop, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
 }
 
 export function overviewOf(root: string, h: History, logChanged = false): TableOverview {

@@ -177,6 +177,8 @@ export function createService(opts: ServiceOptions): ApiHandlers {
       const root = resolveUserPath(path, cwd);
       const changes = await readChanges(root, ctx, investigation);
       const table = summarise(root, changes);
+      // The timeline is the first screen: its history and heuristics start now, not a round trip later.
+      investigation.warm(root);
       const list = await recent.remember({ path: root, name: table.name, openedAt: Date.now() });
       return { table, recent: list };
     },

@@ -103,8 +103,9 @@ function benchMetrics(bench: Json, ns: string, put: (name: string, v: unknown) =
   put(`${ns}.history.timeline_ms`, get(bench, 'history', 'timelineMs'));
   put(`${ns}.history.step_median_ms`, get(bench, 'history', 'stepMedianMs'));
   // timeline-ui: the same log in Chromium (absent, or { skipped }, where Chromium is missing).
-  put(`${ns}.timeline_ui.painted_after_read_ms`, get(bench, 'timelineUi', 'paintedAfterReadMs'));
   put(`${ns}.timeline_ui.open_to_painted_ms`, get(bench, 'timelineUi', 'openToPaintedMs'));
+  put(`${ns}.timeline_ui.first_open_ms`, get(bench, 'timelineUi', 'firstOpenMs'));
+  put(`${ns}.timeline_ui.warm_reopen_ms`, get(bench, 'timelineUi', 'warmReopenMs'));
   put(`${ns}.timeline_ui.log_read_ms`, get(bench, 'timelineUi', 'logReadMs'));
   put(`${ns}.timeline_ui.tab_to_history_ms`, get(bench, 'timelineUi', 'tabToHistoryMs'));
   put(`${ns}.timeline_ui.tab_back_ms`, get(bench, 'timelineUi', 'tabBackMs'));
