@@ -97,6 +97,11 @@ export class InvestigationCache {
     void this.entry(root, {}).then((c) => (c.forensics ? null : this.build(root, c, {}))).catch(() => {});
   }
 
+  /** Resolves when no timeline build of `root` is running (the History list waits: the timeline is drawn first). */
+  async settled(root: string, ctx: JobContext): Promise<void> {
+    for (const [key, p] of this.building) if (key.startsWith(`${root}\0`)) await untilCancelled(p.then(() => {}, () => {}), ctx);
+  }
+
   /** The forensics of an entry's history, one build shared by every caller while it runs. */
   private build(root: string, c: Cached & { history: History }, ctx: JobContext): Promise<ForensicsResult> {
     const key = `${root}\0${c.stamp}`;
