@@ -184,15 +184,13 @@ export function collectMetrics(root: string, opts: { benchPath?: string; matrixP
     }
   }
 
-  // Coverage per folder: coverage.FOLDER.lines / .branches (percent).
+  // Coverage per folder: coverage.FOLDER.lines (unit and e2e runs together), .unit_lines (the unit
+  // run alone), .branches (the unit run) (percent).
   const cov = readJson(join(root, 'docs', 'experiments', 'coverage.json'));
-  for (const [folder, f] of Object.entries((cov?.folders ?? {}) as Record<string, Json>)) {
+  for (const [folder, f] of [...Object.entries((cov?.folders ?? {}) as Record<string, Json>), ...Object.entries((cov?.parts ?? {}) as Record<string, Json>)]) {
     put(`coverage.${folder}.lines`, f.lines);
+    put(`coverage.${folder}.unit_lines`, f.unitLines);
     put(`coverage.${folder}.branches`, f.branches);
-  }
-  for (const [part, f] of Object.entries((cov?.parts ?? {}) as Record<string, Json>)) {
-    put(`coverage.${part}.lines`, f.lines);
-    put(`coverage.${part}.branches`, f.branches);
   }
 
   for (const c of SOURCE_CONSTANTS) {
