@@ -17,6 +17,8 @@ export default defineConfig({
       exclude: ['**/*.test.ts', '**/*.test.tsx', '**/*.d.ts', 'main/testing/**'],
       reporter: ['json', 'json-summary', 'text-summary'],
       reportsDirectory: 'coverage',
+      // A failing test still leaves its figures (npm run coverage stops there and says which failed).
+      reportOnFailure: true,
     },
   },
 });

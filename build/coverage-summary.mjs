@@ -3,7 +3,7 @@
 //
 // Two runs are merged: the unit suite's (Vitest's V8 coverage, coverage/coverage-final.json) and
 // the e2e suite's renderer coverage (V8 coverage of the renderer bundle in Chromium, written to
-// coverage/e2e/ by the e2e helpers, mapped here through the bundle's source map onto the source
+// coverage-e2e/ by the e2e helpers, mapped here through the bundle's source map onto the source
 // lines). A line is one the unit run counts (a statement starts on it); it is covered when either
 // run executed it. Branches are the unit run's alone (the bundle's branches are not the source's).
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -54,7 +54,7 @@ function countsOf(source, functions) {
 }
 
 const e2eLines = new Map();
-const e2eDir = join(root, 'coverage', 'e2e');
+const e2eDir = join(root, 'coverage-e2e');
 let e2eFiles = 0;
 const maps = new Map();
 if (existsSync(e2eDir)) {

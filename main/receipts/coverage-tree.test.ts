@@ -6,6 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { checkRepo } from './check';
 import { coverageTreeProblems, sourceFolders } from './coverage-tree';
 
+// `npm run coverage` measures the figures with this check off (its own unit run); these cases turn it back on.
+const measuring = process.env.LAKEREC_COVERAGE_MEASURING === '1';
+delete process.env.LAKEREC_COVERAGE_MEASURING;
 const dir = mkdtempSync(join(tmpdir(), 'lakerec-coverage-tree-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -39,7 +42,8 @@ describe('coverage figures tied to the tree', () => {
   it('is part of the receipts check verify runs, and this repository\'s figures cover its tree', () => {
     const root = tree(['main/a/x.ts', 'main/trust/t.ts'], ['main', 'main/a']);
     expect(checkRepo(root, {}).problems.map((p) => p.message).join('\n')).toMatch(/no coverage figure for main\/trust/);
+    // The committed figures, while npm run coverage is not in the middle of measuring them again.
     const repo = resolve(__dirname, '..', '..');
-    expect(coverageTreeProblems(repo)).toEqual([]);
+    if (!measuring) expect(coverageTreeProblems(repo)).toEqual([]);
   });
 });

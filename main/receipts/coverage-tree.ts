@@ -36,6 +36,8 @@ export function sourceFolders(root: string): string[] {
 
 /** What is wrong between the tree and coverage.json: folders without a figure, figures without a folder. */
 export function coverageTreeProblems(root: string): { file: string; line: null; message: string }[] {
+  // `npm run coverage` is measuring the figures this checks: its own unit run does not fail on them.
+  if (process.env.LAKEREC_COVERAGE_MEASURING === '1') return [];
   const file = 'docs/experiments/coverage.json';
   const folders = sourceFolders(root);
   if (!folders.length) return [];
