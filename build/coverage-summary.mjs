@@ -56,14 +56,18 @@ function countsOf(source, functions) {
 const e2eLines = new Map();
 const e2eDir = join(root, 'coverage-e2e');
 let e2eFiles = 0;
+let skipped = 0;
 const maps = new Map();
 if (existsSync(e2eDir)) {
   for (const f of readdirSync(e2eDir).filter((x) => x.endsWith('.json'))) {
     for (const entry of JSON.parse(readFileSync(join(e2eDir, f), 'utf8'))) {
-      const bundle = join(root, 'dist', 'renderer', 'assets', entry.url.slice(entry.url.lastIndexOf('/') + 1));
-      if (!existsSync(`${bundle}.map`) || !entry.source) continue;
-      let map = maps.get(bundle);
-      if (!map) { map = JSON.parse(readFileSync(`${bundle}.map`, 'utf8')); maps.set(bundle, map); }
+      const name = entry.url.slice(entry.url.lastIndexOf('/') + 1);
+      const bundle = join(root, 'dist', 'renderer', 'assets', name);
+      // The map the e2e helpers kept beside the coverage (dist/ may have been rebuilt since), else the built one.
+      const mapFile = [join(e2eDir, `${name}.map`), `${bundle}.map`].find((m) => existsSync(m));
+      if (!mapFile || !entry.source) { skipped++; continue; }
+      let map = maps.get(mapFile);
+      if (!map) { map = JSON.parse(readFileSync(mapFile, 'utf8')); maps.set(mapFile, map); }
       const counts = countsOf(entry.source, entry.functions);
       const lineStart = [0];
       for (let i = 0; i < entry.source.length; i++) if (entry.source.charCodeAt(i) === 10) lineStart.push(i + 1);
@@ -118,11 +122,12 @@ const row = (f) => ({ lines: pct(f.lines), unitLines: pct(f.unitLines), branches
 const out = {
   about: 'npm run coverage: V8 coverage per source folder (percent). lines: the unit suite and the e2e suite (the renderer bundle in Chromium, mapped to the sources) together; unitLines: the unit suite alone; branches: the unit suite alone.',
   e2eCoverageFiles: e2eFiles,
+  e2eCoverageSkipped: skipped,
   folders: {},
   parts: {},
 };
 for (const [name, f] of Object.entries(folders).sort()) out.folders[name] = row(f);
 for (const [name, f] of Object.entries(parts).sort()) out.parts[name] = row(f);
 writeFileSync(join(root, 'docs', 'experiments', 'coverage.json'), JSON.stringify(out, null, 2) + '\n');
-process.stdout.write(`coverage: ${e2eFiles} e2e coverage file(s) of the renderer bundle merged\n`);
+process.stdout.write(`coverage: ${e2eFiles} e2e coverage record(s) of the renderer bundle merged${skipped ? `, ${skipped} skipped (their bundle's source map is gone)` : ''}\n`);
 for (const [name, f] of Object.entries({ ...out.folders, ...out.parts })) process.stdout.write(`${name}: ${f.lines}% lines (${f.unitLines}% by the unit suite alone), ${f.branches}% branches (${f.files} files)\n`);

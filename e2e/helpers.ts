@@ -121,7 +121,14 @@ function collectRendererCoverage(browser: Browser, dir: string): void {
     if (page.isClosed() || !pages.includes(page)) return;
     pages.splice(pages.indexOf(page), 1);
     const entries = (await page.coverage.stopJSCoverage().catch(() => [])).filter((e) => RENDERER_BUNDLE.test(e.url));
-    if (entries.length) writeFileSync(join(dir, `e2e-${process.pid}-${++coverageFiles}.json`), JSON.stringify(entries));
+    if (!entries.length) return;
+    writeFileSync(join(dir, `e2e-${process.pid}-${++coverageFiles}.json`), JSON.stringify(entries));
+    // The bundle's source map beside it: a later build replaces dist/, and the map names the lines.
+    for (const e of entries) {
+      const name = `${e.url.slice(e.url.lastIndexOf('/') + 1)}.map`;
+      const built = join(repoRoot, 'dist', 'renderer', 'assets', name);
+      if (!existsSync(join(dir, name)) && existsSync(built)) cpSync(built, join(dir, name));
+    }
   };
   const newPage = browser.newPage.bind(browser);
   browser.newPage = async (options) => {
