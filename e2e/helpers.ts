@@ -117,10 +117,11 @@ let coverageFiles = 0;
 function collectRendererCoverage(browser: Browser, dir: string): void {
   mkdirSync(dir, { recursive: true });
   const pages: Page[] = [];
-  const save = async (page: Page) => {
+  const save = async (page: Page, again = false) => {
     if (page.isClosed() || !pages.includes(page)) return;
-    pages.splice(pages.indexOf(page), 1);
+    if (!again) pages.splice(pages.indexOf(page), 1);
     const entries = (await page.coverage.stopJSCoverage().catch(() => [])).filter((e) => RENDERER_BUNDLE.test(e.url));
+    if (again) await page.coverage.startJSCoverage({ resetOnNavigation: false });
     if (!entries.length) return;
     writeFileSync(join(dir, `e2e-${process.pid}-${++coverageFiles}.json`), JSON.stringify(entries));
     // The bundle's source map beside it: a later build replaces dist/, and the map names the lines.
@@ -137,6 +138,9 @@ function collectRendererCoverage(browser: Browser, dir: string): void {
     pages.push(page);
     const close = page.close.bind(page);
     page.close = async (o) => { await save(page); return close(o); };
+    // A new document drops the old one's scripts, and V8's coverage of them: written out first.
+    const goto = page.goto.bind(page);
+    page.goto = async (url, o) => { await save(page, true); return goto(url, o); };
     return page;
   };
   const close = browser.close.bind(browser);

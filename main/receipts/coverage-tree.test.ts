@@ -21,6 +21,7 @@ function tree(files: string[], figures: string[]): string {
   const parts = Object.fromEntries(figures.filter((f) => f.includes('/')).map((f) => [f, entry]));
   writeFileSync(join(root, 'docs', 'experiments', 'coverage.json'), JSON.stringify({ folders, parts }));
   writeFileSync(join(root, 'docs', 'receipts.json'), JSON.stringify({ claims: [] }));
+  writeFileSync(join(root, 'package.json'), '{}');
   return root;
 }
 

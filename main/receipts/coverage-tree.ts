@@ -39,6 +39,8 @@ export function coverageTreeProblems(root: string): { file: string; line: null; 
   // `npm run coverage` is measuring the figures this checks: its own unit run does not fail on them.
   if (process.env.LAKEREC_COVERAGE_MEASURING === '1') return [];
   const file = 'docs/experiments/coverage.json';
+  // The documents alone, without the project (a scratch copy of docs/): no tree to hold them to.
+  if (!existsSync(join(root, 'package.json'))) return [];
   const folders = sourceFolders(root);
   if (!folders.length) return [];
   const p = join(root, file);
