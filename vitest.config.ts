@@ -9,13 +9,16 @@ export default defineConfig({
     pool: 'forks',
     reporters: ['default'],
     // `npm run coverage`: V8 coverage of the three source folders; build/coverage-summary.mjs
-    // turns the summary into per-folder figures (docs/experiments/coverage.json, README).
+    // merges it (coverage-final.json) with the e2e suite's renderer coverage and writes per-folder
+    // figures (docs/experiments/coverage.json, README).
     coverage: {
       provider: 'v8',
       include: ['main/**/*.ts', 'shared/**/*.ts', 'renderer/**/*.ts', 'renderer/**/*.tsx'],
       exclude: ['**/*.test.ts', '**/*.test.tsx', '**/*.d.ts', 'main/testing/**'],
-      reporter: ['json-summary', 'text-summary'],
+      reporter: ['json', 'json-summary', 'text-summary'],
       reportsDirectory: 'coverage',
+      // A failing test still leaves its figures (npm run coverage stops there and says which failed).
+      reportOnFailure: true,
     },
   },
 });

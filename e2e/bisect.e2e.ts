@@ -105,6 +105,13 @@ describe.skipIf(missing !== null)('bisect in Chromium', () => {
     expect(await page.locator('[data-testid=strip-cell].culprit').count()).toBe(0);
     // The strip: before the partition existed, then bad, then good up to the latest.
     expect(await cells()).toEqual(['0:before_partition', '1:bad', '2:good', '3:good']);
+    // One count of the versions examined: the banner, the result and the probe list agree.
+    expect(await page.locator('[data-testid=probe-item]').count()).toBe(4);
+    expect(await page.textContent('[data-testid=bisect-status]')).toBe('examined 4 version(s) (exhaustive): 3 evaluated, 1 before the partition existed');
+    expect(await page.textContent('[data-testid=bisect-examined]')).toBe('4 of 4 version(s): 3 evaluated, 1 before the partition existed');
+    // The form's examples are this table's: 15 rows at the latest version, its newest partition.
+    expect(await page.getAttribute('[data-testid=bisect-expect]', 'placeholder')).toBe('15');
+    expect(await page.getAttribute('[data-testid=bisect-partition]', 'placeholder')).toBe('dt=b');
     await shot('bisect-not-monotone.png');
     await page.fill('[data-testid=bisect-partition]', ''); // the form keeps its fields for the next run
   });

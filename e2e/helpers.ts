@@ -93,13 +93,61 @@ export function chromiumMissing(): string | null {
   return existsSync(CHROMIUM) ? null : `no Chromium at ${CHROMIUM} (apt-get install chromium, or set LAKEREC_CHROMIUM)`;
 }
 
-export function launchChromium(): Promise<Browser> {
+export async function launchChromium(): Promise<Browser> {
   // Playwright gives each launch a fresh temporary profile (--user-data-dir) and removes it on close.
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   });
+  const coverageDir = process.env.LAKEREC_E2E_COVERAGE;
+  if (coverageDir) collectRendererCoverage(browser, coverageDir);
+  return browser;
+}
+
+/** The renderer bundle's URL (vite's dist/renderer/assets/index-HASH.js). */
+const RENDERER_BUNDLE = /\/assets\/index-[\w-]+\.js$/;
+let coverageFiles = 0;
+
+/**
+ * `npm run coverage`: every page of this browser records V8's JavaScript coverage (playwright-core's
+ * coverage API), and the renderer bundle's part is written to DIR when the page or the browser
+ * closes; build/coverage-summary.mjs maps it through the bundle's source map onto the sources.
+ */
+function collectRendererCoverage(browser: Browser, dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const pages: Page[] = [];
+  const save = async (page: Page, again = false) => {
+    if (page.isClosed() || !pages.includes(page)) return;
+    if (!again) pages.splice(pages.indexOf(page), 1);
+    const entries = (await page.coverage.stopJSCoverage().catch(() => [])).filter((e) => RENDERER_BUNDLE.test(e.url));
+    if (again) await page.coverage.startJSCoverage({ resetOnNavigation: false });
+    if (!entries.length) return;
+    writeFileSync(join(dir, `e2e-${process.pid}-${++coverageFiles}.json`), JSON.stringify(entries));
+    // The bundle's source map beside it: a later build replaces dist/, and the map names the lines.
+    for (const e of entries) {
+      const name = `${e.url.slice(e.url.lastIndexOf('/') + 1)}.map`;
+      const built = join(repoRoot, 'dist', 'renderer', 'assets', name);
+      if (!existsSync(join(dir, name)) && existsSync(built)) cpSync(built, join(dir, name));
+    }
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (options) => {
+    const page = await newPage(options);
+    await page.coverage.startJSCoverage({ resetOnNavigation: false });
+    pages.push(page);
+    const close = page.close.bind(page);
+    page.close = async (o) => { await save(page); return close(o); };
+    // A new document drops the old one's scripts, and V8's coverage of them: written out first.
+    const goto = page.goto.bind(page);
+    page.goto = async (url, o) => { await save(page, true); return goto(url, o); };
+    return page;
+  };
+  const close = browser.close.bind(browser);
+  browser.close = async (o) => {
+    for (const page of [...pages]) await save(page);
+    return close(o);
+  };
 }
 
 /** chromiumMissing(), printing why the file named LABEL is skipped when Chromium is absent. */

@@ -115,6 +115,45 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
     await shot('investigate-version-missing.png');
   });
 
+  it('a latest version this reader cannot read: the header says its figures are its log\'s', async () => {
+    const root = join(dir, 'future-reader');
+    if (!page.url().startsWith(server.origin)) await page.goto(server.pageUrl); // run alone (-t)
+    new HandLog(root)
+      .commit(0, [protocol(), metaData(), commitInfo(0, 'CREATE TABLE')])
+      .commit(1, [commitInfo(1, 'WRITE'), add('dt=a/1.parquet', 10, { dt: 'a' })])
+      .commit(2, [commitInfo(2, 'SET TBLPROPERTIES'), protocol({ minReaderVersion: 3, minWriterVersion: 7, readerFeatures: ['aFeatureFromTheFuture'], writerFeatures: ['aFeatureFromTheFuture'] })]);
+    await openByPath(page, root);
+    await page.locator('[data-testid=latest-unreadable]').waitFor();
+    expect(await page.textContent('[data-testid=latest-unreadable]')).toMatch(/^Version 2 cannot be read by lakerec \(.*aFeatureFromTheFuture.*\): its files, rows and size below are what its log records/);
+    expect(await page.locator('[data-testid=fact-log-only]').count()).toBe(3);
+    expect(await page.textContent('[data-testid=fact-rows]')).toBe('10');
+    await shot('investigate-latest-unreadable.png');
+    // A readable table's header carries no such mark.
+    await openByPath(page, lake('double_load'));
+    await expect.poll(() => page.textContent('[data-testid=fact-rows]')).toBe('6,300');
+    expect(await page.locator('[data-testid=latest-unreadable]').count()).toBe(0);
+    expect(await page.locator('[data-testid=fact-log-only]').count()).toBe(0);
+  });
+
+  it('filters by part of a user name, and Text finds the job the Who column shows', async () => {
+    const root = join(dir, 'who');
+    if (!page.url().startsWith(server.origin)) await page.goto(server.pageUrl); // run alone (-t)
+    new HandLog(root)
+      .commit(0, [protocol(), metaData(), commitInfo(0, 'CREATE TABLE', { userName: 'admin' })])
+      .commit(1, [commitInfo(1, 'WRITE', { userName: 'j.doe@example.com', job: { jobId: '9', jobName: 'nightly-load', runId: '44' } }), add('dt=a/1.parquet', 10, { dt: 'a' })])
+      .commit(2, [commitInfo(2, 'WRITE', { userName: 'bob' }), add('dt=a/2.parquet', 10, { dt: 'a' })]);
+    await openByPath(page, root);
+    await page.locator('[data-testid=timeline-row][data-version="2"]').waitFor();
+    const shown = () => page.locator('[data-testid=timeline-row]').evaluateAll((els) => els.map((e) => e.getAttribute('data-version')));
+    await page.fill('[data-testid=filter-user]', 'J.DOE');
+    await expect.poll(shown).toEqual(['1']);
+    await page.fill('[data-testid=filter-user]', '');
+    await page.fill('[data-testid=filter-text]', 'nightly');
+    await expect.poll(shown).toEqual(['1']);
+    await page.fill('[data-testid=filter-text]', '');
+    await expect.poll(shown).toEqual(['2', '1', '0']);
+  });
+
   it('opens the OPTIMIZE at the oldest readable version and lists the files it removed (added before the log)', async () => {
     await openByPath(page, lake('vacuumed_history'));
     await page.locator('[data-testid=timeline-row][data-version="8"]').click();
@@ -213,6 +252,34 @@ describe.skipIf(missing !== null)('investigation (timeline) in Chromium', () => 
     expect(await tip.textContent()).toMatch(/Versions \d+–\d+ \(\d+\)/);
     expect(await tip.textContent()).toMatch(/v\d+WRITE\+\d+/);
     await shot('investigate-10000-versions.png');
+    // Zoom by brushing over two bars: the chart then draws one bar per version of that range, and
+    // a click on a bar opens that very commit.
+    const b0 = (await chart.locator('[data-testid=timeline-bucket]').nth(100).boundingBox())!;
+    const b1 = (await chart.locator('[data-testid=timeline-bucket]').nth(101).boundingBox())!;
+    const first = Number(await chart.locator('[data-testid=timeline-bucket]').nth(100).getAttribute('data-first'));
+    const last = Number(await chart.locator('[data-testid=timeline-bucket]').nth(101).getAttribute('data-last'));
+    await page.mouse.move(b0.x + 1, b0.y + b0.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(b1.x + b1.width / 2, b1.y + b1.height / 2, { steps: 4 });
+    await page.mouse.move(b1.x + b1.width - 1, b1.y + b1.height / 2, { steps: 2 });
+    await page.mouse.up();
+    await expect.poll(() => chart.getAttribute('data-zoomed')).toBe('true');
+    expect(await chart.getAttribute('data-bucketed')).toBe('false');
+    expect([Number(await chart.getAttribute('data-first')), Number(await chart.getAttribute('data-last'))]).toEqual([first, last]);
+    expect(await page.textContent('[data-testid=timeline-zoom-range]')).toMatch(new RegExp(`^v${first}–v${last} \\(\\d+ of 10,000\\)$`));
+    const bar = chart.locator('[data-testid=timeline-bucket]').nth(5);
+    const target = await bar.getAttribute('data-first');
+    expect(await bar.getAttribute('data-last')).toBe(target);
+    await bar.click();
+    await expect.poll(() => page.getAttribute('[data-testid=commit-detail]', 'data-version')).toBe(target);
+    await shot('investigate-10000-zoomed.png');
+    await page.click('[data-testid=timeline-zoom-reset]');
+    await expect.poll(() => chart.getAttribute('data-zoomed')).toBe('false');
+    // The buttons zoom too (from the keyboard): in four times, out again.
+    await page.click('[data-testid=timeline-zoom-in]');
+    await expect.poll(() => chart.getAttribute('data-zoomed')).toBe('true');
+    await page.click('[data-testid=timeline-zoom-out]');
+    await expect.poll(() => chart.getAttribute('data-zoomed')).toBe('false');
     process.stdout.write(`e2e investigate: 10,000 versions: open to commit detail ${openMs} ms, one arrow-key step ${stepMs} ms\n`);
     // A sanity bound only: this machine's 2 cores are shared (the figure above is the measure).
     expect(stepMs).toBeLessThan(4000);

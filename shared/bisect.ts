@@ -122,7 +122,10 @@ export interface BisectResult {
   partitionAppearsAt: number | null;
   /** The latest version's state. */
   latestState: ProbeState | null;
+  /** Versions the search looked at: every one is in `probes` (examinedText() says it in words). */
   examined: number;
+  /** Of those, the versions the predicate judged good or bad (the rest: unreadable, or before the partition existed). */
+  evaluated: number;
   probes: ProbeResult[];
   /** Data files opened in total (0 for log-only predicates). */
   filesRead: number;
@@ -139,6 +142,22 @@ export interface BisectResult {
  * before it are unreadable; 'unreadable': no version could be evaluated, or the latest could not.
  */
 export type BisectOutcome = 'clean' | 'bad' | 'not_monotone' | 'not_recoverable' | 'unreadable';
+
+/** The counts of the probe list, by kind: one definition for the result, the CLI, the window and the report. */
+export function countProbes(probes: readonly Pick<ProbeResult, 'state'>[]): { examined: number; evaluated: number; unreadable: number; beforePartition: number } {
+  const n = (s: ProbeState) => probes.filter((p) => p.state === s).length;
+  return { examined: probes.length, evaluated: n('good') + n('bad'), unreadable: n('unreadable'), beforePartition: n('before_partition') };
+}
+
+/**
+ * "6 version(s) (exhaustive): 4 evaluated, 2 before the partition existed" (with `of`: "6 of 40
+ * version(s) …"): the versions examined, in the same words in the CLI, the window and the report.
+ */
+export function examinedText(r: Pick<BisectResult, 'probes'>, opts: { how?: string; of?: number } = {}): string {
+  const c = countProbes(r.probes);
+  const rest = [c.beforePartition && `${c.beforePartition} before the partition existed`, c.unreadable && `${c.unreadable} unreadable`].filter(Boolean);
+  return `${c.examined}${opts.of !== undefined ? ` of ${opts.of}` : ''} version(s)${opts.how ? ` (${opts.how})` : ''}${rest.length ? `: ${c.evaluated} evaluated, ${rest.join(', ')}` : ''}`;
+}
 
 type HeadlineInput = Pick<BisectResult, 'outcome' | 'firstBad' | 'lastGood' | 'healed' | 'transitions' | 'latestVersion' | 'latestState' | 'probes' | 'unreadable' | 'culprit'>;
 

@@ -79,35 +79,41 @@ export function whoText(w: CommitWho | null | undefined): string {
 /** A commit that says nothing about who wrote it. */
 export const NO_WHO: CommitWho = Object.freeze({ userName: null, userId: null, userMetadata: null, clusterId: null, job: null, notebook: null, engineInfo: null, txnId: null });
 
-/** The timeline's and the CLI's filters over versions (all optional, all must match). */
+/**
+ * The timeline's and the CLI's filters over versions (all optional, all must match). Every text
+ * field matches by one rule, `containsText`: a case-insensitive substring.
+ */
 export interface VersionFilter {
+  /** Part of commitInfo.operation. */
   operation?: string;
   /** ISO 8601 bounds on the commit timestamp (inclusive). */
   since?: string;
   until?: string;
-  /** `col=value`: the version added or removed files there. */
+  /** Part of a partition the version added or removed files in (`col=value`). */
   partition?: string;
-  /** userName or userId, exactly (case-insensitive). */
+  /** Part of userName or userId. */
   user?: string;
-  /** engineInfo contains this (case-insensitive). */
+  /** Part of engineInfo. */
   writer?: string;
-  /** Text in userMetadata or operationParameters (case-insensitive). */
+  /** Part of userMetadata, operationParameters, or the job, notebook, cluster and txn the Who column shows. */
   text?: string;
+}
+
+/** The one matching rule of the versions filter: `needle` is part of one of `hay`, ignoring case. */
+export function containsText(needle: string, ...hay: (string | null | undefined)[]): boolean {
+  const n = needle.toLowerCase();
+  return hay.some((h) => h != null && h.toLowerCase().includes(n));
 }
 
 /** Whether a version passes the filter: one predicate for the CLI and the timeline. */
 export function matchesFilter(v: VersionSummary, f: VersionFilter): boolean {
-  const lc = (x: string | null | undefined) => (x ?? '').toLowerCase();
-  if (f.operation && lc(v.operation) !== lc(f.operation)) return false;
+  if (f.operation && !containsText(f.operation, v.operation)) return false;
   if (f.since) { const t = Date.parse(f.since); if (!Number.isNaN(t) && !(v.timestamp >= t)) return false; }
   if (f.until) { const t = Date.parse(f.until); if (!Number.isNaN(t) && !(v.timestamp <= t)) return false; }
-  if (f.partition && !v.partitions.includes(f.partition)) return false;
-  if (f.user && lc(v.who.userName) !== lc(f.user) && lc(v.who.userId) !== lc(f.user)) return false;
-  if (f.writer && !lc(v.who.engineInfo).includes(lc(f.writer))) return false;
-  if (f.text) {
-    const hay = lc(`${v.who.userMetadata ?? ''} ${JSON.stringify(v.operationParameters)}`);
-    if (!hay.includes(lc(f.text))) return false;
-  }
+  if (f.partition && !containsText(f.partition, ...v.partitions)) return false;
+  if (f.user && !containsText(f.user, v.who.userName, v.who.userId)) return false;
+  if (f.writer && !containsText(f.writer, v.who.engineInfo)) return false;
+  if (f.text && !containsText(f.text, v.who.userMetadata, JSON.stringify(v.operationParameters), whoText(v.who))) return false;
   return true;
 }
 

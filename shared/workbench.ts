@@ -50,6 +50,8 @@ export interface RowsPage {
   where: string | null;
   /** Files read for this view. */
   files: number;
+  /** Of those, the files carrying a deletion vector (whose deleted rows the view leaves out). */
+  deletionVectorFiles: number;
   elapsedMs: number;
 }
 

@@ -1,6 +1,6 @@
 // The investigation and bisect methods of the service, over a real table (the demo table: real
 // JSON commits and Parquet written by DuckDB) and, when built, the sample lakes.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +32,22 @@ describe('forensics and commitDetail', () => {
     expect(r.overview.rows).toBe(last.tableRows);
     expect(r.overview.files).toBe(last.tableFiles);
     expect(r.overview.bytes).toBeGreaterThan(0);
+  });
+
+  it('the header says whether the latest version can be read: its figures are then the log\'s, not a read', async () => {
+    const r = await service.forensics({ path: 'orders' }, {});
+    expect(r.overview).toMatchObject({ latestReadable: true, latestUnreadableReason: null });
+    const root = join(dir, 'future-reader');
+    cpSync(table, root, { recursive: true });
+    writeFileSync(join(root, '_delta_log', '00000000000000000004.json'), [
+      { commitInfo: { timestamp: Date.UTC(2026, 7, 20), operation: 'SET TBLPROPERTIES', operationParameters: {} } },
+      { protocol: { minReaderVersion: 3, minWriterVersion: 7, readerFeatures: ['aFeatureFromTheFuture'], writerFeatures: ['aFeatureFromTheFuture'] } },
+    ].map((a) => JSON.stringify(a)).join('\n') + '\n');
+    const u = await service.forensics({ path: root }, {});
+    expect(u.overview.latestVersion).toBe(4);
+    expect(u.overview.latestReadable).toBe(false);
+    expect(u.overview.latestUnreadableReason).toMatch(/aFeatureFromTheFuture/);
+    expect(u.forensics.versions[4].readable).toBe(false);
   });
 
   it('the timeline method carries the same versions packed by column, every lake round-tripping exactly', async () => {

@@ -9,7 +9,7 @@ import { COMMIT_FILES_LIMIT } from '../../shared/api';
 import type { BisectResult, PredicateSpec } from '../../shared/bisect';
 import { LakerecError } from '../../shared/errors';
 import type { ForensicsResult } from '../../shared/forensics';
-import { report, type JobContext } from '../../shared/jobs';
+import { report, throwIfCancelled, type JobContext, type Progress } from '../../shared/jobs';
 import { bisectHistory } from '../bisect/bisect';
 import { forensicsOfHistory } from '../forensics/forensics';
 import { commitDetail } from '../forensics/commit';
@@ -43,7 +43,9 @@ async function logStamp(root: string): Promise<string> {
 export class InvestigationCache {
   private readonly entries = new Map<string, Cached>();
   /** Histories in flight, so two screens asking at once share one build. */
-  private readonly pending = new Map<string, Promise<History>>();
+  private readonly pending = new Map<string, SharedJob<History>>();
+  /** Forensics in flight (a warm-up started by opening the table, or a screen's request). */
+  private readonly building = new Map<string, SharedJob<ForensicsResult>>();
 
   constructor(private readonly max = 2) {}
 
@@ -72,16 +74,9 @@ export class InvestigationCache {
   async entry(root: string, ctx: JobContext): Promise<Cached & { history: History }> {
     const c = await this.cached(root);
     if (!c.history) {
-      const key = `${root}\0${c.stamp}`;
-      let p = this.pending.get(key);
-      if (!p) {
-        report(ctx, { phase: 'replaying the log', done: 0, total: null });
-        p = c.table.history(ctx);
-        this.pending.set(key, p);
-        // The first caller's cancellation must not poison the shared promise for later callers.
-        p.finally(() => this.pending.delete(key)).catch(() => {});
-      }
-      const history = await p;
+      const job = shared(this.pending, `${root}\0${c.stamp}`, (jobCtx) => c.table.history(jobCtx));
+      report(ctx, { phase: 'replaying the log', done: 0, total: null });
+      const history = await joinJob(job, ctx);
       if (history.latestVersion < 0) {
         throw new LakerecError('not_a_delta_table', `${root} has a _delta_log folder but no commits in it.`, { path: root });
       }
@@ -90,11 +85,34 @@ export class InvestigationCache {
     return c as Cached & { history: History };
   }
 
+  /**
+   * Starts building a table's timeline (history and heuristics) without waiting for it: opening a
+   * table calls it, so the screen's own request, a round trip later, finds the work under way and
+   * joins it (its progress then reaches that request). Nothing fails here: the request says.
+   */
+  warm(root: string): void {
+    void this.entry(root, {}).then((c) => (c.forensics ? null : this.build(root, c).promise)).catch(() => {});
+  }
+
+  /** Resolves when no timeline build of `root` is running (the History list waits: the timeline is drawn first). */
+  async settled(root: string, ctx: JobContext): Promise<void> {
+    for (const [key, job] of [...this.pending, ...this.building]) {
+      if (key.startsWith(`${root}\0`)) await untilCancelled((job.promise as Promise<unknown>).then(() => {}, () => {}), ctx);
+    }
+  }
+
+  /** The forensics of an entry's history, one build shared by every caller while it runs. */
+  private build(root: string, c: Cached & { history: History }): SharedJob<ForensicsResult> {
+    const job = shared(this.building, `${root}\0${c.stamp}`, (jobCtx) => forensicsOfHistory(c.history, { ctx: jobCtx }));
+    job.promise.then((f) => { c.forensics = f; }, () => {});
+    return job;
+  }
+
   async forensics(root: string, ctx: JobContext): Promise<{ overview: TableOverview; forensics: ForensicsResult }> {
     const c = await this.entry(root, ctx);
     if (!c.forensics) {
       report(ctx, { phase: 'running heuristics', done: 0, total: null });
-      c.forensics = await forensicsOfHistory(c.history, { ctx });
+      c.forensics = await joinJob(this.build(root, c), ctx);
     }
     const overview = overviewOf(root, c.history, c.changed);
     c.changed = false;
@@ -129,6 +147,58 @@ export class InvestigationCache {
   }
 }
 
+/**
+ * A build several callers wait for (a history, a table's forensics): it reports its progress to
+ * every caller waiting, and stops when the last caller waiting cancels (a warm-up alone waits for
+ * nothing: it runs to the end).
+ */
+interface SharedJob<T> {
+  promise: Promise<T>;
+  listeners: Set<(p: Progress) => void>;
+  waiting: number;
+  abort: AbortController;
+}
+
+function shared<T>(map: Map<string, SharedJob<T>>, key: string, start: (ctx: JobContext) => Promise<T>): SharedJob<T> {
+  const known = map.get(key);
+  if (known) return known;
+  const listeners = new Set<(p: Progress) => void>();
+  const abort = new AbortController();
+  const job: SharedJob<T> = { promise: Promise.resolve() as Promise<T>, listeners, waiting: 0, abort };
+  job.promise = start({ signal: abort.signal, progress: (p) => { for (const l of listeners) l(p); } });
+  map.set(key, job);
+  job.promise.finally(() => { if (map.get(key) === job) map.delete(key); }).catch(() => {});
+  return job;
+}
+
+/** Waits for a shared build as one of its callers: its progress reaches `ctx`; `ctx` cancelled stops the wait (and the build, when no one else waits). */
+async function joinJob<T>(job: SharedJob<T>, ctx: JobContext): Promise<T> {
+  const listen = ctx.progress;
+  if (listen) job.listeners.add(listen);
+  job.waiting++;
+  try {
+    return await untilCancelled(job.promise, ctx);
+  } catch (e) {
+    if (ctx.signal?.aborted && job.waiting === 1) job.abort.abort();
+    throw e;
+  } finally {
+    job.waiting--;
+    if (listen) job.listeners.delete(listen);
+  }
+}
+
+/** `p`, or the cancellation of `ctx` if it comes first (a shared build runs on for its other callers). */
+function untilCancelled<T>(p: Promise<T>, ctx: JobContext): Promise<T> {
+  const signal = ctx.signal;
+  if (!signal) return p;
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => { try { throwIfCancelled(ctx); } catch (e) { reject(e); } };
+    if (signal.aborted) { stop(); return; }
+    signal.addEventListener('abort', stop, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
+}
+
 export function overviewOf(root: string, h: History, logChanged = false): TableOverview {
   const latest = h.states[h.states.length - 1];
   const protocol = latest?.protocol ?? null;
@@ -145,6 +215,8 @@ export function overviewOf(root: string, h: History, logChanged = false): TableO
     files: latest?.tableFiles ?? 0,
     rows: latest?.tableRows ?? null,
     bytes: latest?.tableBytes ?? 0,
+    latestReadable: latest?.info.readable ?? false,
+    latestUnreadableReason: latest && !latest.info.readable ? latest.info.reason ?? 'the log does not let it be read' : null,
     logChanged,
   };
 }

@@ -180,11 +180,16 @@ export function createService(opts: ServiceOptions): ApiHandlers {
       const changes = await readChanges(root, ctx, investigation);
       const table = summarise(root, changes);
       const list = await recent.remember({ path: root, name: table.name, openedAt: Date.now() });
+      // The timeline is the first screen: its history and heuristics start as soon as this answer
+      // is sent (a macrotask after it), not a round trip later when the screen asks.
+      setTimeout(() => investigation.warm(root), 0);
       return { table, recent: list };
     },
 
     async listVersions({ path }, ctx) {
       const root = resolveUserPath(path, cwd);
+      // After the timeline of this table, when one is being built: the first screen is drawn first.
+      await investigation.settled(root, ctx);
       const changes = await readChanges(root, ctx, investigation);
       summarise(root, changes); // the same checks as openTable: a broken log never lists half
       return { versions: versionRows(changes) };

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TinyLake, type Row } from '../forensics/testkit';
 import { bisect } from './bisect';
-import type { ProbeEvent } from '../../shared/bisect';
+import { examinedText, type ProbeEvent } from '../../shared/bisect';
 import { DeltaWriter } from '../delta/writer';
 
 const days = ['2026-08-06', '2026-08-07', '2026-08-08', '2026-08-09', '2026-08-10', '2026-08-11'];
@@ -139,6 +139,11 @@ describe('bisect, exhaustive walk (< 48 versions)', () => {
     expect(r.firstBad).toBe(4);
     expect(r.partitionAppearsAt).toBe(2);
     expect(r.filesRead).toBe(0);
+    // One count: every probe listed is a version examined; of them, the ones the predicate judged.
+    expect(r.examined).toBe(r.probes.length);
+    expect(r.evaluated).toBe(4);
+    expect(examinedText(r, { how: 'exhaustive' })).toBe('6 version(s) (exhaustive): 4 evaluated, 2 before the partition existed');
+    expect(examinedText(r, { of: 6 })).toBe('6 of 6 version(s): 4 evaluated, 2 before the partition existed');
   });
 
   it('matches-source over a closed partition finds the wipe', async () => {

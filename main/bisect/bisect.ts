@@ -1,6 +1,6 @@
 // Bisect: replay the log once, bind the predicate, search the versions, and describe the culprit
 // commit from the log.
-import { bisectHeadline, type BisectPlan, type BisectResult, type CulpritCommit, type PredicateSpec, type ProbeEvent, type UnreadableVersion } from '../../shared/bisect';
+import { bisectHeadline, countProbes, type BisectPlan, type BisectResult, type CulpritCommit, type PredicateSpec, type ProbeEvent, type UnreadableVersion } from '../../shared/bisect';
 import type { JobContext } from '../../shared/jobs';
 import { partitionLabel, stateOf, whoOf, type History } from '../delta/history';
 import { openTable } from '../delta/open';
@@ -71,7 +71,8 @@ export async function bisectHistory(h: History, spec: PredicateSpec, ctx: Bisect
       unreadable,
       partitionAppearsAt: pred.appliesFrom,
       latestState: found.latestState,
-      examined: found.probes.filter((p) => p.state !== 'before_partition').length,
+      examined: countProbes(found.probes).examined,
+      evaluated: countProbes(found.probes).evaluated,
       probes: found.probes,
       filesRead: pred.filesRead(),
       filesFromCache: pred.filesFromCache(),

@@ -6,7 +6,7 @@ import { tableArg } from '../engine/location';
 import { parseArgs, bool, str, int, requirePositional } from '../engine/args';
 import type { CliIO } from './io';
 import { bisect } from '../bisect/bisect';
-import { PREDICATE_NAMES, type BisectResult, type PredicateName, type PredicateSpec } from '../../shared/bisect';
+import { examinedText, PREDICATE_NAMES, type BisectResult, type PredicateName, type PredicateSpec } from '../../shared/bisect';
 import { ExitCode, LakerecError } from '../../shared/errors';
 import { ranges } from '../forensics/forensics';
 import { toSeconds } from './forensics';
@@ -45,7 +45,7 @@ export function formatBisect(r: BisectResult): string {
     out.push(`${label('first bad version')}unknown: ${r.probes.some((p) => p.state !== 'unreadable') ? `the latest version (v${r.latestVersion}) could not be evaluated` : 'no version could be evaluated'}`);
   }
   const how = r.exhaustive ? (r.unreadableVersions.length ? 'exhaustive over the readable versions' : 'exhaustive') : 'binary search, monotone: null';
-  out.push(`${label('examined')}${r.examined} version(s) (${how})`);
+  out.push(`${label('examined')}${examinedText(r, { how })}`);
   if (r.healed) {
     out.push(`${label('healed')}true · ${r.transitions.map((t) => `${t.kind} at v${t.to}`).join(' · ')} · latest v${r.latestVersion} ${r.latestState ?? '?'}`);
   }

@@ -4,7 +4,7 @@
 // incident report" and the CLI's `--html` both call renderIncidentHtml, so the same inputs give
 // the same file. Every value of a confidential column is masked before any section sees it.
 import { NO_WHO, whoText } from '../../shared/forensics';
-import type { BisectResult, PredicateSpec } from '../../shared/bisect';
+import { examinedText, type BisectResult, type PredicateSpec } from '../../shared/bisect';
 import { toErrorData } from '../../shared/errors';
 import type { ForensicsResult, VersionSummary } from '../../shared/forensics';
 import { throwIfCancelled, type JobContext } from '../../shared/jobs';
@@ -240,7 +240,7 @@ function summarySection(i: IncidentInput): HtmlSection {
   const rows: [string, string][] = [
     ['Table', `<code>${esc(i.table)}</code>`],
     ['Version reconciled', `v${r.target.version ?? '?'}`],
-    ['Versions examined', esc(versions) + (b ? `; the bisect evaluated ${b.examined} version(s): ${esc(b.probes.map((p) => `v${p.version} ${p.state}`).join(', '))}` : '')],
+    ['Versions examined', esc(versions) + (b ? `; the bisect examined ${esc(examinedText(b))} (${esc(b.probes.map((p) => `v${p.version} ${p.state}`).join(', '))})` : '')],
     ['Verdict', `<b class="${r.verdict === 'matches' ? 'okc' : 'badc'}">${r.verdict}</b> (level ${esc(r.level)}, exit code ${r.exitCode})${blocking.length ? `: ${blocking.map((m) => `<code>${m}</code>`).join(', ')}` : ''}`],
     ['Culprit commit', esc(culpritLine(i))],
     ['Source of truth', sourceOfTruth(r.source)],
@@ -287,7 +287,7 @@ function bisectSection(i: IncidentInput): HtmlSection {
   const breakNote = brk?.note ? `<p><b>Culprit: v${brk.version}.</b> ${esc(brk.note)}</p>` : '';
   return {
     id: 'bisect', title: 'Bisect',
-    html: `<p>Predicate <code>${esc(spec)}</code>: ${esc(b.semantics)}</p><p>${outcome} ${b.exhaustive ? 'Every version was walked.' : 'Binary search (assumes one transition).'} ${b.examined} version(s) evaluated, ${b.filesRead} data file(s) opened.</p>`
+    html: `<p>Predicate <code>${esc(spec)}</code>: ${esc(b.semantics)}</p><p>${outcome} ${b.exhaustive ? 'Every version was walked.' : 'Binary search (assumes one transition).'} Examined ${esc(examinedText(b))}; ${b.filesRead} data file(s) opened.</p>`
       + breakNote
       + (brk ? `<h3>Culprit commit</h3>${commitTable(brk.version, b, i.forensics)}` : '')
       + (b.notes.length ? `<ul>${b.notes.map((n) => `<li>${esc(n)}</li>`).join('')}</ul>` : ''),

@@ -12,6 +12,7 @@ import { checkClaims, claimSpans, type Claim, type ClaimViolation } from '../../
 import { findNumbers, scanMarkers, type DocNumber } from './numbers';
 import { listDocuments, loadRegistry, matchesGlob, type Registry } from './registry';
 import { GENERATED, type GeneratedDoc } from './generated';
+import { coverageTreeProblems } from './coverage-tree';
 
 export interface UntiedNumber extends DocNumber {
   file: string;
@@ -79,6 +80,9 @@ export function checkRepo(root: string, metrics: Record<string, number>, generat
       problems.push({ file: f, line: i + 1, message: `not what ${g.by} renders from its measurements (first difference: "${(a[i] ?? '').slice(0, 80)}" should be "${(b[i] ?? '').slice(0, 80)}")` });
     }
   }
+
+  // The coverage figures must be of this tree: a source folder without one fails.
+  problems.push(...coverageTreeProblems(root));
 
   let numbers = 0;
   const untied: UntiedNumber[] = [];

@@ -129,8 +129,9 @@ function benchMetrics(bench: Json, ns: string, put: (name: string, v: unknown) =
   put(`${ns}.history.timeline_ms`, get(bench, 'history', 'timelineMs'));
   put(`${ns}.history.step_median_ms`, get(bench, 'history', 'stepMedianMs'));
   // timeline-ui: the same log in Chromium (absent, or { skipped }, where Chromium is missing).
-  put(`${ns}.timeline_ui.painted_after_read_ms`, get(bench, 'timelineUi', 'paintedAfterReadMs'));
   put(`${ns}.timeline_ui.open_to_painted_ms`, get(bench, 'timelineUi', 'openToPaintedMs'));
+  put(`${ns}.timeline_ui.first_open_ms`, get(bench, 'timelineUi', 'firstOpenMs'));
+  put(`${ns}.timeline_ui.warm_reopen_ms`, get(bench, 'timelineUi', 'warmReopenMs'));
   put(`${ns}.timeline_ui.log_read_ms`, get(bench, 'timelineUi', 'logReadMs'));
   put(`${ns}.timeline_ui.tab_to_history_ms`, get(bench, 'timelineUi', 'tabToHistoryMs'));
   put(`${ns}.timeline_ui.tab_back_ms`, get(bench, 'timelineUi', 'tabBackMs'));
@@ -209,15 +210,13 @@ export function collectMetrics(root: string, opts: { benchPath?: string; matrixP
     }
   }
 
-  // Coverage per folder: coverage.FOLDER.lines / .branches (percent).
+  // Coverage per folder: coverage.FOLDER.lines (unit and e2e runs together), .unit_lines (the unit
+  // run alone), .branches (the unit run) (percent).
   const cov = readJson(join(root, 'docs', 'experiments', 'coverage.json'));
-  for (const [folder, f] of Object.entries((cov?.folders ?? {}) as Record<string, Json>)) {
+  for (const [folder, f] of [...Object.entries((cov?.folders ?? {}) as Record<string, Json>), ...Object.entries((cov?.parts ?? {}) as Record<string, Json>)]) {
     put(`coverage.${folder}.lines`, f.lines);
+    put(`coverage.${folder}.unit_lines`, f.unitLines);
     put(`coverage.${folder}.branches`, f.branches);
-  }
-  for (const [part, f] of Object.entries((cov?.parts ?? {}) as Record<string, Json>)) {
-    put(`coverage.${part}.lines`, f.lines);
-    put(`coverage.${part}.branches`, f.branches);
   }
 
   for (const c of SOURCE_CONSTANTS) {

@@ -130,13 +130,15 @@ export class LocalStorage implements Storage {
       const dir = this.realDir(dirname(abs));
       if (dir === null) return null;
       const candidate = join(dir, basename(abs));
-      let lst: Stats;
+      let lst: Stats | undefined;
       try {
-        lst = lstatSync(candidate);
+        // No exception for a file that is not there (a log whose data files are gone asks for thousands).
+        lst = lstatSync(candidate, { throwIfNoEntry: false });
       } catch (e) {
         if (errno(e) === 'ENOENT' || errno(e) === 'ENOTDIR') return null;
         throw this.ioError(path, e);
       }
+      if (lst === undefined) return null;
       if (lst.isSymbolicLink()) {
         try {
           real = realpathSync.native(candidate);

@@ -138,6 +138,15 @@ describe('rows of a version', () => {
     expect(p.rows.find((r) => r[0] === '31')?.[3]).toBe('2026-01-02');
   });
 
+  it('says how many of the files read carry a deletion vector (none before the DV delete)', async () => {
+    const v1 = await rows.page(root, { path: root, version: 1, limit: 1 });
+    expect([v1.files, v1.deletionVectorFiles]).toEqual([2, 0]);
+    const v2 = await rows.page(root, { path: root, version: 2, limit: 1 });
+    expect([v2.files, v2.deletionVectorFiles]).toEqual([2, 2]);
+    const v3 = await rows.page(root, { path: root, version: 3, limit: 1 });
+    expect([v3.files, v3.deletionVectorFiles]).toEqual([3, 2]);
+  });
+
   it('sorts by any column and pages without overlap', async () => {
     const a = await rows.page(root, { path: root, version: 3, sort: { column: 'id', direction: 'desc' }, limit: 10 });
     expect(a.rows.map((r) => r[0])).toEqual(['54', '53', '52', '51', '50', '49', '48', '47', '46', '45']);

@@ -27,6 +27,7 @@ interface View {
   columns: GridColumn[];
   totalRows: number;
   files: number;
+  deletionVectorFiles: number;
   /** Row counts per filter text, so paging does not count again. */
   counts: Map<string, number>;
 }
@@ -145,7 +146,7 @@ export class RowsService {
     const known = files.every((f) => f.numRecords !== null);
     if (known) totalRows = files.reduce((n, f) => n + (f.numRecords ?? 0), 0);
     else totalRows = Number((await s.duck.conn.runAndReadAll(`SELECT count(*) FROM ${sqlIdent(name)}`)).getRows()[0][0]);
-    const v: View = { name, version, addedIn: req.addedIn ?? null, columns: gridColumns(snap), totalRows, files: files.length, counts: new Map() };
+    const v: View = { name, version, addedIn: req.addedIn ?? null, columns: gridColumns(snap), totalRows, files: files.length, deletionVectorFiles: files.filter((f) => f.deletionVector !== null).length, counts: new Map() };
     s.views.set(key, v);
     while (s.views.size > this.maxViews) {
       const [oldKey, old] = s.views.entries().next().value as [string, View];
@@ -222,7 +223,7 @@ export class RowsService {
       }
       return {
         path: root, version: v.version, addedIn: v.addedIn, columns: v.columns, rows, offset,
-        matchingRows: matching, totalRows: v.totalRows, where: whereShown, files: v.files,
+        matchingRows: matching, totalRows: v.totalRows, where: whereShown, files: v.files, deletionVectorFiles: v.deletionVectorFiles,
         elapsedMs: Math.round(performance.now() - started),
       };
     });

@@ -1,16 +1,18 @@
 // The visual bisect: choose a predicate, watch the strip of versions colour in LIVE as each
 // probe's result arrives from the engine, then read the answer (the result's one headline, the
 // same the CLI prints) and open the culprit in the timeline. Banner and strip read one result.
-import { type FormEvent } from 'react';
+import { useEffect, type FormEvent } from 'react';
 import type { BisectResult, PredicateName, ProbeEvent, ProbeState } from '../../shared/bisect';
-import { PREDICATE_NAMES } from '../../shared/bisect';
+import { examinedText, PREDICATE_NAMES } from '../../shared/bisect';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { JobProgress } from '../ui/JobProgress';
 import { useNav } from '../app/nav';
 import { HistoryView } from '../history/HistoryView';
 import { formatUtc, operationKind } from '../history/format';
 import { formatInt } from '../timeline/timeline';
-import { useWorkbench } from '../state/context';
+import { useClient, useWorkbench } from '../state/context';
+import { timelineStoreFor, useTimeline } from '../timeline/store';
+import { formExamples, type FormExamples } from './examples';
 import { whoLine } from '../timeline/who';
 import './bisect.css';
 import { useBisect } from './store';
@@ -31,7 +33,7 @@ const STATE_LABEL: Record<CellState, string> = {
   good: 'good', bad: 'bad', unreadable: 'unreadable', before_partition: 'before the partition existed', none: 'not evaluated',
 };
 
-function PredicateForm({ onRun }: { onRun(): void }) {
+function PredicateForm({ onRun, examples }: { onRun(): void; examples: FormExamples }) {
   const form = useBisect((s) => s.form);
   const setForm = useBisect((s) => s.setForm);
   const status = useBisect((s) => s.status);
@@ -59,7 +61,7 @@ function PredicateForm({ onRun }: { onRun(): void }) {
       {p === 'row-count' && (
         <label className="field">
           <span>Expected rows</span>
-          <input className="path-input" data-testid="bisect-expect" inputMode="numeric" placeholder="5400" value={form.expect}
+          <input className="path-input" data-testid="bisect-expect" inputMode="numeric" placeholder={examples.rows} value={form.expect}
             onChange={(e) => setForm({ expect: e.target.value })} />
         </label>
       )}
@@ -73,7 +75,7 @@ function PredicateForm({ onRun }: { onRun(): void }) {
       {(p === 'row-count' || p === 'matches-source') && (
         <label className="field">
           <span>Partition</span>
-          <input className="path-input" data-testid="bisect-partition" placeholder="dt=2026-08-12" value={form.partition} spellCheck={false}
+          <input className="path-input" data-testid="bisect-partition" placeholder={examples.partition} value={form.partition} spellCheck={false}
             onChange={(e) => setForm({ partition: e.target.value })} />
         </label>
       )}
@@ -208,7 +210,7 @@ function ResultPanel({ r, elapsed }: { r: BisectResult; elapsed: number }) {
       <dl className="kv facts-kv">
         <div><dt>Search</dt><dd>{r.exhaustive ? 'every version walked' : 'binary search'}</dd></div>
         <div><dt>Monotone</dt><dd>{r.monotone === null ? 'assumed, not checked' : r.monotone ? 'yes (measured)' : 'no: the state changed more than once'}</dd></div>
-        <div><dt>Examined</dt><dd className="mono">{r.examined} of {r.latestVersion + 1} versions</dd></div>
+        <div><dt>Examined</dt><dd className="mono" data-testid="bisect-examined">{examinedText(r, { of: r.latestVersion + 1 })}</dd></div>
         {r.partitionAppearsAt !== null && <div><dt>Partition</dt><dd className="mono">first file at v{r.partitionAppearsAt}</dd></div>}
         <div><dt>Files read</dt><dd className="mono">{r.filesRead} (+{r.filesFromCache} from cache)</dd></div>
         <div><dt>Took</dt><dd className="mono">{(elapsed / 1000).toFixed(1)} s</dd></div>
@@ -226,6 +228,16 @@ export function BisectView() {
   const tablePath = table?.status === 'ready' ? table.summary?.path ?? null : null;
   const latest = table?.summary?.version ?? -1;
   const stale = st.path !== null && st.path !== tablePath;
+
+  // The form's examples are the open table's (its header and timeline, read once for both screens).
+  const overview = useTimeline((s) => (s.path === tablePath ? s.overview : null));
+  const forensics = useTimeline((s) => (s.path === tablePath ? s.forensics : null));
+  const timeline = timelineStoreFor(useClient());
+  useEffect(() => {
+    const t = timeline.getState();
+    if (tablePath && t.path !== tablePath) void t.load(tablePath);
+  }, [tablePath, timeline]);
+  const examples = formExamples(overview, forensics);
 
   if (!table || table.status !== 'ready' || !tablePath) return <HistoryView />;
 
@@ -252,7 +264,7 @@ export function BisectView() {
           <h1>Bisect</h1>
           <span className="muted">the first version of <span className="mono">{table.summary?.name}</span> where a predicate fails</span>
         </div>
-        <PredicateForm onRun={() => { void st.run(tablePath, latest); }} />
+        <PredicateForm onRun={() => { void st.run(tablePath, latest); }} examples={examples} />
       </div>
       <section className="strip-section">
         <div className="strip-bar">
@@ -262,7 +274,7 @@ export function BisectView() {
           <span className="strip-status" data-testid="bisect-status" data-status={stale ? 'idle' : st.status} data-probes={probes.length}>
             {running && <span className="spinner" aria-hidden="true" />}
             {running ? `${planned ? (planned.exhaustive ? 'walking every version' : 'binary search') : 'replaying the log'}${last ? ` · probe ${last.probeIndex + 1}: v${last.version} ${STATE_LABEL[last.state]}` : '…'}`
-              : result ? `${result.examined} probes · ${result.exhaustive ? 'exhaustive' : 'binary search'}`
+              : result ? `examined ${examinedText(result, { how: result.exhaustive ? 'exhaustive' : 'binary search' })}`
                 : st.status === 'error' && !stale ? 'stopped' : 'not run yet'}
           </span>
         </div>

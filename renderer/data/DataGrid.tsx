@@ -2,7 +2,7 @@
 // pages under them are asked for as they scroll into view. Very tall grids (millions of rows) map
 // the scrollbar onto the rows proportionally, since a browser caps an element's height.
 import { useEffect, useRef, useState } from 'react';
-import { useElementHeight } from '../ui/useElementHeight';
+import { useElementHeight, useElementWidth } from '../ui/useElementHeight';
 import type { GridColumn, SortDirection } from '../../shared/workbench';
 
 export const ROW_HEIGHT = 28;
@@ -19,12 +19,39 @@ interface Props {
   onSort(column: string): void;
   /** Index of each shown column in the row arrays. */
   indexes: number[];
+  /** The rows are an earlier query's (the last one was refused): drawn dimmed and marked. */
+  stale?: boolean;
 }
 
-export function DataGrid({ columns, rowCount, rowAt, need, sort, onSort, indexes }: Props) {
+/** A column's least width and its share of the room left over (long and text types get more). */
+function weightOf(c: GridColumn): { min: number; grow: number } {
+  return c.type.length > 12 || c.type === 'string' ? { min: 160, grow: 1.6 } : { min: 110, grow: 1 };
+}
+
+/**
+ * The one set of column widths (whole pixels) the header and every row are laid out with: each
+ * column's least width, and the room the grid has beyond them shared by weight. Computed here, not
+ * left to each CSS grid, since a header and a row with different contents would size their own
+ * `fr` tracks differently.
+ */
+export function columnWidths(cols: GridColumn[], available: number): number[] {
+  const w = cols.map(weightOf);
+  const least = w.reduce((n, x) => n + x.min, 0);
+  const spare = Math.max(0, Math.floor(available) - least);
+  const grow = w.reduce((n, x) => n + x.grow, 0) || 1;
+  const out = w.map((x) => x.min + Math.floor((spare * x.grow) / grow));
+  // The pixels rounding left over go to the last column, so the rows fill the grid exactly.
+  if (out.length && spare > 0) out[out.length - 1] += Math.floor(available) - least - out.reduce((n, x, i) => n + x - w[i].min, 0);
+  return out;
+}
+
+const columnTemplate = (widths: number[]): string => widths.map((px) => `${px}px`).join(' ');
+
+export function DataGrid({ columns, rowCount, rowAt, need, sort, onSort, indexes, stale = false }: Props) {
   const ref = useRef<HTMLDivElement>(null);
   const [top, setTop] = useState(0);
   const height = useElementHeight(ref, 420);
+  const width = useElementWidth(ref);
   useEffect(() => {
     if (ref.current) ref.current.scrollTop = 0;
     setTop(0);
@@ -42,7 +69,7 @@ export function DataGrid({ columns, rowCount, rowAt, need, sort, onSort, indexes
     if (rowCount > 0) need(first, last);
   }, [first, last, rowCount, need]);
 
-  const template = indexes.map((i) => (columns[i].type.length > 12 || columns[i].type === 'string' ? 'minmax(160px, 1.6fr)' : 'minmax(110px, 1fr)')).join(' ');
+  const template = columnTemplate(columnWidths(indexes.map((i) => columns[i]), width));
   const offset = full <= MAX_SCROLL ? first * ROW_HEIGHT : top;
   const rows = [];
   for (let r = first; r <= last; r++) {
@@ -63,7 +90,8 @@ export function DataGrid({ columns, rowCount, rowAt, need, sort, onSort, indexes
   }
 
   return (
-    <div className="dg" role="grid" aria-rowcount={rowCount + 1} aria-colcount={indexes.length} data-testid="data-grid" data-rows={rowCount}
+    <div className={`dg${stale ? ' dg-stale' : ''}`} role="grid" aria-rowcount={rowCount + 1} aria-colcount={indexes.length} data-testid="data-grid" data-rows={rowCount}
+      data-stale={stale ? 'true' : undefined} aria-describedby={stale ? 'stale-result' : undefined}
       ref={ref} onScroll={(e) => setTop(e.currentTarget.scrollTop)}>
       <div className="dg-head" role="row" aria-rowindex={1} style={{ gridTemplateColumns: template }}>
         {indexes.map((i) => {

@@ -18,6 +18,12 @@ let handledRequest = 0;
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
+/** The filter the shown rows answer, in words: the WHERE as it ran and the column = value filters. */
+function shownFilter(where: string | null, equals: { column: string; value: string | null }[]): string {
+  const parts = [...equals.map((x) => `${x.column} = ${x.value === null ? 'null' : `“${x.value}”`}`), ...(where ? [`WHERE ${where}`] : [])];
+  return parts.length ? parts.join(' and ') : 'none: every row';
+}
+
 function FilterBar() {
   const columns = useData((s) => s.columns);
   // Filters build on what was last asked for, so two quick changes both count.
@@ -157,6 +163,9 @@ export function DataView() {
     void store.getState().apply({ sort: next });
   }, [store]);
 
+  // A refused filter or sort leaves the earlier rows on screen: they are marked as the earlier query's.
+  const stale = s.filterError !== null && s.status === 'ready';
+
   // Opening, or failed to open (a stopped server included): the table view says so.
   if (tableStatus !== 'ready') return <HistoryView />;
   return (
@@ -182,13 +191,20 @@ export function DataView() {
               : <><strong>{fmt(s.matchingRows)}</strong> of {fmt(s.totalRows)} rows match</>}
             {' '}at version <span className="mono">{s.version}</span>
             {s.version !== null && <CopyButton text={String(s.version)} label="Copy the version" />}
-            {' '}· {fmt(s.files)} {s.files === 1 ? 'file' : 'files'} · deletion vectors applied
+            {' '}· {fmt(s.files)} {s.files === 1 ? 'file' : 'files'} · {s.deletionVectorFiles > 0
+              ? `deletion vectors applied (${fmt(s.deletionVectorFiles)} of ${fmt(s.files)} files)`
+              : 'no deletion vectors'}
             {s.columns.some((c) => c.masked) && <> · confidential columns masked</>}
             {s.elapsedMs !== null && <span className="muted"> · first page in {s.elapsedMs} ms</span>}
           </p>
+          {stale && (
+            <p className="stale-result" id="stale-result" data-testid="stale-result" role="status">
+              Still shown: the rows of the previous filter ({shownFilter(s.where, s.query.equals)}), not of the refused one.
+            </p>
+          )}
           {s.matchingRows === 0
             ? <p className="muted" data-testid="grid-empty">{s.totalRows === 0 ? 'This version holds no rows.' : 'No row matches the filters.'}</p>
-            : <DataGrid columns={s.columns} rowCount={s.matchingRows} rowAt={rowAt} need={need} sort={s.query.sort} onSort={onSort} indexes={indexes} />}
+            : <DataGrid columns={s.columns} rowCount={s.matchingRows} rowAt={rowAt} need={need} sort={s.query.sort} onSort={onSort} indexes={indexes} stale={stale} />}
         </>
       )}
     </div>

@@ -36,6 +36,8 @@ export interface DataState {
   matchingRows: number;
   totalRows: number;
   files: number;
+  /** Files of the view with a deletion vector (0: none to apply). */
+  deletionVectorFiles: number;
   where: string | null;
   elapsedMs: number | null;
   /** Pages read, by page index (PAGE_ROWS rows each). */
@@ -83,7 +85,7 @@ export function createDataStore(client: ApiClient) {
           inflight.clear();
           set({
             path, query: { ...q, version: p.version }, status: 'ready', progress: null, error: null, filterError: null,
-            version: p.version, columns: p.columns, matchingRows: p.matchingRows, totalRows: p.totalRows, files: p.files,
+            version: p.version, columns: p.columns, matchingRows: p.matchingRows, totalRows: p.totalRows, files: p.files, deletionVectorFiles: p.deletionVectorFiles,
             where: p.where, elapsedMs: p.elapsedMs, pages: { 0: p.rows },
             hidden: fresh ? [] : get().hidden.filter((h) => p.columns.some((c) => c.name === h)),
           });
@@ -116,6 +118,7 @@ export function createDataStore(client: ApiClient) {
       matchingRows: 0,
       totalRows: 0,
       files: 0,
+      deletionVectorFiles: 0,
       where: null,
       elapsedMs: null,
       pages: {},

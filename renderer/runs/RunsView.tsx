@@ -1,7 +1,7 @@
 // The run history: every proof, reconcile and bisect run (this window's and the CLI's that share
 // the app-data folder), newest first, from the local DuckDB file the engine keeps.
 import { useEffect, useState } from 'react';
-import type { BisectResult } from '../../shared/bisect';
+import { examinedText, type BisectResult } from '../../shared/bisect';
 import type { RunRecord } from '../../shared/proof';
 import type { ReconcileResult } from '../../shared/reconcile';
 import { ReconcileResultView } from '../reconcile/ResultView';
@@ -20,7 +20,7 @@ function BisectRun({ r }: { r: BisectResult }) {
   return (
     <div className="run-full" data-testid="run-full-bisect">
       <p><b>{r.outcome}</b>{r.firstBad !== null ? <> · first bad <button type="button" className="btn btn-small" onClick={() => openVersion(r.firstBad!)}>v{r.firstBad} in the timeline</button></> : null}
-        {r.lastGood !== null ? ` · last good v${r.lastGood}` : ''} · {r.examined} of {r.latestVersion + 1} versions examined ({r.exhaustive ? 'every version walked' : 'binary search'})</p>
+        {r.lastGood !== null ? ` · last good v${r.lastGood}` : ''} · examined {examinedText(r, { of: r.latestVersion + 1, how: r.exhaustive ? 'every version walked' : 'binary search' })}</p>
       {r.culprit && <p className="mono small">v{r.culprit.version} {r.culprit.operation ?? ''} {r.culprit.when} · +{str(r.culprit.addedRows)} −{str(r.culprit.removedRows)} rows · {r.culprit.partitions.join(', ')}</p>}
       <p className="muted small">{r.semantics}</p>
       <ol className="run-list">{r.probes.map((p) => <li key={p.probeIndex} className="mono small">#{p.probeIndex + 1} v{p.version} <b>{p.state}</b>{p.detail ? ` · ${p.detail}` : ''}</li>)}</ol>

@@ -9,11 +9,11 @@
 // creates a few hundred plain elements instead of recharts' component tree per bar (issue #12:
 // that tree was most of the page's time to paint the timeline). The geometry is pure
 // (chartGeometry in timeline.ts) and unit-tested.
-import { memo, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState, type PointerEvent } from 'react';
 import type { HeuristicHit, VersionSummary } from '../../shared/forensics';
 import { operationKind } from '../history/format';
 import { useElementWidth } from '../ui/useElementHeight';
-import { bucketOf, bucketsFor, chartGeometry, formatInt, moved, OP_COLOURS, ROW_COLOURS, type Bucket, type ChartGeometry } from './timeline';
+import { brushZoom, bucketOf, buildBuckets, bucketsFor, chartGeometry, formatInt, moved, OP_COLOURS, ROW_COLOURS, zoomAround, type Bucket, type ChartGeometry, type ChartZoom } from './timeline';
 
 interface Props {
   versions: VersionSummary[];
@@ -97,8 +97,17 @@ const Plot = memo(function Plot({ g, buckets, onHover, onPick }: { g: ChartGeome
   );
 });
 
-function TimelineChartImpl({ versions, heuristics, selected, onSelect }: Props) {
-  const buckets = bucketsFor(versions, heuristics);
+/** A drag shorter than this (px) is a click on a bar, not a brush. */
+const BRUSH_MIN = 6;
+
+function TimelineChartImpl({ versions: all, heuristics, selected, onSelect }: Props) {
+  // Zoom: the chart shows versions [from, to) of the log; drag over the plot to zoom to a range
+  // (a brush), the buttons zoom in and out around the selected version. Deep enough, every bar is
+  // one version and a click opens that commit.
+  const [zoom, setZoom] = useState<ChartZoom>(null);
+  useEffect(() => setZoom(null), [all]);
+  const versions = useMemo(() => (zoom ? all.slice(zoom.from, zoom.to) : all), [all, zoom]);
+  const buckets = useMemo(() => (zoom ? buildBuckets(versions, heuristics) : bucketsFor(versions, heuristics)), [zoom, versions, heuristics]);
   const bucketed = buckets.length < versions.length;
   const unreadable = useMemo(() => buckets.some((b) => b.unreadable), [buckets]);
   const rearranged = useMemo(() => buckets.some((b) => b.rearrange), [buckets]);
@@ -107,11 +116,36 @@ function TimelineChartImpl({ versions, heuristics, selected, onSelect }: Props) 
   const plotRef = useRef<HTMLDivElement>(null);
   const width = useElementWidth(plotRef);
   const g = useMemo(() => (width > 0 ? chartGeometry(buckets, { width, height: HEIGHT, log, bucketed }) : null), [buckets, width, log, bucketed]);
-  const pick = useMemo(() => (b: Bucket) => onSelect(b.first === b.last ? b.first : b.peak), [onSelect]);
+  // A brush that just ended: the click the browser sends after it is not a pick.
+  const brushed = useRef(false);
+  const pick = useMemo(() => (b: Bucket) => {
+    if (brushed.current) { brushed.current = false; return; }
+    onSelect(b.first === b.last ? b.first : b.peak);
+  }, [onSelect]);
   const sel = selected === null || !g ? null : bucketOf(buckets, selected)?.key ?? null;
   const hovered = hover === null ? undefined : buckets[hover];
+  const [brush, setBrush] = useState<{ x0: number; x1: number } | null>(null);
+  const xOf = (e: PointerEvent<HTMLDivElement>) => e.clientX - e.currentTarget.getBoundingClientRect().left;
+  const keyAt = (x: number) => (g ? Math.floor((x - g.plot.left) / g.band) : 0);
+  const endBrush = (e: PointerEvent<HTMLDivElement>) => {
+    if (!brush) return;
+    setBrush(null);
+    const x1 = xOf(e);
+    if (Math.abs(x1 - brush.x0) < BRUSH_MIN) return;
+    brushed.current = true;
+    setHover(null);
+    setZoom(brushZoom(buckets, zoom, keyAt(brush.x0), keyAt(x1), all.length));
+  };
+  // Zoom in and out around the selected version when it is shown, else around the middle.
+  const centre = (() => {
+    const at = selected === null ? -1 : versions.findIndex((v) => v.version === selected);
+    return (zoom?.from ?? 0) + (at >= 0 ? at : versions.length / 2);
+  })();
+  const shownFirst = versions[0]?.version;
+  const shownLast = versions[versions.length - 1]?.version;
   return (
-    <div className="timeline" data-testid="timeline-chart" data-buckets={buckets.length} data-bucketed={bucketed}>
+    <div className="timeline" data-testid="timeline-chart" data-buckets={buckets.length} data-bucketed={bucketed}
+      data-zoomed={zoom !== null} data-first={shownFirst ?? ''} data-last={shownLast ?? ''}>
       <div className="timeline-legend">
         <span className="legend-item"><span className="op-dot" style={{ background: ROW_COLOURS.added }} />rows added</span>
         <span className="legend-item"><span className="op-dot" style={{ background: ROW_COLOURS.removed }} />rows removed</span>
@@ -121,11 +155,31 @@ function TimelineChartImpl({ versions, heuristics, selected, onSelect }: Props) 
         <span className="legend-item"><span className="legend-diamond" />checkpoint</span>
         {unreadable && <span className="legend-item"><span className="legend-hatch" />unreadable</span>}
         <label className="legend-item legend-log"><input type="checkbox" checked={log} onChange={(e) => setLog(e.target.checked)} data-testid="timeline-log" /> log scale</label>
+        {all.length > 1 && (
+          <span className="legend-item timeline-zoom" data-testid="timeline-zoom">
+            <button type="button" className="btn btn-small btn-quiet" data-testid="timeline-zoom-in" aria-label="Zoom in on the chart"
+              disabled={versions.length <= 8} onClick={() => setZoom(zoomAround(all.length, zoom, centre, 0.25))}>+</button>
+            <button type="button" className="btn btn-small btn-quiet" data-testid="timeline-zoom-out" aria-label="Zoom out"
+              disabled={zoom === null} onClick={() => setZoom(zoomAround(all.length, zoom, centre, 4))}>−</button>
+            {zoom !== null && <button type="button" className="btn btn-small btn-quiet" data-testid="timeline-zoom-reset" onClick={() => setZoom(null)}>All versions</button>}
+            <span className="muted" data-testid="timeline-zoom-range">
+              {zoom ? `v${shownFirst}–v${shownLast} (${versions.length.toLocaleString('en-US')} of ${all.length.toLocaleString('en-US')})` : 'drag over the chart to zoom'}
+            </span>
+          </span>
+        )}
         {bucketed && <span className="legend-note">{versions.length.toLocaleString('en-US')} versions in {buckets.length} bars of up to {buckets[0].to - buckets[0].from}: hover for exact values</span>}
       </div>
-      <div className="timeline-plot" ref={plotRef} style={{ height: HEIGHT }}>
+      <div className="timeline-plot" ref={plotRef} style={{ height: HEIGHT }}
+        onPointerDown={(e) => { if (e.button === 0 && g) { brushed.current = false; setBrush({ x0: xOf(e), x1: xOf(e) }); } }}
+        onPointerMove={(e) => { if (brush) setBrush({ ...brush, x1: xOf(e) }); }}
+        onPointerUp={endBrush}
+        onPointerLeave={() => setBrush(null)}>
         {g && <Plot g={g} buckets={buckets} onHover={setHover} onPick={pick} />}
-        {g && hovered && (
+        {brush && Math.abs(brush.x1 - brush.x0) >= BRUSH_MIN && (
+          <div className="timeline-brush" data-testid="timeline-brush"
+            style={{ left: Math.min(brush.x0, brush.x1), width: Math.abs(brush.x1 - brush.x0), top: g?.plot.top ?? 0, height: g ? g.plot.bottom - g.plot.top : HEIGHT }} />
+        )}
+        {g && hovered && !brush && (
           <div className="timeline-cursor" style={{ left: g.plot.left + hovered.key * g.band, width: Math.max(1, g.band), top: g.plot.top, height: g.plot.bottom - g.plot.top }} />
         )}
         {g && sel !== null && (
@@ -136,7 +190,7 @@ function TimelineChartImpl({ versions, heuristics, selected, onSelect }: Props) 
             style={{ left: g.plot.left + sel * g.band, width: Math.max(3, g.band), top: g.plot.top, height: g.plot.bottom - g.plot.top }}
           />
         )}
-        {g && hovered && (
+        {g && hovered && !brush && (
           // Beside the bucket, on the side with room.
           <div className="timeline-tipbox" style={hovered.key * g.band + g.plot.left < g.width / 2
             ? { left: g.plot.left + (hovered.key + 1) * g.band + 10 }

@@ -29,6 +29,8 @@ function Header() {
   const opened = useWorkbench((s) => s.table?.summary ?? null);
   const warn = f ? f.heuristics.filter((h) => h.severity === 'warn').length : 0;
   const feats = o ? [...new Set([...o.readerFeatures, ...o.writerFeatures])] : [];
+  // Figures of a version that cannot be read come from its log alone: each says so.
+  const logOnly = o && !o.latestReadable ? <span className="muted" data-testid="fact-log-only"> (log of v{o.latestVersion})</span> : null;
   return (
     <header className="table-header" data-testid="investigate-header">
       <div className="table-title">
@@ -39,6 +41,11 @@ function Header() {
         </div>
       </div>
       {o?.logChanged && <div className="banner info" data-testid="log-changed">New commits arrived since this table was last shown: the log was re-read for them.</div>}
+      {o && !o.latestReadable && (
+        <div className="banner warn" data-testid="latest-unreadable">
+          Version {o.latestVersion} cannot be read by lakerec ({o.latestUnreadableReason}): its files, rows and size below are what its log records, not a read of the table.
+        </div>
+      )}
       {o && (
         <dl className="facts" data-testid="investigate-facts">
           <div><dt>Version</dt><dd className="mono" data-testid="fact-version">{o.latestVersion}</dd></div>
@@ -46,9 +53,9 @@ function Header() {
             <dt>Protocol</dt><dd className="mono">{o.minReaderVersion ?? '?'} / {o.minWriterVersion ?? '?'}{feats.length ? ` +${feats.length}` : ''}</dd>
           </div>
           <div><dt>Partitions</dt><dd className="mono">{o.partitionColumns.length ? o.partitionColumns.join(', ') : 'none'}</dd></div>
-          <div><dt>Files</dt><dd className="mono" data-testid="fact-files">{formatInt(o.files)}</dd></div>
-          <div><dt>Rows</dt><dd className="mono" data-testid="fact-rows">{formatInt(o.rows)}</dd></div>
-          <div><dt>Size</dt><dd className="mono">{formatBytes(o.bytes)}</dd></div>
+          <div><dt>Files{logOnly}</dt><dd className="mono" data-testid="fact-files">{formatInt(o.files)}</dd></div>
+          <div><dt>Rows{logOnly}</dt><dd className="mono" data-testid="fact-rows">{formatInt(o.rows)}</dd></div>
+          <div><dt>Size{logOnly}</dt><dd className="mono">{formatBytes(o.bytes)}</dd></div>
           <div><dt>Findings</dt><dd className={`mono ${warn ? 'remove' : ''}`} data-testid="fact-findings">{f ? `${warn} warn · ${f.heuristics.length - warn} info` : '—'}</dd></div>
         </dl>
       )}
@@ -100,12 +107,12 @@ const FILTER_FIELDS: { key: keyof VersionFilter; label: string; placeholder: str
   { key: 'user', label: 'User', placeholder: 'alice' },
   { key: 'writer', label: 'Writer', placeholder: 'Spark' },
   { key: 'partition', label: 'Partition', placeholder: 'dt=2026-08-10' },
-  { key: 'text', label: 'Text', placeholder: 'in userMetadata or parameters' },
+  { key: 'text', label: 'Text', placeholder: 'in userMetadata, parameters, job' },
   { key: 'since', label: 'Since', placeholder: '2026-08-10T00:00Z' },
   { key: 'until', label: 'Until', placeholder: '2026-08-11T00:00Z' },
 ];
 
-/** The timeline's filters: the same predicate as `lakerec forensics --operation … --since …`. */
+/** The timeline's filters: the same predicate as `lakerec forensics --operation … --since …` (each box: part of the field, any case). */
 function FilterBar({ filter, onChange }: { filter: VersionFilter; onChange(f: VersionFilter): void }) {
   return (
     <div className="version-filters" data-testid="version-filters">

@@ -115,3 +115,28 @@ describe('timeline chart geometry', () => {
     expect(bucketsFor(vs, [])).not.toBe(bucketsFor(vs, hs));
   });
 });
+
+describe('timeline zoom', () => {
+  it('zooms around a version, stays inside the log, and returns to every version', async () => {
+    const { zoomAround } = await import('./timeline');
+    expect(zoomAround(10_000, null, 5000, 0.5)).toEqual({ from: 2500, to: 7500 });
+    expect(zoomAround(10_000, { from: 0, to: 100 }, 0, 0.5)).toEqual({ from: 0, to: 50 });
+    expect(zoomAround(10_000, { from: 9900, to: 10_000 }, 9999, 0.5)).toEqual({ from: 9950, to: 10_000 });
+    expect(zoomAround(10_000, { from: 2500, to: 7500 }, 5000, 2)).toBeNull();
+    expect(zoomAround(10_000, { from: 0, to: 10 }, 3, 0.1)).toEqual({ from: 0, to: 8 }); // no narrower than 8 versions
+  });
+
+  it('a brush over buckets selects their versions; over one bucket of a 10,000-version log it reaches one bar per version', async () => {
+    const { brushZoom } = await import('./timeline');
+    const vs = Array.from({ length: 10_000 }, (_x, i) => version(i, 10, 0));
+    const all = buildBuckets(vs, []);
+    const z = brushZoom(all, null, 100, 100, vs.length)!;
+    expect(z).toEqual({ from: all[100].from, to: all[100].to });
+    const shown = vs.slice(z.from, z.to);
+    const inner = buildBuckets(shown, []);
+    expect(inner.length).toBe(shown.length); // one bar per version: a commit is reachable from the chart
+    const z2 = brushZoom(inner, z, 3, 12, vs.length)!;
+    expect(z2).toEqual({ from: z.from + 3, to: z.from + 13 });
+    expect(brushZoom(all, null, 0, all.length - 1, vs.length)).toBeNull();
+  });
+});

@@ -275,3 +275,35 @@ export function chartGeometry(buckets: Bucket[], opts: { width: number; height: 
     checkpoints: buckets.filter((b) => b.checkpoint).map(centre),
   };
 }
+
+/** The versions the chart shows when zoomed: indices [from, to) into the versions array; null is all of them. */
+export type ChartZoom = { from: number; to: number } | null;
+
+/** Zoomed in no further than this many versions (a bar per version long before). */
+const MIN_ZOOM = 8;
+
+/**
+ * The window `factor` times as wide as the current one (0.5 zooms in, 2 out), kept around the
+ * version at index `centre` and inside [0, n); null once it covers every version.
+ */
+export function zoomAround(n: number, zoom: ChartZoom, centre: number, factor: number): ChartZoom {
+  const cur = zoom ?? { from: 0, to: n };
+  const width = Math.max(Math.min(MIN_ZOOM, n), Math.round((cur.to - cur.from) * factor));
+  if (width >= n) return null;
+  const from = Math.max(0, Math.min(n - width, Math.round(centre - width / 2)));
+  return { from, to: from + width };
+}
+
+/** The window a brush over the buckets `k0`..`k1` (either order) of the shown versions selects, as indices into all versions. */
+export function brushZoom(buckets: Bucket[], zoom: ChartZoom, k0: number, k1: number, n: number): ChartZoom {
+  if (!buckets.length) return zoom;
+  const clamp = (k: number) => Math.max(0, Math.min(buckets.length - 1, k));
+  const a = buckets[clamp(Math.min(k0, k1))];
+  const b = buckets[clamp(Math.max(k0, k1))];
+  const offset = zoom?.from ?? 0;
+  const from = offset + a.from;
+  const to = offset + b.to;
+  if (to - from >= n) return null;
+  if (to - from < MIN_ZOOM) return zoomAround(n, { from, to }, (from + to) / 2, MIN_ZOOM / Math.max(1, to - from));
+  return { from, to };
+}

@@ -89,6 +89,10 @@ export interface TableOverview {
   rows: number | null;
   /** Bytes of the active data files (add.size). */
   bytes: number;
+  /** Whether this reader can read the latest version: when not, files, rows and bytes are what its log records, not a read. */
+  latestReadable: boolean;
+  /** Why the latest version cannot be read (null when it can). */
+  latestUnreadableReason: string | null;
   /** New commits arrived since the table was last shown (the log was re-read for them). */
   logChanged: boolean;
 }
