@@ -105,7 +105,7 @@ describe('one output guard for every command', () => {
 
   it('every flag in a usage line that names a written file is declared as an output', () => {
     for (const c of commands) {
-      const written = [...c.usage.matchAll(/--(out|html|markdown|write-[a-z-]+|report|save|export)\b/g)].map((m) => m[1]);
+      const written = [...c.usage.matchAll(/--(out|html|markdown|json-out|write-[a-z-]+|report|save|export)\b/g)].map((m) => m[1]);
       expect({ name: c.name, outputs: [...new Set(written)].sort() }).toEqual({ name: c.name, outputs: [...new Set(c.outputs ?? [])].sort() });
     }
   });

@@ -12,7 +12,7 @@ const file = (path: string, version: number, dt: string, cardinality = 0): Activ
   deletionVector: cardinality ? { storageType: 'u', pathOrInlineDv: 'x', offset: 1, sizeInBytes: 36, cardinality } : null,
   numRecords: 100 - cardinality, addedInVersion: version, add: { path, partitionValues: { dt }, size: 1, modificationTime: 0, dataChange: true },
 });
-const target = (files: ActiveFile[]) => ({ snapshot: { files } }) as unknown as TargetSide;
+const target = (files: ActiveFile[]) => ({ snapshot: { files, schema: { type: 'struct', fields: [] } } }) as unknown as TargetSide;
 
 describe('duplicateFilesFromStats', () => {
   it('names files of one partition whose stats repeat, with the surplus rows', () => {
