@@ -2,7 +2,7 @@
 // says which engines run here; a polars pair runs its 12 checks; a second proof waits in the
 // queue with its position while another holds the one-proof lock; the proof mode is set from
 // the page, and its default proofs run from there. Screenshots at 1024, 1400 and 1920 px.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -67,6 +67,8 @@ describe.skipIf(missing !== null)('Proof page: polars, the queue, the mode (web 
   it('a proof started while another holds the lock waits; a second page\'s proof is queued with its position', async () => {
     // Another lakerec process's proof holds the lock (this test process stands in for it).
     const lock = join(userData, 'proof.lock');
+    // The data folder exists once this server has recorded a run; where polars cannot load here, none has yet.
+    mkdirSync(userData, { recursive: true });
     writeFileSync(lock, JSON.stringify({ id: 'e2e-cli-proof', pid: process.pid, startedAt: new Date().toISOString(), engines: ['duckdb', 'arrow'] }));
     const page2 = await browser.newPage({ viewport: { width: 1024, height: 800 } });
     try {
