@@ -175,7 +175,8 @@ export async function benchLargeLog(input = resolve(repoRoot(), '..', 'shared', 
   }
 }
 
-export async function benchBisect(opts: { versions?: number; workDir?: string; reuse?: boolean } = {}): Promise<BisectBenchFigures> {
+/** `wide` sizes the second table (default 101 versions of 10,000 rows); `largeLogInput` the large log's archive. */
+export async function benchBisect(opts: { versions?: number; workDir?: string; reuse?: boolean; wide?: { versions: number; rowsPerVersion: number }; largeLogInput?: string } = {}): Promise<BisectBenchFigures> {
   const versions = opts.versions ?? 10_000;
   const work = opts.workDir ?? mkdtempSync(join(tmpdir(), 'lakerec-bench-bisect-'));
   const load = loadAverage();
@@ -187,7 +188,8 @@ export async function benchBisect(opts: { versions?: number; workDir?: string; r
     const reused = (root: string, g: GenSpec) => opts.reuse === true && existsSync(join(root, '_delta_log', `${String(g.versions - 1).padStart(20, '0')}.json`));
     const sa = reused(a, ga) ? { files: ga.versions - 1, rows: (ga.versions - 1) * ga.rowsPerVersion } : await generate(duck, a, ga);
     const b = join(work, 'million-rows');
-    const gb: GenSpec = { versions: 101, rowsPerVersion: 10_000, nullAt: 90, dupAt: 77, checkpointEvery: 100 };
+    const wide = opts.wide ?? { versions: 101, rowsPerVersion: 10_000 };
+    const gb: GenSpec = { ...wide, nullAt: Math.floor(wide.versions * 0.9), dupAt: Math.floor(wide.versions * 0.77), checkpointEvery: 100 };
     const sb = reused(b, gb) ? { files: gb.versions - 1, rows: (gb.versions - 1) * gb.rowsPerVersion } : await generate(duck, b, gb);
     const generateMs = Math.round(performance.now() - t);
     duck.close();
@@ -198,7 +200,7 @@ export async function benchBisect(opts: { versions?: number; workDir?: string; r
     runs.push(await timed(a, { predicate: 'no-null-keys', keys: ['k'] }, { versions, rows: sa.rows, files: sa.files, expectedFirstBad: ga.nullAt }));
     runs.push(await timed(a, { predicate: 'unique-keys', keys: ['k'] }, { versions, rows: sa.rows, files: sa.files, expectedFirstBad: ga.dupAt }));
     runs.push(await timed(b, { predicate: 'unique-keys', keys: ['k'] }, { versions: gb.versions, rows: sb.rows, files: sb.files, expectedFirstBad: gb.dupAt }));
-    const largeLog = await benchLargeLog();
+    const largeLog = await (opts.largeLogInput === undefined ? benchLargeLog() : benchLargeLog(opts.largeLogInput));
     return { generateMs, loadAverage: load, largeLog, forensicsMs, forensicsVersions: fr.versions.length, runs, logOnlyGoalMet: runs[0].ms < 1000 && runs[0].filesRead === 0 };
   } finally {
     duck.close();

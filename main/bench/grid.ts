@@ -63,21 +63,24 @@ export async function benchGrid(o: { rows?: number; runs?: number } = {}): Promi
     for (let r = 0; r < runs; r++) {
       const d = await openDuck();
       let t0 = performance.now();
-      await d.conn.runAndReadAll(`SELECT * FROM read_parquet([${files.map(sqlString).join(', ')}]) LIMIT 100`);
+      const theirs = (await d.conn.runAndReadAll(`SELECT * FROM read_parquet([${files.map(sqlString).join(', ')}]) LIMIT 100`)).getRows().length;
       base.push(performance.now() - t0);
+      // The filtered page's count, as DuckDB counts it over the same files (not timed).
+      const theirMatching = Number((await d.conn.runAndReadAll(`SELECT count(*) FROM read_parquet([${files.map(sqlString).join(', ')}]) WHERE kind = 'buy' AND amount > 50`)).getRows()[0][0]);
       d.close();
 
       const svc = new RowsService();
       t0 = performance.now();
       const p = await svc.page(root, { path: root, limit: 100 });
       ours.push(performance.now() - t0);
-      if (p.rows.length !== 100 || p.totalRows !== rows) throw new Error(`grid bench: expected 100 of ${rows} rows, got ${p.rows.length} of ${p.totalRows}`);
+      if (p.rows.length !== 100 || p.totalRows !== rows || theirs !== 100) throw new Error(`grid bench: expected 100 of ${rows} rows, got ${p.rows.length} of ${p.totalRows} (DuckDB: ${theirs})`);
       t0 = performance.now();
       await svc.page(root, { path: root, limit: 100, sort: { column: 'amount', direction: 'desc' } });
       sorted = performance.now() - t0;
       t0 = performance.now();
-      await svc.page(root, { path: root, limit: 100, where: "kind = 'buy' AND amount > 50" });
+      const fp = await svc.page(root, { path: root, limit: 100, where: "kind = 'buy' AND amount > 50" });
       filtered = performance.now() - t0;
+      if (fp.matchingRows !== theirMatching) throw new Error(`grid bench: the filtered page counts ${fp.matchingRows} rows, DuckDB ${theirMatching}`);
       svc.close();
     }
     const firstPageMs = Math.round(median(ours));

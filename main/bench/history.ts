@@ -85,7 +85,7 @@ export async function benchHistory(opts: { versions?: number; liveFiles?: number
     for (let r = 0; r < runs; r++) {
       let t = performance.now();
       const table = await openTable(root);
-      await table.changes();
+      const changes = await table.changes();
       read.push(performance.now() - t);
       t = performance.now();
       const h = await table.history();
@@ -96,8 +96,12 @@ export async function benchHistory(opts: { versions?: number; liveFiles?: number
       last = { table };
       // Baseline: DuckDB reads the same commit files as JSON and counts adds per version (one thread, as ours).
       t = performance.now();
-      await db.conn.runAndReadAll(`SELECT filename, count(add) FROM read_json(${sqlString(join(root, '_delta_log', '*.json'))}, format = 'newline_delimited', filename = true, union_by_name = true, maximum_object_size = 16777216) GROUP BY filename`);
+      const perFile = (await db.conn.runAndReadAll(`SELECT filename, count(add) FROM read_json(${sqlString(join(root, '_delta_log', '*.json'))}, format = 'newline_delimited', filename = true, union_by_name = true, maximum_object_size = 16777216) GROUP BY filename`)).getRows();
       duck.push(performance.now() - t);
+      // Both reads must have read the same log: one row per commit, the same adds in all.
+      const ourAdds = changes.reduce((s, c) => s + c.adds.length, 0);
+      const theirAdds = perFile.reduce((s, r) => s + Number(r[1]), 0);
+      if (perFile.length !== changes.length || theirAdds !== ourAdds) throw new Error(`bench: DuckDB read ${perFile.length} commits with ${theirAdds} adds, lakerec ${changes.length} with ${ourAdds}`);
     }
   } finally {
     db.close();

@@ -272,10 +272,13 @@ export async function benchReconcile(opts: { rows?: number; workDir?: string; ru
     const plan: { level: Level; digest?: DigestMode }[] = ([{ level: 'rows' }, { level: 'keys' }, { level: 'checksum' }, { level: 'checksum', digest: 'md5' }] as { level: Level; digest?: DigestMode }[])
       .filter((p) => !opts.levels || opts.levels.includes(p.level));
     const ours = new Map<string, { ms: number; cpuMs: number; peak: number; digest: string; verdict: string; findings: string[] }>();
+    let handDiff: { missing: number; extra: number; changed: number } | null = null;
     try {
       for (let round = 0; round < best; round++) {
         const dd = await timed(() => duck.conn.runAndReadAll(diffSql));
         duckDiffMs = Math.min(duckDiffMs, dd.ms);
+        const [missing, extra, changed] = dd.value.getRows()[0].map(Number);
+        handDiff = { missing, extra, changed };
         duckDiffCpuMs = Math.min(duckDiffCpuMs, dd.cpuMs);
         const dc = await timed(async () => { await duck.conn.runAndReadAll(sumSql(src)); await duck.conn.runAndReadAll(sumSql(tgt)); });
         duckChecksumMs = Math.min(duckChecksumMs, dc.ms);
@@ -285,6 +288,15 @@ export async function benchReconcile(opts: { rows?: number; workDir?: string; ru
         for (const p of order) {
           const k = `${p.level}.${p.digest ?? 'default'}`;
           const r = await timed(() => reconcile({ source, target: { root: table }, contract, level: p.level, ...(p.digest ? { digest: p.digest } : {}) }));
+          // A ratio is only worth printing when both sides found the same thing: the key diff of
+          // rows and keys must count what the hand-written FULL OUTER JOIN counts.
+          if (handDiff && r.value.keyDiff) {
+            const kd = r.value.keyDiff;
+            const ourChanged = p.level === 'rows' ? kd.changed : handDiff.changed;
+            if (kd.missing !== handDiff.missing || kd.extra !== handDiff.extra || ourChanged !== handDiff.changed) {
+              throw new Error(`reconcile bench: ${p.level} level counts ${kd.missing} missing, ${kd.extra} extra, ${ourChanged} changed; the hand-written diff ${handDiff.missing}, ${handDiff.extra}, ${handDiff.changed}`);
+            }
+          }
           const prev = ours.get(k);
           if (!prev || r.ms < prev.ms) ours.set(k, { ms: r.ms, cpuMs: Math.min(r.cpuMs, prev?.cpuMs ?? Infinity), peak: Math.max(r.peakRss, prev?.peak ?? 0), digest: r.value.digest, verdict: r.value.verdict, findings: r.value.findings.map((f) => f.mode) });
           else { prev.peak = Math.max(prev.peak, r.peakRss); prev.cpuMs = Math.min(prev.cpuMs, r.cpuMs); }

@@ -1,0 +1,91 @@
+// Each bench at a tiny size: the figures come out, and the bench's own checks hold (ours and the
+// same-run baseline found the same thing: a ratio of two different answers would mean nothing).
+import { describe, expect, it } from 'vitest';
+import { benchReconcile, formatReconcileFigures, rowsSql, schemaFor } from './reconcile';
+import { benchHistory, formatHistoryBenchFigures } from './history';
+import { benchGrid, formatGridFigures } from './grid';
+import { benchBisect, formatBisectFigures } from './bisect';
+import { benchLineage, formatLineageFigures, referenceProject } from './lineage';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+describe('the reconcile bench, 600 rows', () => {
+  it('every level names the divergent partition, and rows and keys count what the hand-written diff counts', async () => {
+    const f = await benchReconcile({ rows: 600, runs: 1, counts: false, digests: false });
+    expect(f.levels.map((l) => [l.level, l.verdict, l.findings])).toEqual([
+      ['rows', 'diverges', ['content_divergence']], ['keys', 'diverges', ['content_divergence']], ['checksum', 'diverges', []], ['checksum', 'diverges', []],
+    ]);
+    expect(f.levels.map((l) => l.digest)[3]).toMatch(/md5/);
+    expect(f.levels.every((l) => l.ms > 0 && l.baselineMs > 0)).toBe(true);
+    const text = formatReconcileFigures(f);
+    expect(text).toContain('600-row Parquet source vs 600-row Delta table');
+    expect(text).toContain('full-outer-join diff');
+  });
+
+  it('the text and the two-column keys give the same answer as the int key', async () => {
+    for (const key of ['text', 'pair'] as const) {
+      const f = await benchReconcile({ rows: 600, runs: 1, counts: false, digests: false, key, levels: ['rows'] });
+      expect(f.key).toBe(key);
+      expect(f.levels.map((l) => l.verdict)).toEqual(['diverges']);
+    }
+  });
+
+  it('the divergent rows are 1% of one partition, the text key a string', () => {
+    expect(rowsSql(10, true)).toContain("'changed-' || i");
+    expect(rowsSql(10, false)).not.toContain('changed-');
+    expect(schemaFor('text').fields.find((x) => x.name === 'id')?.type).toBe('string');
+    expect(schemaFor('int').fields.find((x) => x.name === 'id')?.type).toBe('long');
+  });
+});
+
+describe('the history bench, 60 versions', () => {
+  it('reads the log DuckDB reads, and keeps the live files it wrote', async () => {
+    const f = await benchHistory({ versions: 60, liveFiles: 20, runs: 1 });
+    expect(f.versions).toBe(60);
+    expect(f.liveFiles).toBe(20);
+    expect(formatHistoryBenchFigures(f)).toContain('history (60 versions, 20 live files; median of 1)');
+  });
+});
+
+describe('the grid bench, 2,000 rows', () => {
+  it('pages and counts what DuckDB counts over the same files', async () => {
+    const f = await benchGrid({ rows: 2000, runs: 1 });
+    expect(f.rows).toBe(2000);
+    expect(f.files).toBe(10);
+    expect(formatGridFigures(f)).toContain('first page of 2,000 rows (10 files)');
+  });
+});
+
+describe('the bisect bench, 120 versions', () => {
+  it('finds the version where each table went bad, the first without reading a data file', async () => {
+    const f = await benchBisect({ versions: 120, wide: { versions: 30, rowsPerVersion: 50 }, largeLogInput: join(tmpdir(), 'lakerec-no-such-archive.tar.zst') });
+    expect(f.runs.map((r) => [r.predicate, r.firstBad, r.expectedFirstBad])).toEqual([
+      ['no-null-keys --keys k', 78, 78], ['unique-keys --keys k', 93, 93], ['unique-keys --keys k', 23, 23],
+    ]);
+    expect(f.runs[0].filesRead).toBe(0);
+    expect(f.forensicsVersions).toBe(120);
+    expect(f.largeLog.input).toBeNull();
+    const text = formatBisectFigures(f);
+    expect(text).toContain('first bad v78 (expected v78)');
+    expect(text).toMatch(/forensics on the large log skipped: .*lakerec-no-such-archive.tar.zst is absent/);
+  });
+});
+
+describe('the lineage bench', () => {
+  it('says why it measured nothing when the project is absent', async () => {
+    const f = await benchLineage({ project: join(tmpdir(), 'lakerec-no-such-project'), runs: 1 });
+    expect(f.models).toBeNull();
+    expect(formatLineageFigures(f)).toMatch(/^lineage: skipped: the reference project is absent \(.*lakerec-no-such-project\)$/);
+  });
+
+  it.skipIf(!existsSync(join(referenceProject(), 'dbt_project.yml')))('verifies the reference project with nothing unexplained, DuckDB building the same models', async () => {
+    const f = await benchLineage({ runs: 1 });
+    expect(f.skipped).toBeNull();
+    expect(f.models).toBeGreaterThan(0);
+    expect(f.confirmed).toBeGreaterThan(0);
+    expect(f.unexplained).toBe(0);
+    expect(f.duckdbBuildSeconds).toBeGreaterThan(0);
+    expect(formatLineageFigures(f)).toContain(`${f.models} models`);
+  });
+});
