@@ -37,8 +37,9 @@ html,body{margin:0;background:#0f1419;}
 export async function renderVideo(o: RenderOptions): Promise<{ frames: number; seconds: number; bytes: number }> {
   const pause = o.readPause ?? 2.5;
   const ROWS = 40;
-  const dir = mkdtempSync(join(tmpdir(), 'lakerec-frames-'));
+  // The browser first: a launch that fails leaves no frames folder behind.
   const browser = await chromium.launch({ executablePath: o.chromium, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  const dir = mkdtempSync(join(tmpdir(), 'lakerec-frames-'));
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 760 } });
     await page.setContent(PAGE);
