@@ -17,18 +17,36 @@ import { repoRoot } from '../engine/repo';
 
 interface Args { quick: boolean; only: Set<string> | null; runs: number; out: string; merge: boolean; scaleRows: number | null; scaleDir: string | null }
 
+/** Every section --only may name, in the order they run. */
+const BENCHES = ['log-replay', 'reconcile', 'reconcile-keys', 'reconcile-shapes', 'reconcile-sources', 'reconcile-counts', 'reconcile-scale', 'bisect', 'trust', 'remote-log', 'lineage', 'history', 'timeline-ui', 'grid', 'demo'];
+
+function refuse(line: string): never {
+  process.stderr.write(`bench: ${line}\n`);
+  process.exit(2);
+}
+
+/** A whole number from a flag's value, else one line and exit 2 (a NaN would run no round and print NaN figures). */
+function whole(flag: string, v: string | undefined, min: number): number {
+  if (v === undefined || !/^\d+$/.test(v)) refuse(`${flag} takes a whole number${min > 0 ? ` of at least ${min}` : ''}, got "${v ?? ''}"`);
+  return Math.max(min, Number(v));
+}
+
 function parse(argv: string[]): Args {
   const a: Args = { quick: false, merge: false, only: null, scaleRows: null, scaleDir: null, runs: 3, out: join(repoRoot(), 'docs', 'experiments', 'bench.json') };
   for (let i = 0; i < argv.length; i++) {
     const f = argv[i];
     if (f === '--quick') a.quick = true;
     else if (f === '--merge') a.merge = true;
-    else if (f === '--only') a.only = new Set((argv[++i] ?? '').split(','));
-    else if (f === '--runs') a.runs = Math.max(1, Number(argv[++i]));
-    else if (f === '--out') a.out = argv[++i];
-    else if (f === '--scale-rows') a.scaleRows = Math.max(1000, Number(argv[++i]));
-    else if (f === '--scale-dir') a.scaleDir = argv[++i];
-    else { process.stderr.write(`bench: unknown flag ${f}\n`); process.exit(2); }
+    else if (f === '--only') {
+      a.only = new Set((argv[++i] ?? '').split(',').filter(Boolean));
+      // A typo would measure nothing and still write the file.
+      const unknown = [...a.only].filter((n) => !BENCHES.includes(n));
+      if (unknown.length || !a.only.size) refuse(`unknown bench ${unknown.join(', ') || '(none named)'}; one of ${BENCHES.join(', ')}`);
+    } else if (f === '--runs') a.runs = whole('--runs', argv[++i], 1);
+    else if (f === '--out') a.out = argv[++i] ?? refuse('--out needs a file');
+    else if (f === '--scale-rows') a.scaleRows = Math.max(1000, whole('--scale-rows', argv[++i], 0));
+    else if (f === '--scale-dir') a.scaleDir = argv[++i] ?? refuse('--scale-dir needs a folder');
+    else refuse(`unknown flag ${f}`);
   }
   return a;
 }

@@ -1,4 +1,4 @@
-// The thin entries (npm run bench, experiments, matrix, demo; the lakerec bin) refuse a wrong
+// The thin entries (npm run bench, experiments, matrix, demo; the lakerec bin's are main/cli/hostile.test.ts's) refuse a wrong
 // command line before any work: one line on stderr and exit 2, nothing written. Run as the
 // installed files are (dist/, built by the test run's global setup), each with a short timeout:
 // an entry that ignored the mistake and started measuring would overrun it.
@@ -19,12 +19,10 @@ function run(entry: string, ...args: string[]): { status: number | null; stderr:
 
 const out = join(scratch, 'bench.json');
 const cases: Array<[string, string[], RegExp]> = [
-  ['cli.js', ['nosuch'], /^lakerec: unknown command "nosuch" \(try lakerec --help\)\n$/],
   ['bench.js', ['--bogus', '--out', out], /^bench: unknown flag --bogus\n$/],
   ['bench.js', ['--only', 'log-replay,bisekt', '--out', out], /^bench: unknown bench bisekt; one of log-replay, .*\n$/],
   ['bench.js', ['--runs', 'three', '--only', 'demo', '--out', out], /^bench: --runs takes a whole number of at least 1, got "three"\n$/],
   ['bench.js', ['--scale-rows', '1e', '--only', 'reconcile-scale', '--out', out], /^bench: --scale-rows takes a whole number, got "1e"\n$/],
-  ['experiments.js', ['--bogus'], /^lakerec experiments: unknown flag --bogus\n$/],
   ['experiments.js', ['--only', 'float_drift,nope'], /^lakerec experiments: unknown experiment nope; one of checksum_algebra, .*\n$/],
   ['matrix.js', ['--rows', 'many'], /^lakerec matrix: --rows takes a whole number of at least 6, got "many"\n$/],
   ['matrix.js', ['--bogus'], /^lakerec matrix: unknown flag --bogus \(usage: npm run matrix -- \[--rows N\] \[--out DIR\]\)\n$/],

@@ -3,18 +3,35 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { toErrorData } from '../../shared/errors';
+import { LakerecError, toErrorData } from '../../shared/errors';
 import { buildSampleLakes, DEFAULT_ROWS, DEFAULT_SEED } from '../../sample-lakes/build';
 import { SCENARIOS } from '../../sample-lakes/scenarios';
 import { matrixMarkdown, runMatrix, writeMatrix } from '../reconcile/matrix';
 
-async function main(): Promise<number> {
-  const args = process.argv.slice(2);
-  const rowsArg = args.indexOf('--rows');
-  const rows = rowsArg >= 0 ? Number(args[rowsArg + 1]) : DEFAULT_ROWS;
+const USAGE = 'usage: npm run matrix -- [--rows N] [--out DIR]';
+
+/** The command line, or a usage error (exit 2): an unknown flag is refused, not ignored. */
+function parse(args: string[]): { rows: number; outDir: string | null } {
+  let rows = DEFAULT_ROWS;
   // --out DIR: write the JSON and the page there and leave docs/ alone (verify re-measures into a scratch folder).
-  const outArg = args.indexOf('--out');
-  const outDir = outArg >= 0 ? resolve(args[outArg + 1] ?? '.') : null;
+  let outDir: string | null = null;
+  for (let i = 0; i < args.length; i++) {
+    const f = args[i];
+    if (f === '--rows') {
+      const v = args[++i] ?? '';
+      if (!/^\d+$/.test(v) || Number(v) < 6) throw new LakerecError('usage', `--rows takes a whole number of at least 6, got "${v}"`);
+      rows = Number(v);
+    } else if (f === '--out') {
+      const v = args[++i];
+      if (v === undefined) throw new LakerecError('usage', `--out needs a folder (${USAGE})`);
+      outDir = resolve(v);
+    } else throw new LakerecError('usage', `unknown flag ${f} (${USAGE})`);
+  }
+  return { rows, outDir };
+}
+
+async function main(): Promise<number> {
+  const { rows, outDir } = parse(process.argv.slice(2));
   const root = resolve(process.cwd());
   const dir = mkdtempSync(join(tmpdir(), 'lakerec-matrix-'));
   try {
@@ -34,6 +51,7 @@ async function main(): Promise<number> {
 }
 
 main().then((code) => process.exit(code), (e: unknown) => {
-  process.stderr.write(`lakerec matrix: ${toErrorData(e).message}\n`);
-  process.exit(3);
+  const d = toErrorData(e);
+  process.stderr.write(`lakerec matrix: ${d.message}\n`);
+  process.exit(d.code === 'usage' ? 2 : 3);
 });
