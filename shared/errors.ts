@@ -101,7 +101,9 @@ const RUNTIME_ERRORS: ReadonlySet<string> = new Set(['TypeError', 'RangeError', 
  */
 export function toErrorData(e: unknown): LakerecErrorData {
   if (e instanceof LakerecError) return e.toData();
-  if (isLakerecErrorData(e)) return { code: e.code, message: e.message, detail: e.detail };
+  // Error data as it crosses a process or the wire is a plain object; an Error with a string
+  // `code` (every Node file-system error: "ENOENT") is not ours and is named below.
+  if (!(e instanceof Error) && isLakerecErrorData(e)) return { code: e.code, message: e.message, detail: e.detail };
   const message = (e instanceof Error ? e.message : String(e)).split('\n')[0].trim().slice(0, 500);
   if (DUCKDB_MESSAGE.test(message)) return { code: 'io_error', message: `DuckDB could not run the query: ${message}` };
   const sys = e as { code?: unknown; syscall?: unknown; path?: unknown };
