@@ -20,8 +20,10 @@ export class TrustResults {
     return this.byTable.get(table) ?? null;
   }
   put(table: string, patch: IncidentTrust): void {
+    // Read before the delete (the delete only moves the table to the newest place).
+    const merged = { ...this.byTable.get(table), ...patch };
     this.byTable.delete(table);
-    this.byTable.set(table, { ...this.byTable.get(table), ...patch });
+    this.byTable.set(table, merged);
     while (this.byTable.size > 4) this.byTable.delete(this.byTable.keys().next().value as string);
   }
 }
