@@ -49,7 +49,7 @@ describe('the Trust handlers', () => {
   it('a mutation run: its mutants reported as they finish, the run recorded; a failed one recorded as an error', async () => {
     const seen: string[] = [];
     const r = await h.mutationScore({ table: join(control, 'table'), source: join(control, 'source', 'orders.parquet'), contract, only: ['double_load'], levels: ['counts'], seed: 1 }, {
-      progress: (p) => { if (p.data) seen.push(p.message ?? ''); },
+      progress: (p) => { if ((p as { data?: unknown }).data) seen.push(p.message ?? ''); },
     });
     expect(seen).toEqual(['double_load']);
     expect(r.result.mutants.map((m) => [m.corruption, m.status])).toEqual([['double_load', 'run']]);
