@@ -162,6 +162,43 @@ describe('the good paths, on the double_load sample lake', () => {
   });
 });
 
+describe('reconcile in process, on the double_load lake', () => {
+  it('counts: exit 1, the double load named; --json the same verdict; --markdown written; LAKEREC_PROFILE marks the phases', async () => {
+    const md = join(cwd, 'summary.md');
+    let err = '';
+    let out = '';
+    const code = await runCli(['reconcile', source, table, '--contract', contract, '--level', 'counts', '--markdown', md, '--progress'], {
+      out: (t) => { out += t; }, err: (t) => { err += t; }, cwd, env: { LAKEREC_PROFILE: '1' },
+    });
+    expect(code).toBe(1);
+    expect(out).toContain('double_load');
+    expect(err).toMatch(/\[lakerec\] phase cli ready at \d+ ms\n/);
+    expect(err).toMatch(/\[lakerec\] phase done at \d+ ms\n/);
+    expect(readFileSync(md, 'utf8')).toContain('double_load');
+    const j = JSON.parse((await cli('reconcile', source, table, '--contract', contract, '--level', 'counts', '--json')).out) as { verdict: string; exitCode: number };
+    expect([j.verdict, j.exitCode]).toEqual(['diverges', 1]);
+  });
+
+  it('checksum with a baseline written then used; the data laws beside it', async () => {
+    const base = join(cwd, 'baseline.json');
+    const first = await cli('reconcile', source, table, '--contract', contract, '--level', 'checksum', '--write-baseline', base, '--json');
+    expect(first.code).toBe(1);
+    const j = JSON.parse(first.out) as { laws?: { summary: { broken: number } } };
+    expect(j.laws?.summary.broken).toBeGreaterThan(0);
+    const second = await cli('reconcile', source, table, '--contract', contract, '--level', 'checksum', '--baseline', base);
+    expect(second.code).toBe(1);
+    expect(second.out).toMatch(/Data laws/);
+  });
+
+  it('--why: one key\'s rows on both sides (exit 0 when the same, 1 when not)', async () => {
+    const dup = await cli('reconcile', source, table, '--contract', contract, '--why', 'order_id=1');
+    expect(dup.out).toMatch(/^order_id=1: (same|differs|duplicated|missing in target|extra in target|absent)/);
+    expect(dup.code).toBe(/^order_id=1: same/.test(dup.out) ? 0 : 1);
+    const bad = await cli('reconcile', source, table, '--contract', contract, '--why', 'sku=x');
+    expect([bad.code, bad.err]).toEqual([2, 'lakerec reconcile: usage: --why: "sku" is not a key column of the contract (order_id)\n']);
+  });
+});
+
 describe('--progress on stderr', () => {
   it('elsewhere than a terminal: one line per phase and per quarter, the rest left out', () => {
     const lines: string[] = [];
