@@ -45,7 +45,7 @@ export function fsRestrictions(list, message) {
 export const FS_WRITERS = [
   'main/engine/outputs.ts',
   'main/engine/tempdirs.ts',
-  'main/delta/writer/**',
+  'main/writer/**',
   'main/storage/**',
   'main/trust/sandbox.ts',
   'main/proof/run.ts',

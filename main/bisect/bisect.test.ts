@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { TinyLake, type Row } from '../forensics/testkit';
 import { bisect } from './bisect';
 import { examinedText, type ProbeEvent } from '../../shared/bisect';
-import { DeltaWriter } from '../delta/writer';
+import { DeltaWriter } from '../writer';
 
 const days = ['2026-08-06', '2026-08-07', '2026-08-08', '2026-08-09', '2026-08-10', '2026-08-11'];
 const rowsFor = (dt: string, start: number, n: number, nullEvery = 0): Row[] =>

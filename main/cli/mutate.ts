@@ -9,7 +9,7 @@ import { LEVELS, type Level } from '../../shared/reconcile';
 import { bool, int, parseArgs, requirePositional, str } from '../engine/args';
 import { ARGS } from './commands';
 import type { CliIO } from './io';
-import { CORRUPTIONS } from '../delta/writer/corrupt';
+import { CORRUPTIONS } from '../writer/corrupt';
 import { recordRun, defaultDataDir } from '../runs/store';
 import { runMutation } from '../trust/mutate';
 import { mutationLines, renderMutationHtmlPage } from '../trust/report';

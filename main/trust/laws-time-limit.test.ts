@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StructType } from '../../shared/delta';
 import { openDuck } from '../engine/duck';
-import { DeltaWriter } from '../delta/writer/writer';
+import { DeltaWriter } from '../writer/writer';
 import { checkLaws, LAW_TIME_FACTOR } from './laws';
 
 let dir: string;
