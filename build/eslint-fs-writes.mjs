@@ -64,8 +64,6 @@ export const FS_DEV_TOOLS = [
   'main/examples/**',
   'main/recording/**',
   'main/testing/**',
-  'main/forensics/testkit.ts',
-  'main/delta/hostile.testkit.ts',
   'main/entries/bench.ts',
   'main/entries/experiments.ts',
   'main/entries/record-demo.ts',

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TinyLake, type Row } from '../forensics/testkit';
+import { TinyLake, type Row } from '../testing/forensics-tables';
 import { bisect } from './bisect';
 import { examinedText, type ProbeEvent } from '../../shared/bisect';
 import { DeltaWriter } from '../writer';
