@@ -18,7 +18,7 @@ export const MAIN_LAYERS = [
   [{ name: 'storage', folders: ['main/storage'] }],
   // The reader (log, checkpoints, replay, snapshot, DVs, scan), reading only through main/storage.
   [{ name: 'delta', folders: ['main/delta'] }],
-  [{ name: 'writer', folders: ['main/delta/writer'] }],
+  [{ name: 'writer', folders: ['main/writer'] }],
   // The sample lakes are built with the writer alone: what any pipeline could write.
   [{ name: 'sample-lakes', folders: ['sample-lakes'], allow: ['writer', 'engine'] }],
   [

@@ -45,7 +45,7 @@ export function fsRestrictions(list, message) {
 export const FS_WRITERS = [
   'main/engine/outputs.ts',
   'main/engine/tempdirs.ts',
-  'main/delta/writer/**',
+  'main/writer/**',
   'main/storage/**',
   'main/trust/sandbox.ts',
   'main/proof/run.ts',
@@ -64,8 +64,6 @@ export const FS_DEV_TOOLS = [
   'main/examples/**',
   'main/recording/**',
   'main/testing/**',
-  'main/forensics/testkit.ts',
-  'main/delta/hostile.testkit.ts',
   'main/entries/bench.ts',
   'main/entries/experiments.ts',
   'main/entries/record-demo.ts',

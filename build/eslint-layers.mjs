@@ -9,7 +9,7 @@ import { ImportGraph } from './import-graph.mjs';
 
 /** @typedef {{ name: string, folders: string[], allow?: string[] }} Layer */
 
-/** Longest folder prefix wins (main/delta/writer before main/delta). */
+/** Longest folder prefix wins (a nested folder before its parent). */
 function layerOf(rel, layers) {
   let best = null;
   let bestLen = -1;

@@ -5,7 +5,6 @@
 export const FS_FREE_LAYERS = ['main/forensics', 'main/bisect', 'main/reconcile', 'main/trust', 'main/workbench', 'main/app'];
 
 export const FS_ALLOWED = {
-  'main/forensics/testkit.ts': 'writes test tables (tests only)',
   'main/bisect/predicates/reader.ts': 'the matches-source source folder or file (local sources only)',
   'main/bisect/predicates/matches-source.ts': 'the matches-source source (local sources only)',
   'main/reconcile/sides.ts': 'the reconcile source side: a local file or folder',

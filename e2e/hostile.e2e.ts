@@ -1,13 +1,13 @@
 // Hostile tables in the window (web mode, the real server and engine): each is refused with a
 // readable panel (title, the one-line reason, the code), the server keeps answering, and a good
-// table opens afterwards. The tables come from the hostile corpus script (main/delta/hostile.testkit.ts).
+// table opens afterwards. The tables come from the hostile corpus script (main/testing/hostile-tables.ts).
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDuck } from '../main/engine/duck';
-import { buildHostileCorpus, leaksSecret, type HostileCorpus } from '../main/delta/hostile.testkit';
+import { buildHostileCorpus, leaksSecret, type HostileCorpus } from '../main/testing/hostile-tables';
 import { chromiumSkip, ensureArtifacts, startChromiumSession, stopChromiumSession, type WebMode } from './helpers';
 import { ensureLakes, lake, openByPath } from './lakes';
 

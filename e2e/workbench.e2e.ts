@@ -10,7 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StructType } from '../shared/delta';
 import { META_SENSITIVITY } from '../shared/sensitivity';
-import { DeltaWriter } from '../main/delta/writer';
+import { DeltaWriter } from '../main/writer';
 import { openTable } from '../main/delta/open';
 import { chromiumSkip, repoRoot, startChromiumSession, stopChromiumSession, type WebMode } from './helpers';
 import { openByPath } from './lakes';

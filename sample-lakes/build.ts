@@ -10,7 +10,7 @@ import { LakerecError } from '../shared/errors';
 import { report, throwIfCancelled, type JobContext } from '../shared/jobs';
 import type { FindingMode } from '../shared/reconcile';
 import { openDuck, sqlString, type Duck } from '../main/engine/duck';
-import { DeltaWriter } from '../main/delta/writer';
+import { DeltaWriter } from '../main/writer';
 import { DAYS, loadOrders, ORDER_COLUMNS, ordersSchema } from './orders';
 import { ALL_LAKES, type BisectExpectation, type LakeKind, type ScenarioContext, type ScenarioSpec } from './scenarios';
 

@@ -5,7 +5,7 @@
 // One file on purpose (over 400 lines): the sixteen scenarios are a table, read side by side.
 import type { FindingMode } from '../shared/reconcile';
 import { sqlString } from '../main/engine/duck';
-import type { DeltaWriter } from '../main/delta/writer';
+import type { DeltaWriter } from '../main/writer';
 import { DAYS, ORDER_COLUMNS, SKUS } from './orders';
 
 export type LakeKind = 'scenario' | 'demo' | 'bisect';

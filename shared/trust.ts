@@ -43,7 +43,7 @@ export interface Suggestion {
 }
 
 export interface MutantResult {
-  /** The corruption (main/delta/writer/corrupt.ts CORRUPTIONS). */
+  /** The corruption (main/writer/corrupt.ts CORRUPTIONS). */
   corruption: string;
   /** The finding it should produce; null for the mutants that must stay silent (float drift). */
   expectedMode: FindingMode | null;

@@ -5,7 +5,7 @@ import { LAKEREC_VERSION } from '../../shared/version';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Action } from '../../shared/delta';
-import { commitVersion, tableStorage } from '../delta/writer';
+import { commitVersion, tableStorage } from '../writer';
 import { openDuck, sqlString } from '../engine/duck';
 
 const SCHEMA = {

@@ -1,9 +1,9 @@
 // The Lineage tab's engine side: a dbt project (or DuckDB file) attached to a table, a setting per
 // table kept in the app-data folder (lineage-projects.json), the model that writes the table, and
 // the project's lineage verified by perturbation (a job) for the tab and the commit panel.
-import { readFileSync, realpathSync } from 'node:fs';
-import { ensureOutputDir, writeOutput } from '../engine/outputs';
-import { dirname, join, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { JsonListFile } from '../engine/json-list';
 import type { ApiHandlers } from '../../shared/api';
 import { LakerecError, toErrorData } from '../../shared/errors';
 import type { LineageAttachment } from '../../shared/lineage';
@@ -21,24 +21,24 @@ const real = (p: string): string => { try { return realpathSync(p); } catch { re
 
 /** The per-table settings: which project is attached to which table, and its model. */
 export class LineageProjects {
-  private readonly file: string;
-  constructor(userDataDir: string) { this.file = join(userDataDir, LINEAGE_PROJECTS_FILE); }
-  private read(): Entry[] {
-    try {
-      const v: unknown = JSON.parse(readFileSync(this.file, 'utf8'));
-      return Array.isArray(v) ? v.filter((e): e is Entry => typeof e?.table === 'string' && typeof e?.project === 'string' && (e.model === null || typeof e.model === 'string')) : [];
-    } catch { return []; }
+  private readonly store: JsonListFile<Entry>;
+  constructor(userDataDir: string, warn?: (line: string) => void) {
+    this.store = new JsonListFile<Entry>({
+      file: join(userDataDir, LINEAGE_PROJECTS_FILE), what: 'the lineage settings', max: MAX_ENTRIES, keep: 'last', mode: 0o600,
+      isEntry: (v): v is Entry => {
+        const e = v as Entry | null;
+        return typeof e?.table === 'string' && typeof e?.project === 'string' && (e.model === null || typeof e.model === 'string');
+      },
+      ...(warn ? { warn } : {}),
+    });
   }
   get(table: string): Entry | null {
     const t = real(table);
-    return this.read().find((e) => e.table === t) ?? null;
+    return this.store.read().find((e) => e.table === t) ?? null;
   }
   set(table: string, project: string | null, model: string | null): void {
     const t = real(table);
-    const kept = this.read().filter((e) => e.table !== t);
-    if (project !== null) kept.push({ table: t, project, model });
-    ensureOutputDir(dirname(this.file), 'the lineage settings folder');
-    writeOutput(this.file, JSON.stringify(kept.slice(-MAX_ENTRIES), null, 1), { what: 'the lineage settings', mode: 0o600 });
+    this.store.update((list) => [...list.filter((e) => e.table !== t), ...(project !== null ? [{ table: t, project, model }] : [])]);
   }
 }
 

@@ -1,41 +1,31 @@
 // Recent tables, persisted as one small JSON file in the user's app-data folder. A damaged file
-// never stops the window from opening: it reads as an empty list and is rewritten on next open.
-import { readFile } from 'node:fs/promises';
-import { writeOutput } from '../engine/outputs';
+// never stops the window from opening: it reads as an empty list (one line says why) and is
+// rewritten on next open (main/engine/json-list.ts).
 import { join } from 'node:path';
+import { JsonListFile } from '../engine/json-list';
 import type { RecentTable } from '../../shared/api';
 
 export const RECENT_FILE = 'recent-tables.json';
 const MAX_RECENT = 12;
 
 export class RecentTables {
-  private readonly file: string;
+  private readonly store: JsonListFile<RecentTable>;
   /** Serialises writes so two quick opens cannot interleave read-modify-write. */
   private chain: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly dir: string) {
-    this.file = join(dir, RECENT_FILE);
+  constructor(dir: string, warn?: (line: string) => void) {
+    this.store = new JsonListFile<RecentTable>({
+      file: join(dir, RECENT_FILE), what: 'the recent tables list', key: 'tables', max: MAX_RECENT, keep: 'first', isEntry: isRecent,
+      ...(warn ? { warn } : {}),
+    });
   }
 
   async list(): Promise<RecentTable[]> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch {
-      return [];
-    }
-    try {
-      const parsed: unknown = JSON.parse(text);
-      const items = (parsed as { tables?: unknown } | null)?.tables;
-      if (!Array.isArray(items)) return [];
-      return items.filter(isRecent).slice(0, MAX_RECENT);
-    } catch {
-      return [];
-    }
+    return this.store.read();
   }
 
   remember(entry: RecentTable): Promise<RecentTable[]> {
-    return this.update((list) => [entry, ...list.filter((t) => t.path !== entry.path)].slice(0, MAX_RECENT));
+    return this.update((list) => [entry, ...list.filter((t) => t.path !== entry.path)]);
   }
 
   forget(path: string): Promise<RecentTable[]> {
@@ -43,11 +33,7 @@ export class RecentTables {
   }
 
   private update(f: (list: RecentTable[]) => RecentTable[]): Promise<RecentTable[]> {
-    const next = this.chain.then(async () => {
-      const list = f(await this.list());
-      writeOutput(this.file, JSON.stringify({ tables: list }, null, 2) + '\n', { what: 'the recent tables list' });
-      return list;
-    });
+    const next = this.chain.then(() => this.store.update(f));
     this.chain = next.catch(() => undefined);
     return next;
   }

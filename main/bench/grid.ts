@@ -10,7 +10,7 @@ import { performance } from 'node:perf_hooks';
 import type { StructType } from '../../shared/delta';
 import { openDuck, sqlString } from '../engine/duck';
 import { openTable } from '../delta/open';
-import { DeltaWriter } from '../delta/writer';
+import { DeltaWriter } from '../writer';
 import { RowsService } from '../workbench/rows';
 
 export interface GridFigures {

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { DeltaWriter } from '../delta/writer';
+import { DeltaWriter } from '../writer';
 import { openDuck, sqlString } from '../engine/duck';
 import { repoRoot } from '../engine/repo';
 import { RECONCILE_MEMORY_LIMIT } from '../reconcile/reconcile';

@@ -21,7 +21,7 @@ import { performance } from 'node:perf_hooks';
 import type { StructType } from '../../shared/delta';
 import type { Level } from '../../shared/reconcile';
 import { openDuck, sqlString } from '../engine/duck';
-import { DeltaWriter } from '../delta/writer';
+import { DeltaWriter } from '../writer';
 import { openTable } from '../delta/open';
 import { reconcile } from '../reconcile/reconcile';
 import { DuckDBScalarFunction, UBIGINT, VARCHAR } from '@duckdb/node-api';

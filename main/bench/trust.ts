@@ -11,7 +11,7 @@ import { buildSampleLakes, DEFAULT_SEED } from '../../sample-lakes/build';
 import { SCENARIOS } from '../../sample-lakes/scenarios';
 import { openDuck, sqlString } from '../engine/duck';
 import { openTable } from '../delta/open';
-import { DeltaWriter } from '../delta/writer/writer';
+import { DeltaWriter } from '../writer/writer';
 import { reconcile } from '../reconcile/reconcile';
 import { runMatrix } from '../reconcile/matrix';
 import { verifyKeys } from '../trust/keys';

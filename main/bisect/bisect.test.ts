@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TinyLake, type Row } from '../forensics/testkit';
+import { TinyLake, type Row } from '../testing/forensics-tables';
 import { bisect } from './bisect';
 import { examinedText, type ProbeEvent } from '../../shared/bisect';
-import { DeltaWriter } from '../delta/writer';
+import { DeltaWriter } from '../writer';
 
 const days = ['2026-08-06', '2026-08-07', '2026-08-08', '2026-08-09', '2026-08-10', '2026-08-11'];
 const rowsFor = (dt: string, start: number, n: number, nullEvery = 0): Row[] =>

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { TinyLake, type Row } from '../forensics/testkit';
+import { TinyLake, type Row } from '../testing/forensics-tables';
 import { runCli } from '../cli/main';
 
 const repo = resolve(__dirname, '..', '..');

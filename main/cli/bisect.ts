@@ -4,6 +4,7 @@
 import { resolve } from 'node:path';
 import { tableArg } from '../engine/location';
 import { parseArgs, bool, str, int, requirePositional } from '../engine/args';
+import { ARGS } from './commands';
 import type { CliIO } from './io';
 import { bisect } from '../bisect/bisect';
 import { examinedText, PREDICATE_NAMES, type BisectResult, type PredicateName, type PredicateSpec } from '../../shared/bisect';
@@ -73,9 +74,7 @@ export function exitCodeOf(r: BisectResult): number {
 }
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const p = parseArgs(argv, {
-    predicate: 'string', keys: 'string[]', expect: 'string', partition: 'string', source: 'string', json: 'boolean', 'allow-outside-paths': 'boolean', 'allow-moving': 'boolean',
-  });
+  const p = parseArgs(argv, ARGS.bisect.flags);
   const [tablePath] = requirePositional(p, 1, USAGE);
   const predicate = str(p, 'predicate');
   if (!predicate) throw new LakerecError('usage', `--predicate is required (one of ${PREDICATE_NAMES.join(', ')}); usage: ${USAGE}`);

@@ -2,12 +2,13 @@
 // the corruption scenarios, the demo lake and the many-versions lake (sample-lakes/README.md).
 import { resolve, join } from 'node:path';
 import { parseArgs, bool, int, str } from '../engine/args';
+import { ARGS } from './commands';
 import type { CliIO } from './io';
 import { LakerecError } from '../../shared/errors';
 import { buildSampleLakes, sampleLakesDir, DEFAULT_ROWS, DEFAULT_SEED } from '../../sample-lakes/build';
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const p = parseArgs(argv, { out: 'string', rows: 'string', seed: 'string', only: 'string[]', json: 'boolean' });
+  const p = parseArgs(argv, ARGS['build-sample-lakes'].flags);
   if (p.positional.length > 0) throw new LakerecError('usage', `unexpected argument "${p.positional[0]}"; usage: lakerec build-sample-lakes [--out DIR] [--rows N] [--seed S]`);
   const outFlag = str(p, 'out');
   const out = outFlag ? resolve(io.cwd, outFlag) : join(sampleLakesDir(), 'built');

@@ -1,5 +1,6 @@
 // The command table. Each command lives in its own file and is loaded only when used, so
 // `lakerec history` does not pay for the reconcile engine.
+import type { FlagSpec } from '../engine/args';
 import type { Command } from './io';
 
 export const commands: Command[] = [
@@ -20,16 +21,105 @@ export const commands: Command[] = [
   { name: 'build-sample-lakes', summary: 'build the corruption scenarios, the demo lake and the bisect lakes', usage: 'lakerec build-sample-lakes [--out DIR] [--rows N] [--seed S] [--only NAME]... [--json]', load: () => import('./build-sample-lakes') },
 ];
 
-// The flags whose value is a file or folder a command writes: the dispatcher checks each through
-// the output guard before the command runs (main/cli/guard.ts), and main/cli/outputs.test.ts tries
-// each inside a table. A new command declares its own in its entry (`outputs: [...]`).
-const OUTPUT_FLAGS: Record<string, string[]> = {
-  snapshot: ['out'],
-  reconcile: ['write-baseline', 'markdown', 'html'],
-  proof: ['html'],
-  mutate: ['html'],
-  contract: ['out'],
-  lineage: ['markdown', 'json-out'],
-  'build-sample-lakes': ['out'],
-};
-for (const c of commands) if (OUTPUT_FLAGS[c.name] && !c.outputs) c.outputs = OUTPUT_FLAGS[c.name];
+// How each command's arguments are read, in one table the command's parser and the dispatcher's
+// guard (main/cli/guard.ts) both use, so they cannot read a command line differently:
+//  - flags: the spec handed to parseArgs (main/engine/args.ts), by the command and by the guard;
+//  - outputs: the flags whose value is a file or folder the command writes; the guard checks each
+//    before the command runs, and main/cli/outputs.test.ts tries each inside a table;
+//  - roots: the positional arguments and flags that name a table, source or contract the command
+//    reads; no output may land in one. A baseline is not a root: `--baseline F --write-baseline F`
+//    updates F, as documented.
+// A new command (or a new flag) is declared here, and its module parses with ARGS[its form].
+export interface ArgForm {
+  flags: FlagSpec;
+  outputs?: readonly string[];
+  /** 'all', or the indices of the positional arguments that name something read. */
+  rootPositionals?: 'all' | readonly number[];
+  rootFlags?: readonly string[];
+}
+
+export const ARGS = {
+  history: { flags: { json: 'boolean', 'allow-outside-paths': 'boolean' }, rootPositionals: 'all' },
+  snapshot: { flags: { version: 'string', timestamp: 'string', out: 'string', 'allow-outside-paths': 'boolean' }, outputs: ['out'], rootPositionals: 'all' },
+  reconcile: {
+    flags: {
+      contract: 'string', level: 'string', version: 'string', baseline: 'string', 'write-baseline': 'string',
+      markdown: 'string', html: 'string', json: 'boolean', digest: 'string', progress: 'boolean', why: 'string[]',
+    },
+    outputs: ['write-baseline', 'markdown', 'html'],
+    rootPositionals: 'all',
+    rootFlags: ['contract'],
+  },
+  'reconcile --warehouse': {
+    flags: { contract: 'string', warehouse: 'string', 'warehouse-side': 'string', level: 'string', 'row-cap': 'string', settings: 'string', json: 'boolean' },
+    rootPositionals: 'all',
+    rootFlags: ['contract'],
+  },
+  forensics: {
+    flags: {
+      json: 'boolean', 'partition-by': 'string', version: 'string', evidence: 'boolean', wide: 'boolean', 'allow-outside-paths': 'boolean',
+      operation: 'string', since: 'string', until: 'string', partition: 'string', user: 'string', writer: 'string', text: 'string',
+    },
+    rootPositionals: 'all',
+  },
+  bisect: {
+    flags: { predicate: 'string', keys: 'string[]', expect: 'string', partition: 'string', source: 'string', json: 'boolean', 'allow-outside-paths': 'boolean', 'allow-moving': 'boolean' },
+    rootPositionals: 'all',
+    rootFlags: ['source'],
+  },
+  diff: { flags: { from: 'string', to: 'string', keys: 'string', check: 'boolean', json: 'boolean' }, rootPositionals: 'all' },
+  fingerprint: { flags: { version: 'string', json: 'boolean', check: 'boolean', sql: 'string', 'allow-outside-paths': 'boolean' }, rootPositionals: 'all' },
+  'fingerprint --warehouse': { flags: { warehouse: 'string', compare: 'string', settings: 'string', json: 'boolean' }, rootFlags: ['compare'] },
+  proof: { flags: { engines: 'string', proofs: 'string', json: 'boolean', html: 'string', seed: 'string', rows: 'string', evidence: 'boolean', dagster: 'string' }, outputs: ['html'] },
+  mutate: {
+    flags: { contract: 'string', seed: 'string', only: 'string[]', levels: 'string[]', version: 'string', json: 'boolean', html: 'string' },
+    outputs: ['html'],
+    rootPositionals: 'all',
+    rootFlags: ['contract'],
+  },
+  keys: { flags: { contract: 'string', source: 'string', version: 'string', json: 'boolean' }, rootPositionals: 'all', rootFlags: ['contract', 'source'] },
+  laws: { flags: { contract: 'string', version: 'string', json: 'boolean' }, rootPositionals: 'all', rootFlags: ['contract'] },
+  // `contract init SOURCE TABLE`: the word `init` is not a path.
+  contract: { flags: { out: 'string' }, outputs: ['out'], rootPositionals: [1, 2] },
+  'warehouse sql': {
+    flags: { dialect: 'string', level: 'string', contract: 'string', like: 'string', relation: 'string', partitions: 'string', versions: 'string', predicate: 'string', cap: 'string' },
+    rootFlags: ['contract', 'like'],
+  },
+  'warehouse check': { flags: { json: 'boolean', settings: 'string', 'timeout-s': 'string' } },
+  'warehouse list': { flags: { json: 'boolean', settings: 'string' } },
+  'warehouse trust': { flags: {}, rootPositionals: 'all' },
+  lineage: {
+    flags: { model: 'string', rows: 'string', seed: 'string', json: 'boolean', detail: 'boolean', markdown: 'string', 'json-out': 'string', progress: 'boolean' },
+    outputs: ['markdown', 'json-out'],
+    rootPositionals: 'all',
+  },
+  'build-sample-lakes': { flags: { out: 'string', rows: 'string', seed: 'string', only: 'string[]', json: 'boolean' }, outputs: ['out'] },
+} as const satisfies Record<string, ArgForm>;
+
+export type FormName = keyof typeof ARGS;
+
+/** `reconcile` and `fingerprint` take their warehouse form when `--warehouse` is given. */
+export function namesWarehouse(argv: readonly string[]): boolean {
+  return argv.some((a) => a === '--warehouse' || a.startsWith('--warehouse='));
+}
+
+const WAREHOUSE_SUBS = ['sql', 'check', 'list', 'trust'] as const;
+
+/** Which form reads this command line, and the arguments that form parses (a subcommand word is not one). */
+export function formOf(name: string, argv: readonly string[]): { form: ArgForm; argv: readonly string[] } | null {
+  if (name === 'warehouse') {
+    const [sub, ...rest] = argv;
+    return (WAREHOUSE_SUBS as readonly string[]).includes(sub) ? { form: ARGS[`warehouse ${sub}` as FormName], argv: rest } : null;
+  }
+  if ((name === 'reconcile' || name === 'fingerprint') && namesWarehouse(argv)) return { form: ARGS[`${name} --warehouse`], argv };
+  return Object.hasOwn(ARGS, name) ? { form: ARGS[name as FormName], argv } : null;
+}
+
+// Every output flag of every form of a command, for the hostile outputs test and the help.
+for (const c of commands) {
+  const outs = new Set<string>();
+  for (const [form, spec] of Object.entries(ARGS) as [string, ArgForm][]) {
+    if (form === c.name || form.startsWith(`${c.name} `)) for (const o of spec.outputs ?? []) outs.add(o);
+  }
+  if (outs.size && !c.outputs) c.outputs = [...outs];
+}

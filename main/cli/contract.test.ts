@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StructType } from '../../shared/delta';
 import { createScreenHandlers } from '../app/screens';
-import { DeltaWriter } from '../delta/writer';
+import { DeltaWriter } from '../writer';
 import { openDuck, sqlString, type Duck } from '../engine/duck';
 import { runCli } from './main';
 

@@ -6,13 +6,14 @@ import { resolve } from 'node:path';
 import { writeOutput } from '../engine/outputs';
 import { LakerecError } from '../../shared/errors';
 import { parseArgs, str } from '../engine/args';
+import { ARGS } from './commands';
 import type { CliIO } from './io';
 import { contractTemplate } from '../workbench/contract-template';
 
 const USAGE = 'lakerec contract init SOURCE TABLE [--out FILE]';
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const p = parseArgs(argv, { out: 'string' });
+  const p = parseArgs(argv, ARGS.contract.flags);
   const [sub, source, table] = p.positional;
   if (sub !== 'init' || p.positional.length !== 3) throw new LakerecError('usage', `usage: ${USAGE}`);
   const src = resolve(io.cwd, source.replace(/@\d+$/, ''));

@@ -6,6 +6,7 @@
 import { tableArg } from '../engine/location';
 import { LakerecError } from '../../shared/errors';
 import { bool, int, parseArgs, requirePositional, str } from '../engine/args';
+import { ARGS } from './commands';
 import type { CliIO } from './io';
 import { renderJson } from '../reconcile/report';
 import { diffVersions, renderDiffText } from '../workbench/diff';
@@ -14,7 +15,7 @@ import { maskReconcileResult, schemaSensitivity, sensitivityOf } from '../incide
 const USAGE = 'lakerec diff TABLE --from V1 --to V2 [--keys K[,K2]] [--check] [--json]';
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const p = parseArgs(argv, { from: 'string', to: 'string', keys: 'string', check: 'boolean', json: 'boolean' });
+  const p = parseArgs(argv, ARGS.diff.flags);
   const [table] = requirePositional(p, 1, USAGE);
   const from = int(p, 'from');
   const to = int(p, 'to');

@@ -10,6 +10,7 @@ import { registerSnapshotView } from '../delta/scan';
 import { fingerprintArrow, fingerprintDuckdb } from '../proof/fingerprint';
 import { readSnapshotDuckdb } from '../proof/engines/duckdb';
 import { bool, int, parseArgs, requirePositional, str } from '../engine/args';
+import { ARGS, namesWarehouse } from './commands';
 import type { CliIO } from './io';
 
 const USAGE = 'lakerec fingerprint TABLE [--version N] [--json] [--check] [--sql duckdb|spark|snowflake|trino]';
@@ -27,8 +28,8 @@ export function relationFor(dialect: FingerprintDialect, root: string, version: 
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
   // --warehouse NAME: the fingerprint computed by the engine that holds the table (main/warehouse/).
-  if (argv.some((a) => a === '--warehouse' || a.startsWith('--warehouse='))) return (await import('./warehouse')).fingerprintCommand(argv, io);
-  const p = parseArgs(argv, { version: 'string', json: 'boolean', check: 'boolean', sql: 'string', 'allow-outside-paths': 'boolean' });
+  if (namesWarehouse(argv)) return (await import('./warehouse')).fingerprintCommand(argv, io);
+  const p = parseArgs(argv, ARGS.fingerprint.flags);
   const [tablePath] = requirePositional(p, 1, USAGE);
   const dialect = str(p, 'sql');
   if (dialect !== undefined && !(FINGERPRINT_DIALECTS as readonly string[]).includes(dialect)) {

@@ -2,6 +2,7 @@
 // version's commit from the log alone, then the heuristics that fired, each with its evidence.
 import { tableArg } from '../engine/location';
 import { parseArgs, bool, int, str, requirePositional } from '../engine/args';
+import { ARGS } from './commands';
 import type { CliIO } from './io';
 import { forensics, forensicsCommit } from '../forensics/forensics';
 import { matchesFilter, whoText, type CommitDetail, type CommitFile, type ForensicsResult, type HeuristicHit, type VersionFilter } from '../../shared/forensics';
@@ -139,10 +140,7 @@ export function formatCommit(d: CommitDetail, opts: { evidence?: boolean } = {})
 }
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const p = parseArgs(argv, {
-    json: 'boolean', 'partition-by': 'string', version: 'string', evidence: 'boolean', wide: 'boolean', 'allow-outside-paths': 'boolean',
-    operation: 'string', since: 'string', until: 'string', partition: 'string', user: 'string', writer: 'string', text: 'string',
-  });
+  const p = parseArgs(argv, ARGS.forensics.flags);
   const filter: VersionFilter = {};
   for (const k of ['operation', 'since', 'until', 'partition', 'user', 'writer', 'text'] as const) {
     const x = str(p, k);

@@ -1,6 +1,7 @@
 // `lakerec history TABLE [--json]`: the versions of a table, one line each, from one pass over the log.
 import { parseArgs, bool, requirePositional } from '../engine/args';
 import { tableArg } from '../engine/location';
+import { ARGS } from './commands';
 import type { CliIO } from './io';
 import { DeltaTable } from '../delta/table';
 import { openTable } from '../delta/open';
@@ -66,7 +67,7 @@ export async function historyRows(table: DeltaTable): Promise<HistoryRow[]> {
 }
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const p = parseArgs(argv, { json: 'boolean', 'allow-outside-paths': 'boolean' });
+  const p = parseArgs(argv, ARGS.history.flags);
   const [tablePath] = requirePositional(p, 1, 'lakerec history TABLE [--json]');
   const table = await openTable(tableArg(io.cwd, tablePath), { allowOutsidePaths: bool(p, 'allow-outside-paths') });
   const rows = await historyRows(table);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildHostileCorpus, type Cmd, type HostileCorpus } from '../testing/hostile-corpus';
 import { treeHash } from '../testing/tree-hash';
-import { buildHostileCorpus as buildReaderCorpus, leaksSecret, type HostileCorpus as ReaderCorpus } from '../delta/hostile.testkit';
+import { buildHostileCorpus as buildReaderCorpus, leaksSecret, type HostileCorpus as ReaderCorpus } from '../testing/hostile-tables';
 import { openDuck } from '../engine/duck';
 
 const repo = resolve(__dirname, '..', '..');

@@ -14,9 +14,10 @@ export interface Command {
   usage: string;
   load: () => Promise<{ run: CommandRun }>;
   /**
-   * The flags (without dashes) whose value is a file or folder the command writes. The dispatcher
-   * checks each through the output guard before the command runs (main/cli/guard.ts), with every
-   * table and source of the command line as a root; the command then writes only through
+   * The flags (without dashes) whose value is a file or folder the command writes, every form of
+   * the command together: filled in from the command table's ARGS (main/cli/commands.ts), where
+   * each form declares its flags, outputs and roots. The dispatcher checks each output through the
+   * output guard before the command runs (main/cli/guard.ts); the command then writes only through
    * writeOutput (main/engine/outputs.ts). The hostile outputs test reads this list.
    */
   outputs?: string[];

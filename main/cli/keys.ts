@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { tableArg } from '../engine/location';
 import { bool, int, parseArgs, requirePositional, str } from '../engine/args';
+import { ARGS } from './commands';
 import type { CliIO } from './io';
 import { verifyKeys } from '../trust/keys';
 import { keysLines } from '../trust/report';
@@ -10,7 +11,7 @@ import { keysLines } from '../trust/report';
 const USAGE = 'lakerec keys TABLE [--contract FILE] [--source F] [--version N] [--json]';
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const p = parseArgs(argv, { contract: 'string', source: 'string', version: 'string', json: 'boolean' });
+  const p = parseArgs(argv, ARGS.keys.flags);
   const [table] = requirePositional(p, 1, USAGE);
   const contract = str(p, 'contract');
   const version = int(p, 'version');

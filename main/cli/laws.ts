@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
 import { bool, int, parseArgs, requirePositional, str } from '../engine/args';
+import { ARGS } from './commands';
 import type { CliIO } from './io';
 import { checkLaws } from '../trust/laws';
 import { lawsLines } from '../trust/report';
@@ -10,7 +11,7 @@ import { lawsLines } from '../trust/report';
 const USAGE = 'lakerec laws SOURCE TABLE --contract FILE [--version N] [--json]';
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const p = parseArgs(argv, { contract: 'string', version: 'string', json: 'boolean' });
+  const p = parseArgs(argv, ARGS.laws.flags);
   const [source, table] = requirePositional(p, 2, USAGE);
   const contract = str(p, 'contract');
   if (!contract) throw new LakerecError('usage', `--contract FILE is required (keys, the day column, the measures); usage: ${USAGE}`);

@@ -6,14 +6,13 @@ import { bool, int, parseArgs, requirePositional, str } from '../engine/args';
 import { guardOutputPath, writeOutput } from '../engine/outputs';
 import { lineageLines, lineageMarkdown } from '../lineage/report';
 import { verifyLineage } from '../lineage/verify';
+import { ARGS } from './commands';
 import type { CliIO } from './io';
 
 const USAGE = 'lakerec lineage PROJECT [--model M] [--rows N] [--seed S] [--detail] [--markdown F] [--json-out F] [--progress] [--json]';
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const p = parseArgs(argv, {
-    model: 'string', rows: 'string', seed: 'string', json: 'boolean', detail: 'boolean', markdown: 'string', 'json-out': 'string', progress: 'boolean',
-  });
+  const p = parseArgs(argv, ARGS.lineage.flags);
   const [project] = requirePositional(p, 1, USAGE);
   const rows = int(p, 'rows');
   const seed = int(p, 'seed');

@@ -36,7 +36,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   if (rest.includes('--help') || rest.includes('-h')) { io.out(`usage: ${cmd.usage}\n`); return ExitCode.Ok; }
   try {
     // Every output the command may write is checked before it runs (docs/security.md).
-    guardCommandLine(cmd, rest, io.cwd);
+    guardCommandLine(cmd.name, rest, io.cwd);
     const mod = await cmd.load();
     return await mod.run(rest, io);
   } catch (e) {

@@ -7,8 +7,9 @@ import { writeOutput } from '../engine/outputs';
 import { LakerecError, toErrorData } from '../../shared/errors';
 import { LEVELS, type Level } from '../../shared/reconcile';
 import { bool, int, parseArgs, requirePositional, str } from '../engine/args';
+import { ARGS } from './commands';
 import type { CliIO } from './io';
-import { CORRUPTIONS } from '../delta/writer/corrupt';
+import { CORRUPTIONS } from '../writer/corrupt';
 import { recordRun, defaultDataDir } from '../runs/store';
 import { runMutation } from '../trust/mutate';
 import { mutationLines, renderMutationHtmlPage } from '../trust/report';
@@ -21,7 +22,7 @@ function list(v: string[] | undefined): string[] {
 }
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const p = parseArgs(argv, { contract: 'string', seed: 'string', only: 'string[]', levels: 'string[]', version: 'string', json: 'boolean', html: 'string' });
+  const p = parseArgs(argv, ARGS.mutate.flags);
   const [source, table] = requirePositional(p, 2, USAGE);
   const contract = str(p, 'contract');
   if (!contract) throw new LakerecError('usage', `--contract FILE is required (the contract whose checks are tested); usage: ${USAGE}`);

@@ -44,7 +44,7 @@ beforeAll(() => {
 
 afterAll(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
 
-/** The command's positional arguments, read from its usage line (SOURCE, TABLE). */
+/** The command's positional arguments, read from its usage line (SOURCE, TABLE, a subcommand word such as `init`). */
 function positionals(usage: string): string[] {
   const words = usage.split(' ').slice(2);
   const out: string[] = [];
@@ -52,6 +52,7 @@ function positionals(usage: string): string[] {
     if (w.startsWith('[') || w.startsWith('--')) break;
     if (w === 'SOURCE') out.push(source);
     else if (w === 'TABLE') out.push(table);
+    else if (/^[a-z]+$/.test(w)) out.push(w);
   }
   return out;
 }

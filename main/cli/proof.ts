@@ -18,13 +18,14 @@ import { runProof } from '../proof/run';
 import { parseDagsterUrl, parseProofMode, proofsForMode, readProofSettings } from '../proof/settings';
 import { defaultDataDir, recordRun } from '../runs/store';
 import { bool, int, parseArgs, str } from '../engine/args';
+import { ARGS } from './commands';
 import type { CliIO } from './io';
 import { writeOutput } from '../engine/outputs';
 
 const USAGE = 'lakerec proof [--engines A,B] [--proofs generic|off|all] [--json] [--html FILE] [--seed N] [--rows N] [--evidence] [--dagster URL]';
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const p = parseArgs(argv, { engines: 'string', proofs: 'string', json: 'boolean', html: 'string', seed: 'string', rows: 'string', evidence: 'boolean', dagster: 'string' });
+  const p = parseArgs(argv, ARGS.proof.flags);
   if (p.positional.length) throw new LakerecError('usage', `unexpected argument "${p.positional[0]}"; usage: ${USAGE}`);
   const testDoubles = io.env.LAKEREC_PROOF_TEST_ENGINES === '1';
   const dataDir = defaultDataDir(io.env);

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
 import { LEVELS, type Level } from '../../shared/reconcile';
 import { bool, int, parseArgs, requirePositional, str } from '../engine/args';
+import { ARGS, namesWarehouse } from './commands';
 import type { CliIO } from './io';
 import type { Progress } from '../../shared/jobs';
 import { LAKEREC_VERSION } from '../../shared/version';
@@ -28,11 +29,8 @@ const USAGE = 'lakerec reconcile SOURCE TABLE --contract FILE [--level schema|co
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
   // --warehouse NAME: a side computed where it lives, only partials combined here (main/warehouse/).
-  if (argv.some((a) => a === '--warehouse' || a.startsWith('--warehouse='))) return (await import('./warehouse')).reconcileCommand(argv, io);
-  const p = parseArgs(argv, {
-    contract: 'string', level: 'string', version: 'string', baseline: 'string', 'write-baseline': 'string',
-    markdown: 'string', html: 'string', json: 'boolean', digest: 'string', progress: 'boolean', why: 'string[]',
-  });
+  if (namesWarehouse(argv)) return (await import('./warehouse')).reconcileCommand(argv, io);
+  const p = parseArgs(argv, ARGS.reconcile.flags);
   const [source, table] = requirePositional(p, 2, USAGE);
   const contract = str(p, 'contract');
   if (!contract) throw new LakerecError('usage', `--contract FILE is required (the comparison's keys, partitioning and rules live there); usage: ${USAGE}`);

@@ -3,6 +3,7 @@
 import { basename, dirname, join, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
 import { parseArgs, bool, int, str, requirePositional } from '../engine/args';
+import { ARGS } from './commands';
 import type { CliIO } from './io';
 import { openTable } from '../delta/open';
 import { registerSnapshotView } from '../delta/scan';
@@ -13,7 +14,7 @@ import { looksRemote, tableArg } from '../engine/location';
 const usage = 'lakerec snapshot TABLE [--version N | --timestamp ISO] --out FILE.parquet';
 
 export async function run(argv: string[], io: CliIO): Promise<number> {
-  const p = parseArgs(argv, { version: 'string', timestamp: 'string', out: 'string', 'allow-outside-paths': 'boolean' });
+  const p = parseArgs(argv, ARGS.snapshot.flags);
   const [tablePath] = requirePositional(p, 1, usage);
   const out = str(p, 'out');
   if (!out) throw new LakerecError('usage', `--out FILE.parquet is required; usage: ${usage}`);

@@ -1,7 +1,7 @@
 // One version, package.json's: the CLI, the window's appInfo and the writer's engineInfo say it.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { WRITER_ENGINE_INFO } from '../delta/writer';
+import { WRITER_ENGINE_INFO } from '../writer';
 import { runCli } from './main';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };

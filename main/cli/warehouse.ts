@@ -15,6 +15,7 @@ import { fingerprintDuckdb } from '../proof/fingerprint';
 import { openDuck } from '../engine/duck';
 import { AcceptedContracts, sha256Of } from '../engine/accepted-files';
 import { homedir } from 'node:os';
+import { ARGS } from './commands';
 import type { CliIO } from './io';
 import { AWKWARD_VALUES } from '../warehouse/awkward';
 import { checkStatements, compareCheck, checkFigures, localFigures } from '../warehouse/check';
@@ -58,7 +59,7 @@ async function likeColumns(path: string): Promise<WarehouseColumn[]> {
 }
 
 async function sqlCommand(argv: string[], io: CliIO): Promise<number> {
-  const p = parseArgs(argv, { dialect: 'string', level: 'string', contract: 'string', like: 'string', relation: 'string', partitions: 'string', versions: 'string', predicate: 'string', cap: 'string' });
+  const p = parseArgs(argv, ARGS['warehouse sql'].flags);
   const dialect = str(p, 'dialect');
   if (!isDialect(dialect)) throw new LakerecError('usage', `--dialect must be one of ${DIALECTS.join(', ')}`);
   const level = str(p, 'level') as PushedLevel | undefined;
@@ -89,7 +90,7 @@ function connectionNamed(name: string, io: CliIO, settings?: string): WarehouseC
 }
 
 async function checkCommand(argv: string[], io: CliIO): Promise<number> {
-  const p = parseArgs(argv, { json: 'boolean', settings: 'string', 'timeout-s': 'string' });
+  const p = parseArgs(argv, ARGS['warehouse check'].flags);
   const [name] = requirePositional(p, 1, 'lakerec warehouse check NAME [--json]');
   const c = connectionNamed(name, io, str(p, 'settings'));
   const conn: Connector = c.kind === 'duckdb' ? await DuckdbConnector.open(c.name, []) : remoteConnector(c);
@@ -127,7 +128,7 @@ async function checkCommand(argv: string[], io: CliIO): Promise<number> {
 }
 
 async function listCommand(argv: string[], io: CliIO): Promise<number> {
-  const p = parseArgs(argv, { json: 'boolean', settings: 'string' });
+  const p = parseArgs(argv, ARGS['warehouse list'].flags);
   const found: ReturnType<typeof connectionSummary>[] = [];
   const problems: string[] = [];
   for (const { file, read } of connectionFiles({ env: io.env, cwd: io.cwd, settings: str(p, 'settings') ?? null })) {
@@ -147,7 +148,7 @@ async function listCommand(argv: string[], io: CliIO): Promise<number> {
 }
 
 async function trustCommand(argv: string[], io: CliIO): Promise<number> {
-  const p = parseArgs(argv, {});
+  const p = parseArgs(argv, ARGS['warehouse trust'].flags);
   const [file] = requirePositional(p, 1, 'lakerec warehouse trust FILE');
   const path = resolve(io.cwd, file);
   if (!existsSync(path)) throw new LakerecError('not_found', `no file at ${path}`);
@@ -188,7 +189,7 @@ const RECONCILE_USAGE = 'lakerec reconcile SOURCE TABLE --contract FILE --wareho
 
 /** `lakerec reconcile SOURCE TABLE --warehouse NAME`: the named side(s) in the warehouse, partials combined with the local side's. */
 export async function reconcileCommand(argv: string[], io: CliIO): Promise<number> {
-  const p = parseArgs(argv, { contract: 'string', warehouse: 'string', 'warehouse-side': 'string', level: 'string', 'row-cap': 'string', settings: 'string', json: 'boolean' });
+  const p = parseArgs(argv, ARGS['reconcile --warehouse'].flags);
   const [source, target] = requirePositional(p, 2, RECONCILE_USAGE);
   const name = str(p, 'warehouse')!;
   const cf = str(p, 'contract');
@@ -215,7 +216,7 @@ export async function reconcileCommand(argv: string[], io: CliIO): Promise<numbe
 
 /** `lakerec fingerprint RELATION --warehouse NAME [--compare TABLE]`: the ods fingerprint computed where the table lives. */
 export async function fingerprintCommand(argv: string[], io: CliIO): Promise<number> {
-  const p = parseArgs(argv, { warehouse: 'string', compare: 'string', settings: 'string', json: 'boolean' });
+  const p = parseArgs(argv, ARGS['fingerprint --warehouse'].flags);
   const [relation] = requirePositional(p, 1, 'lakerec fingerprint RELATION --warehouse NAME [--compare TABLE] [--json]');
   const contract = loadContractless();
   const side = await warehouseSide(str(p, 'warehouse')!, relation, io, contract, 'lk_fingerprint', str(p, 'settings'));

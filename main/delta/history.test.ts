@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openTable } from './open';
-import { DeltaWriter } from './writer';
+import { DeltaWriter } from '../writer';
 import { activeAt, stateOf } from './history';
 import { HandLog, add, commitInfo, metaData, protocol, remove } from '../testing/handlog';
 import { commitDetail } from '../forensics/commit';

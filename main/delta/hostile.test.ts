@@ -1,4 +1,4 @@
-// The reader against the hostile corpus (hostile.testkit.ts): every case refused where it should
+// The reader against the hostile corpus (main/testing/hostile-tables.ts): every case refused where it should
 // be, with its code and the path or knob it names, never a byte of a file outside the root, never
 // a hang (a FIFO would block the test past its timeout) or a crash; the table's files unchanged;
 // the CLI gives one line and exit 3.
@@ -13,7 +13,7 @@ import { runCli } from '../cli/main';
 import { DeltaTable } from './table';
 import { openTable } from './open';
 import { registerSnapshotView } from './scan';
-import { buildHostileCorpus, leaksSecret, SECRET, type HostileCase, type HostileCorpus } from './hostile.testkit';
+import { buildHostileCorpus, leaksSecret, SECRET, type HostileCase, type HostileCorpus } from '../testing/hostile-tables';
 
 let duck: Duck;
 let tmp: string;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
 import { openTable } from './open';
-import { DeltaWriter } from './writer';
+import { DeltaWriter } from '../writer';
 import { activeAt, dvKeyOf } from './history';
 import { buildSampleLakes, type BuiltLake } from '../../sample-lakes/build';
 

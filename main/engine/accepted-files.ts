@@ -4,9 +4,9 @@
 // again), in the app-data folder. Moved here from main/app/contract-trust.ts so the CLI can keep
 // accepted connection files under the same rule (behaviour unchanged).
 import { createHash } from 'node:crypto';
-import { readFileSync, realpathSync } from 'node:fs';
-import { ensureOutputDir, writeOutput } from './outputs';
-import { dirname, join, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { JsonListFile } from './json-list';
 
 export const ACCEPTED_CONTRACTS_FILE = 'accepted-contracts.json';
 const MAX_ENTRIES = 500;
@@ -22,31 +22,23 @@ function realOrResolved(p: string): string {
 }
 
 export class AcceptedContracts {
-  private readonly file: string;
+  private readonly store: JsonListFile<Entry>;
   /** `fileName`: another list under the same rule (the CLI keeps accepted connection files). */
-  constructor(userDataDir: string, fileName = ACCEPTED_CONTRACTS_FILE) {
-    this.file = join(userDataDir, fileName);
-  }
-
-  private read(): Entry[] {
-    try {
-      const v: unknown = JSON.parse(readFileSync(this.file, 'utf8'));
-      return Array.isArray(v) ? v.filter((e): e is Entry => typeof e?.path === 'string' && typeof e?.sha256 === 'string') : [];
-    } catch {
-      return [];
-    }
+  constructor(userDataDir: string, fileName = ACCEPTED_CONTRACTS_FILE, warn?: (line: string) => void) {
+    this.store = new JsonListFile<Entry>({
+      file: join(userDataDir, fileName), what: 'the accepted files list', max: MAX_ENTRIES, keep: 'last', mode: 0o600,
+      isEntry: (e): e is Entry => typeof (e as Entry | null)?.path === 'string' && typeof (e as Entry | null)?.sha256 === 'string',
+      ...(warn ? { warn } : {}),
+    });
   }
 
   isAccepted(path: string, sha256: string): boolean {
     const p = realOrResolved(path);
-    return this.read().some((e) => e.path === p && e.sha256 === sha256);
+    return this.store.read().some((e) => e.path === p && e.sha256 === sha256);
   }
 
   accept(path: string, sha256: string): void {
     const p = realOrResolved(path);
-    const kept = this.read().filter((e) => !(e.path === p && e.sha256 === sha256));
-    kept.push({ path: p, sha256, acceptedAt: new Date().toISOString() });
-    ensureOutputDir(dirname(this.file), 'the accepted files list folder');
-    writeOutput(this.file, JSON.stringify(kept.slice(-MAX_ENTRIES), null, 1), { what: 'the accepted files list', mode: 0o600 });
+    this.store.update((list) => [...list.filter((e) => !(e.path === p && e.sha256 === sha256)), { path: p, sha256, acceptedAt: new Date().toISOString() }]);
   }
 }

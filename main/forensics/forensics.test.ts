@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readdirSync, rmSync, unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TinyLake, type Row } from './testkit';
+import { TinyLake, type Row } from '../testing/forensics-tables';
 import { forensics, forensicsCommit } from './forensics';
 import type { ForensicsResult } from '../../shared/forensics';
 

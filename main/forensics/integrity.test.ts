@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { forensics } from './forensics';
 import { runCli } from '../cli/main';
 import { HandLog, add, commitInfo, metaData, protocol } from '../testing/handlog';
-import { DeltaWriter } from '../delta/writer';
+import { DeltaWriter } from '../writer';
 
 let dir: string;
 beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'lakerec-integrity-')); });

@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { ModelClaims, ModelResult } from '../../shared/lineage';
 import { ROWS } from '../../shared/lineage';
 import { openDuck } from '../engine/duck';
-import { DeltaWriter } from '../delta/writer';
+import { DeltaWriter } from '../writer';
 import { run as runCli } from '../cli/lineage';
 import { verifyLineage } from './verify';
 

@@ -2,14 +2,14 @@
 // the table around them (protocol, metaData with the schema and its field metadata tags, one add
 // per file with stats, commitInfo naming the engine). The same log code for every engine, so a
 // difference between two proof tables is a difference between Parquet implementations.
-// (main/delta/writer writes its Parquet through DuckDB, so a table whose files another
+// (main/writer writes its Parquet through DuckDB, so a table whose files another
 // implementation wrote is committed here, through the writer's one atomic commit.)
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Action, AddFile, CommitInfo, Metadata, Protocol, StructType } from '../../shared/delta';
 import { LakerecError } from '../../shared/errors';
-import { commitVersion, protocolFor as writerProtocolFor, tableStorage } from '../delta/writer';
+import { commitVersion, protocolFor as writerProtocolFor, tableStorage } from '../writer';
 
 export interface WrittenFile {
   /** Relative to the table root. */

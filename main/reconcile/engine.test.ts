@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { StructType } from '../../shared/delta';
 import { LakerecError } from '../../shared/errors';
 import { openDuck, sqlString, type Duck } from '../engine/duck';
-import { DeltaWriter } from '../delta/writer';
+import { DeltaWriter } from '../writer';
 import { reconcile } from './reconcile';
 import { parseContract } from './contract';
 

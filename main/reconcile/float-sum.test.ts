@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StructType } from '../../shared/delta';
 import { openDuck, sqlString, type Duck } from '../engine/duck';
-import { DeltaWriter } from '../delta/writer';
+import { DeltaWriter } from '../writer';
 import { reconcile } from './reconcile';
 import { mulberry32 } from '../../shared/random';
 import { exponentOf, floatScale } from './checksum';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StructType } from '../../shared/delta';
 import { openDuck, sqlIdent, sqlString, type Duck } from '../engine/duck';
-import { DeltaWriter } from '../delta/writer';
+import { DeltaWriter } from '../writer';
 import { parseContract } from './contract';
 import { reconcile } from './reconcile';
 import { mdCode, mdEscape, renderMarkdown } from './report';

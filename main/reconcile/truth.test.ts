@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StructType } from '../../shared/delta';
 import { openDuck, sqlString, type Duck } from '../engine/duck';
-import { DeltaWriter } from '../delta/writer';
+import { DeltaWriter } from '../writer';
 import { parseContract } from './contract';
 import { reconcile } from './reconcile';
 import { renderJson, renderMarkdown, renderReconcileHtml } from './report';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { StructType } from '../../shared/delta';
 import { LakerecError } from '../../shared/errors';
 import { openDuck, type Duck } from '../engine/duck';
-import { DeltaWriter } from '../delta/writer';
+import { DeltaWriter } from '../writer';
 import { openTable, type OpenTableOptions } from '../delta/open';
 import { registerSnapshotView, dropSnapshotView } from '../delta/scan';
 import { runCli } from '../cli/main';

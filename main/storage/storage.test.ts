@@ -11,7 +11,7 @@ import { openDuck, sqlString, type Duck } from '../engine/duck';
 import { DeltaTable } from '../delta/table';
 import { openTable } from '../delta/open';
 import { readDeletionVector } from '../delta/dv';
-import { runContainerDv } from '../delta/hostile.testkit';
+import { runContainerDv } from '../testing/hostile-tables';
 import { LocalStorage, MemoryStorage } from './index';
 
 let duck: Duck;

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { StructType } from '../../shared/delta';
 import { openDuck, sqlString } from '../engine/duck';
-import { DeltaWriter } from '../delta/writer';
+import { DeltaWriter } from '../writer';
 
 export type Cmd = 'history' | 'forensics' | 'snapshot' | 'reconcile' | 'bisect';
 

@@ -44,7 +44,7 @@ describe('the main/ layer map (eslint.config.js)', () => {
   });
 
   it('lets sample-lakes import the writer, the engine and shared only', async () => {
-    const ok = "import { DeltaWriter } from '../main/delta/writer';\nimport { openDuck } from '../main/engine/duck';\nimport { LakerecError } from '../shared/errors';\nexport const x = [DeltaWriter, openDuck, LakerecError];\n";
+    const ok = "import { DeltaWriter } from '../main/writer';\nimport { openDuck } from '../main/engine/duck';\nimport { LakerecError } from '../shared/errors';\nexport const x = [DeltaWriter, openDuck, LakerecError];\n";
     expect(await layerErrors('sample-lakes/planted.ts', ok)).toEqual([]);
     expect(await layerErrors('sample-lakes/planted.ts', "import { DeltaTable } from '../main/delta/table';\nexport const x = DeltaTable;\n")).toHaveLength(1);
     expect(await layerErrors('sample-lakes/planted.ts', "import { runCli } from '../main/cli/main';\nexport const x = runCli;\n")).toHaveLength(1);

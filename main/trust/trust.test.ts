@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StructType } from '../../shared/delta';
 import { openDuck, type Duck } from '../engine/duck';
-import { DeltaWriter } from '../delta/writer/writer';
+import { DeltaWriter } from '../writer/writer';
 import { parseContract } from '../reconcile/contract';
 import { runCli } from '../cli/main';
 import { runMutation } from './mutate';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Action, StructType } from '../../shared/delta';
 import { partitionsAt } from '../../shared/workbench';
 import { openDuck, type Duck } from '../engine/duck';
-import { DeltaWriter } from '../delta/writer';
+import { DeltaWriter } from '../writer';
 import { run as runDiffCli } from '../cli/diff';
 import { diffVersions } from './diff';
 import { partitionHealth } from './partitions';

@@ -12,7 +12,7 @@ import type { StructType } from '../../shared/delta';
 import { partitionsAt, type PartitionHealth } from '../../shared/workbench';
 import { openDuck, type Duck } from '../engine/duck';
 import { openTable } from '../delta/open';
-import { DeltaWriter } from '../delta/writer';
+import { DeltaWriter } from '../writer';
 import { add, commitInfo, HandLog, metaData, protocol, remove } from '../testing/handlog';
 import { partitionHealth } from './partitions';
 import { schemaHistory } from './schema-history';

@@ -9,7 +9,7 @@ import type { StructType } from '../../shared/delta';
 import { LakerecError } from '../../shared/errors';
 import { META_SENSITIVITY } from '../../shared/sensitivity';
 import { openDuck, type Duck } from '../engine/duck';
-import { DeltaWriter } from '../delta/writer';
+import { DeltaWriter } from '../writer';
 import { checkWhere } from './where';
 import { lockToFolder, RowsService } from './rows';
 

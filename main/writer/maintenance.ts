@@ -4,17 +4,17 @@
 // checkpointing a version wins, the other gets commit_conflict and the first file stays whole.
 import { existsSync, readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeTempDir, removeTempDir } from '../../engine/tempdirs';
-import type { AddFile } from '../../../shared/delta';
-import { LakerecError } from '../../../shared/errors';
-import { sqlIdent, sqlString } from '../../engine/duck';
-import { deletionVectorLocation } from '../dv';
+import { makeTempDir, removeTempDir } from '../engine/tempdirs';
+import type { AddFile } from '../../shared/delta';
+import { LakerecError } from '../../shared/errors';
+import { sqlIdent, sqlString } from '../engine/duck';
+import { deletionVectorLocation } from '../delta/dv';
 import { replaceFile } from './commit';
 import type { WriterCore } from './core';
 import { REWRITE, filesMatching, removeOf, scanSql, writeFiles } from './datafiles';
 import { misuse, type CommitResult, type VacuumOptions, type VacuumResult } from './options';
 import { logPath } from './schema';
-import { pushTo } from '../../../shared/group';
+import { pushTo } from '../../shared/group';
 
 const DEFAULT_RETENTION_MS = 7 * 24 * 3600 * 1000;
 

@@ -1,9 +1,9 @@
 // Delta schema types as DuckDB types, and the protocol's string forms of partition values.
 // The writer speaks DuckDB SQL to produce rows and Parquet, so every Delta type needs exactly one
 // DuckDB spelling; anything without one is refused rather than guessed.
-import type { DataType, StructField, StructType } from '../../../shared/delta';
-import { LakerecError } from '../../../shared/errors';
-import { sqlIdent } from '../../engine/duck';
+import type { DataType, StructField, StructType } from '../../shared/delta';
+import { LakerecError } from '../../shared/errors';
+import { sqlIdent } from '../engine/duck';
 
 const primitives: Record<string, string> = {
   string: 'VARCHAR',

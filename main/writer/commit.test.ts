@@ -4,9 +4,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Action } from '../../../shared/delta';
-import { LakerecError } from '../../../shared/errors';
-import { MemoryStorage, type Storage } from '../../storage';
+import type { Action } from '../../shared/delta';
+import { LakerecError } from '../../shared/errors';
+import { MemoryStorage, type Storage } from '../storage';
 import { commitText, commitVersion, tableStorage } from './commit';
 
 const dir = mkdtempSync(join(tmpdir(), 'lakerec-commit-'));

@@ -4,10 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { makeTempDir, removeTempDir } from '../../engine/tempdirs';
-import type { AddFile, RemoveFile, StructField, StructType } from '../../../shared/delta';
-import { sqlIdent, sqlString } from '../../engine/duck';
-import { readDeletionVector } from '../dv';
+import { makeTempDir, removeTempDir } from '../engine/tempdirs';
+import type { AddFile, RemoveFile, StructField, StructType } from '../../shared/delta';
+import { sqlIdent, sqlString } from '../engine/duck';
+import { readDeletionVector } from '../delta/dv';
 import type { WriterCore } from './core';
 import { misuse, type RowSource, type WriteOptions } from './options';
 import {

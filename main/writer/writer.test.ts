@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Action, StructType } from '../../../shared/delta';
-import { LakerecError } from '../../../shared/errors';
-import { openDuck, sqlString, type Duck } from '../../engine/duck';
+import type { Action, StructType } from '../../shared/delta';
+import { LakerecError } from '../../shared/errors';
+import { openDuck, sqlString, type Duck } from '../engine/duck';
 import { DeltaWriter } from './writer';
-import { openTable } from '../open';
-import { registerSnapshotView } from '../scan';
+import { openTable } from '../delta/open';
+import { registerSnapshotView } from '../delta/scan';
 
 const schema: StructType = {
   type: 'struct',

@@ -9,9 +9,9 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { AddFile, Metadata, Protocol, RemoveFile, StructField, StructType } from '../../../shared/delta';
-import { openDuck, type Duck } from '../../engine/duck';
-import { openTable } from '../open';
+import type { AddFile, Metadata, Protocol, RemoveFile, StructField, StructType } from '../../shared/delta';
+import { openDuck, type Duck } from '../engine/duck';
+import { openTable } from '../delta/open';
 import { WriterCore } from './core';
 import { BATCH, currentRowsSql, prepareBatch, writeFiles, writeMetrics } from './datafiles';
 import * as dml from './dml';

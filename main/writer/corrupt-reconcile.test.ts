@@ -5,9 +5,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { StructType } from '../../../shared/delta';
-import { openDuck, type Duck } from '../../engine/duck';
-import { reconcile } from '../../reconcile/reconcile';
+import type { StructType } from '../../shared/delta';
+import { openDuck, type Duck } from '../engine/duck';
+import { reconcile } from '../reconcile/reconcile';
 import { DeltaWriter } from './writer';
 import { CORRUPTIONS, EXPECTED_MODE, injectCorruption } from './corrupt';
 

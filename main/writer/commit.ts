@@ -7,9 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import type { Action } from '../../../shared/delta';
-import { LakerecError } from '../../../shared/errors';
-import { LocalStorage, type Storage } from '../../storage';
+import type { Action } from '../../shared/delta';
+import { LakerecError } from '../../shared/errors';
+import { LocalStorage, type Storage } from '../storage';
 
 export function versionFileName(v: number): string {
   return `${String(v).padStart(20, '0')}.json`;

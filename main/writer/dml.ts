@@ -1,9 +1,9 @@
 // The writer's DML, as Delta engines do it: WRITE (append, overwrite with replaceWhere), DELETE
 // (rewriting files, or with deletion vectors), UPDATE, MERGE by key, ADD COLUMNS. Each builds its
 // actions and commits them as one version (WriterCore.commit); bad input writes nothing.
-import type { AddFile, Metadata, RemoveFile, StructField, StructType } from '../../../shared/delta';
-import { sqlIdent } from '../../engine/duck';
-import { readDeletionVector } from '../dv';
+import type { AddFile, Metadata, RemoveFile, StructField, StructType } from '../../shared/delta';
+import { sqlIdent } from '../engine/duck';
+import { readDeletionVector } from '../delta/dv';
 import type { WriterCore } from './core';
 import {
   BATCH, REWRITE, checkNotNull, filesMatching, prepareBatch, removeOf, scanSql, sqlList, statsRows, writeFiles, writeMetrics,

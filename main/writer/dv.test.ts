@@ -5,11 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Action, StructType } from '../../../shared/delta';
-import { openDuck, sqlString, type Duck } from '../../engine/duck';
-import { openTable } from '../open';
-import { registerSnapshotView } from '../scan';
-import { decodeDeletionVectorBitmap, deletionVectorLocation } from '../dv';
+import type { Action, StructType } from '../../shared/delta';
+import { openDuck, sqlString, type Duck } from '../engine/duck';
+import { openTable } from '../delta/open';
+import { registerSnapshotView } from '../delta/scan';
+import { decodeDeletionVectorBitmap, deletionVectorLocation } from '../delta/dv';
 import { DeltaWriter } from './writer';
 import { crc32, encodeDeletionVectorBitmap } from './dv';
 

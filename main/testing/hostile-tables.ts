@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import * as zlib from 'node:zlib';
 import type { ErrorCode } from '../../shared/errors';
 import { sqlString, type Duck } from '../engine/duck';
-import { DV_MAGIC } from './dv';
+import { DV_MAGIC } from '../delta/dv';
 import type { ReadLimits } from '../storage';
-import { z85Encode } from './z85';
+import { z85Encode } from '../delta/z85';
 
 export const SECRET = 'Qz7!hostile-secret-7f3a';
 

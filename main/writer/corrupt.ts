@@ -4,10 +4,10 @@
 // writer, meant for a scratch copy of a table (mutation testing: does this table's contract catch
 // this corruption?). A corruption the table cannot take (no string column for Unicode, a NOT NULL
 // key for null keys) is reported as not applied, with the reason, never faked.
-import type { DataType, StructField } from '../../../shared/delta';
-import { LakerecError } from '../../../shared/errors';
-import type { FindingMode } from '../../../shared/reconcile';
-import { sqlIdent, sqlString } from '../../engine/duck';
+import type { DataType, StructField } from '../../shared/delta';
+import { LakerecError } from '../../shared/errors';
+import type { FindingMode } from '../../shared/reconcile';
+import { sqlIdent, sqlString } from '../engine/duck';
 import { duckType, partitionLiteralSql } from './schema';
 import type { DeltaWriter } from './writer';
 

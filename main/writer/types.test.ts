@@ -5,11 +5,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Action, StructType } from '../../../shared/delta';
-import { LakerecError } from '../../../shared/errors';
-import { openDuck, type Duck } from '../../engine/duck';
-import { openTable } from '../open';
-import { registerSnapshotView } from '../scan';
+import type { Action, StructType } from '../../shared/delta';
+import { LakerecError } from '../../shared/errors';
+import { openDuck, type Duck } from '../engine/duck';
+import { openTable } from '../delta/open';
+import { registerSnapshotView } from '../delta/scan';
 import { DeltaWriter } from './writer';
 
 const f = (name: string, type: StructType['fields'][number]['type'], nullable = true): StructType['fields'][number] => ({ name, type, nullable, metadata: {} });

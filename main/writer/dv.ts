@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { DeletionVectorDescriptor } from '../../../shared/delta';
-import { DV_MAGIC } from '../dv';
-import { z85Encode } from '../z85';
+import type { DeletionVectorDescriptor } from '../../shared/delta';
+import { DV_MAGIC } from '../delta/dv';
+import { z85Encode } from '../delta/z85';
 
 const SERIAL_COOKIE_NO_RUNCONTAINER = 12346;
 

@@ -5,16 +5,16 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Action, AddFile, CommitInfo, Metadata, Protocol, RemoveFile, StructType } from '../../../shared/delta';
-import { LakerecError } from '../../../shared/errors';
-import { throwIfCancelled, type JobContext } from '../../../shared/jobs';
-import type { Duck } from '../../engine/duck';
-import type { Storage } from '../../storage';
+import type { Action, AddFile, CommitInfo, Metadata, Protocol, RemoveFile, StructType } from '../../shared/delta';
+import { LakerecError } from '../../shared/errors';
+import { throwIfCancelled, type JobContext } from '../../shared/jobs';
+import type { Duck } from '../engine/duck';
+import type { Storage } from '../storage';
 import { commitVersion, tableStorage } from './commit';
 import { protocolFor, sameProtocol } from './features';
 import { misuse, WRITER_ENGINE_INFO, type CommitResult, type WriterOptions, type WriterState } from './options';
 import { parseSchema } from './schema';
-import { canonicalisePath } from '../paths';
+import { canonicalisePath } from '../delta/paths';
 
 /** A commit the operations prepared: its commitInfo parts, its actions, and the files it wrote. */
 export interface PendingCommit {

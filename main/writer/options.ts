@@ -1,9 +1,9 @@
 // The writer's public shapes: what it writes from, its options, its state and results.
-import { LAKEREC_VERSION } from '../../../shared/version';
-import type { AddFile, CommitInfo, Metadata, Protocol, RemoveFile, StructType } from '../../../shared/delta';
-import { LakerecError } from '../../../shared/errors';
-import type { JobContext } from '../../../shared/jobs';
-import type { Duck } from '../../engine/duck';
+import { LAKEREC_VERSION } from '../../shared/version';
+import type { AddFile, CommitInfo, Metadata, Protocol, RemoveFile, StructType } from '../../shared/delta';
+import { LakerecError } from '../../shared/errors';
+import type { JobContext } from '../../shared/jobs';
+import type { Duck } from '../engine/duck';
 
 export const WRITER_ENGINE_INFO = `lakerec/${LAKEREC_VERSION}`;
 

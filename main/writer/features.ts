@@ -1,7 +1,7 @@
 // The table features the writer needs and honours (PROTOCOL.md, "Table Features"): the protocol a
 // schema and configuration need, and the refusal of a table the writer could not keep to its
 // promises (column mapping, other features, invariants, CHECK constraints).
-import type { DataType, Metadata, Protocol, StructType } from '../../../shared/delta';
+import type { DataType, Metadata, Protocol, StructType } from '../../shared/delta';
 import { misuse } from './options';
 
 /** Table features the writer honours (a table needing any other is refused). */

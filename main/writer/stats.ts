@@ -2,8 +2,8 @@
 // column minValues, maxValues and nullCount, keyed by physical name (no column mapping here, so
 // physical = logical). Computed by DuckDB over exactly the rows that go into the file, in one
 // grouped query per write.
-import type { DataType, StructType } from '../../../shared/delta';
-import { sqlIdent } from '../../engine/duck';
+import type { DataType, StructType } from '../../shared/delta';
+import { sqlIdent } from '../engine/duck';
 import { hasMinMax } from './schema';
 
 /** SQL rendering an aggregate value as JSON text (null when it must not be recorded). */

@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { StructType } from '../../../shared/delta';
-import { openDuck, type Duck } from '../../engine/duck';
-import { openTable } from '../open';
-import { registerSnapshotView } from '../scan';
+import type { StructType } from '../../shared/delta';
+import { openDuck, type Duck } from '../engine/duck';
+import { openTable } from '../delta/open';
+import { registerSnapshotView } from '../delta/scan';
 import { DeltaWriter } from './writer';
 import { CORRUPTIONS, injectCorruption, type Corruption, type Injection } from './corrupt';
 
