@@ -33,3 +33,11 @@ const OUTPUT_FLAGS: Record<string, string[]> = {
   'build-sample-lakes': ['out'],
 };
 for (const c of commands) if (OUTPUT_FLAGS[c.name] && !c.outputs) c.outputs = OUTPUT_FLAGS[c.name];
+
+// The commands that read a table at a location: each takes `--anonymous` (docs/cli.md), shown in its usage.
+const TABLE_COMMANDS = ['history', 'snapshot', 'reconcile', 'forensics', 'bisect', 'diff', 'fingerprint', 'keys', 'laws', 'contract', 'warehouse'];
+for (const c of commands) {
+  if (!TABLE_COMMANDS.includes(c.name)) continue;
+  c.takesTable = true;
+  c.usage += ' [--anonymous]';
+}

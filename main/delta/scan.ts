@@ -12,7 +12,7 @@ import { sqlIdent, sqlString } from '../engine/duck';
 import type { ActiveFile, Snapshot } from './types';
 import { readDeletionVector } from './dv';
 import { numRecordsOfAdd } from './replay';
-import { bindStorage, LocalStorage, storageOf, type EngineFile, type Storage } from '../storage';
+import { bindStorage, LocalStorage, storageOf, storeEnv, type EngineFile, type Storage } from '../storage';
 import { deltaTypeToDuckDb, fieldId, logicalValueExpr, partitionValueExpr, physicalName } from './schema';
 
 export { deltaTypeToDuckDb } from './schema';
@@ -103,7 +103,7 @@ function tempName(viewName: string, suffix: string): string {
 const globChars = /[*?[\]{}]/;
 
 /** Requests in flight when a scan fetches a remote table's files (LAKEREC_REMOTE_PARALLEL). */
-const REMOTE_PARALLEL = Math.max(1, Math.min(64, Number(process.env.LAKEREC_REMOTE_PARALLEL) || 8));
+const remoteParallel = (): number => Math.max(1, Math.min(64, Number(storeEnv().LAKEREC_REMOTE_PARALLEL) || 8));
 
 /**
  * Creates (or replaces) a TEMP view `viewName` with the snapshot's logical rows, columns in schema
@@ -151,7 +151,7 @@ export async function registerSnapshotView(
         await p.catch(() => undefined);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(REMOTE_PARALLEL, todo.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(remoteParallel(), todo.length) }, worker));
   }
   let done = 0;
   for (const f of files) {
