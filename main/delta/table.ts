@@ -231,6 +231,7 @@ export class DeltaTable {
     if (!this.historyCache) {
       const p = buildHistory({
         root: this.root,
+        engineDirs: this.storage.engineDirs(),
         versions: () => this.versions(),
         changes: () => this.changes({}, ctx),
         commit: (version) => this.commitCache.get(version) ?? this.commit(version),
