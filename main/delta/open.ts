@@ -24,7 +24,7 @@ export type TableHandle = DeltaTable;
 export async function openTable(location: string | Location, opts: OpenTableOptions = {}): Promise<TableHandle> {
   const loc = typeof location === 'string' ? parseLocation(location) : location;
   const storage = await storageFor(loc, opts);
-  return DeltaTable.openStorage(storage, loc);
+  return DeltaTable.openStorage(storage, loc, { latestOnly: opts.latestOnly });
 }
 
 export { displayLocation };

@@ -52,6 +52,9 @@ export interface TransferStats {
   bytes: number;
   /** Bytes fetched for data files (Parquet outside _delta_log, DV files). */
   dataBytes: number;
+  /** Listing calls, and the keys they returned (the log listed from a checkpoint lists fewer). */
+  lists: number;
+  listedKeys: number;
 }
 
 const isLog = (path: string): boolean => path.startsWith('_delta_log/');
@@ -60,7 +63,7 @@ export class ObjectStorage implements Storage {
   readonly root: string;
   readonly allowOutsidePaths: boolean;
   readonly limits: ReadLimits;
-  readonly stats: TransferStats = { requests: 0, bytes: 0, dataBytes: 0 };
+  readonly stats: TransferStats = { requests: 0, bytes: 0, dataBytes: 0, lists: 0, listedKeys: 0 };
   private readonly cache: BlobCache;
   private readonly metas = new Map<string, ObjectMeta>();
   private readonly signal: AbortSignal | undefined;
@@ -112,6 +115,8 @@ export class ObjectStorage implements Storage {
     const after = opts.startAfter === undefined ? undefined : `${prefix}${opts.startAfter}`;
     const objects = await this.client.list(prefix, after, this.live());
     this.stats.requests++;
+    this.stats.lists++;
+    this.stats.listedKeys += objects.length;
     if (objects.length === 0 && after === undefined) return null;
     const out: FileMeta[] = [];
     for (const o of objects) {

@@ -181,3 +181,49 @@ describe.skipIf(!have)('--anonymous', () => {
     expect(r.err).toMatch(/anonymous/);
   });
 });
+
+describe.skipIf(!have)('the latest snapshot from the _last_checkpoint hint on (list-after)', () => {
+  test('lists only the keys from the checkpoint on, through the store\'s start-after listing, and reads the same snapshot', async () => {
+    const { openTable } = await import('../delta/open');
+    const { ObjectStorage } = await import('./object');
+    const local = await openTable(join(lakes, 'bisect_many_versions', 'table'));
+    const localLatest = await openTable(join(lakes, 'bisect_many_versions', 'table'), { latestOnly: true });
+    const logKeys = local.listedVersions().length;
+    expect(localLatest.log.listedFrom).toBe(60);
+    expect([...localLatest.log.commits.keys()]).toEqual([60]);
+    const files = async (t: Awaited<ReturnType<typeof openTable>>) => (await t.snapshot()).files.map((f) => f.path).sort();
+    expect(await files(localLatest)).toEqual(await files(local));
+    for (const kind of kinds) {
+      const loc = remote(kind, 'bisect_many_versions');
+      const whole = await openTable(loc, { env: env[kind] });
+      const proxy = proxyOf(kind);
+      proxy.requests.length = 0;
+      const tail = await openTable(loc, { env: env[kind], latestOnly: true });
+      const ws = (whole.storage as InstanceType<typeof ObjectStorage>).stats;
+      const ts = (tail.storage as InstanceType<typeof ObjectStorage>).stats;
+      expect(tail.latestVersion).toBe(whole.latestVersion);
+      expect(await files(tail)).toEqual(await files(whole));
+      // The whole log is 61 commits, 6 checkpoints and the hint; from the hint on: 3 keys.
+      expect(ws.listedKeys, kind).toBeGreaterThan(logKeys);
+      expect(ts.listedKeys, kind).toBe(3);
+      expect(ts.lists, kind).toBe(1);
+      // The server was asked to start after the checkpoint's version (not filtered after a full listing).
+      const listing = proxy.requests.find((r) => /list-type=2|comp=list/.test(r.url));
+      expect(listing?.url, kind).toMatch(kind === 's3' ? /start-after=bisect_many_versions%2Ftable%2F_delta_log%2F00000000000000000060/ : /startFrom=bisect_many_versions%2Ftable%2F_delta_log%2F00000000000000000060/);
+      // What needs the earlier versions is refused by name, not answered from a partial log.
+      expect(() => tail.versions()).toThrow(/latest snapshot only/);
+      await expect(tail.snapshot({ version: 41 })).rejects.toThrow(/latest snapshot only/);
+    }
+  }, 60_000);
+
+  test('lakerec snapshot of the latest version lists the log from the checkpoint', async () => {
+    const outFile = join(out, 'latest.parquet');
+    s3Proxy.requests.length = 0;
+    const r = await cli(['snapshot', remote('s3', 'bisect_many_versions'), '--out', outFile], env.s3);
+    expect(r.err).toBe('');
+    expect(r.out).toMatch(/^version 60: \d+ rows written/);
+    const lists = s3Proxy.requests.filter((q) => /list-type=2/.test(q.url) && /_delta_log/.test(decodeURIComponent(q.url)));
+    expect(lists.length).toBe(1);
+    expect(lists[0].url).toMatch(/start-after=/);
+  }, 60_000);
+});
