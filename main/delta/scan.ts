@@ -141,14 +141,24 @@ export async function registerSnapshotView(
   const fetched = new Map<ActiveFile, Promise<string>>();
   if (!(storage instanceof LocalStorage)) {
     const todo = files.filter((f) => !f.outside);
+    // Determinate in bytes: every size is known from the add actions before a byte is fetched.
+    const totalBytes = todo.reduce((n, f) => n + Math.max(0, Number(f.add.size) || 0), 0);
+    let doneBytes = 0;
+    let doneFiles = 0;
+    const mb = (n: number): string => `${(n / 1048576).toFixed(1)} MB`;
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < todo.length) {
         throwIfCancelled(ctx);
         const f = todo[next++];
-        const p = dataFilePath(storage, f, held);
+        const p = dataFilePath(storage, f, held, ctx?.signal);
         fetched.set(f, p);
-        await p.catch(() => undefined);
+        const ok = await p.then(() => true, () => false);
+        if (ok) {
+          doneBytes += Math.max(0, Number(f.add.size) || 0);
+          doneFiles++;
+          report(ctx, { phase: 'fetching data files (bytes)', done: doneBytes, total: totalBytes, message: `${doneFiles} of ${todo.length} files, ${mb(doneBytes)} of ${mb(totalBytes)}` });
+        }
       }
     };
     await Promise.all(Array.from({ length: Math.min(remoteParallel(), todo.length) }, worker));
@@ -164,8 +174,7 @@ export async function registerSnapshotView(
     }
     let checked: string;
     try {
-      checked = await (fetched.get(f) ?? dataFilePath(storage, f, held));
-      if (!(storage instanceof LocalStorage)) report(ctx, { phase: 'fetching data files', done: ++done, total: files.length });
+      checked = await (fetched.get(f) ?? dataFilePath(storage, f, held, ctx?.signal));
     } catch (e) {
       if (e instanceof LakerecError && e.code === 'not_found') {
         throw new LakerecError('data_file_missing',
@@ -309,12 +318,12 @@ export async function checkedDataFile(snapshot: Snapshot, f: ActiveFile, opts: {
 }
 
 /** The name DuckDB reads a data file by, after the store's checks (real root, regular file). */
-async function dataFilePath(storage: Storage, f: ActiveFile, held: EngineFile[]): Promise<string> {
+async function dataFilePath(storage: Storage, f: ActiveFile, held: EngineFile[], signal?: AbortSignal): Promise<string> {
   const path = f.outside ? f.absolutePath : f.path;
   // On disk the check is synchronous (one lstat per file, folders resolved once): a 300k-file
   // snapshot must not pay an await per file.
   if (storage instanceof LocalStorage) return storage.checkedLocalPath(path, undefined);
-  const ef = await storage.engineFile(path);
+  const ef = await storage.engineFile(path, undefined, signal);
   held.push(ef);
   return ef.path;
 }

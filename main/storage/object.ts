@@ -174,13 +174,23 @@ export class ObjectStorage implements Storage {
     throw new LakerecError('usage', `lakerec never writes to a remote location (${this.describe(path)})`);
   }
 
-  async engineFile(path: string, cap?: ReadCap): Promise<EngineFile> {
+  async engineFile(path: string, cap?: ReadCap, signal?: AbortSignal): Promise<EngineFile> {
+    if (signal?.aborted) throw new LakerecError('cancelled', 'The job was cancelled.');
     const m = await this.mustMeta(path, cap?.what ?? 'file');
     if (cap) checkCap(m.size, cap, this.describe(path));
     return this.cache.pin(
       { id: `${this.root}\u0000${path}`, size: m.size, mtimeMs: m.mtimeMs, etag: m.etag, name: path.split('/').pop() ?? 'file' },
       async () => {
-        const bytes = await this.client.get(m.key, undefined, this.live());
+        // The store's signal (the open's) and the job's: either one aborts the download in flight.
+        const own = this.live();
+        const both = own && signal ? AbortSignal.any([own, signal]) : own ?? signal;
+        let bytes: Buffer;
+        try {
+          bytes = await this.client.get(m.key, undefined, both);
+        } catch (e) {
+          if (signal?.aborted) throw new LakerecError('cancelled', 'The job was cancelled.');
+          throw e;
+        }
         this.count(path, bytes.length);
         if (bytes.length !== m.size) throw new LakerecError('io_error', `${this.describe(path)} came back with ${bytes.length} of its ${m.size} bytes; the read is not trusted`, { path });
         return bytes;

@@ -63,8 +63,11 @@ export interface Storage {
   readRange(path: string, offset: number, length: number): Promise<Buffer>;
   /** Creates the file only if nothing is at `path` (atomic, never clobbers): false when it exists. */
   writeIfAbsent(path: string, bytes: Uint8Array): Promise<boolean>;
-  /** A name DuckDB can read the file by (read_parquet), after the same checks as read(). */
-  engineFile(path: string, cap?: ReadCap): Promise<EngineFile>;
+  /**
+   * A name DuckDB can read the file by (read_parquet), after the same checks as read(). `signal`
+   * (the job's Cancel) aborts a remote file's download in flight.
+   */
+  engineFile(path: string, cap?: ReadCap, signal?: AbortSignal): Promise<EngineFile>;
   /** How a path is named in messages (the local absolute path, a URL). */
   describe(path: string): string;
   /** The local folders engineFile's names lie in (a query engine locked to them can read the table). */
