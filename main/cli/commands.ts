@@ -123,3 +123,11 @@ for (const c of commands) {
   }
   if (outs.size && !c.outputs) c.outputs = [...outs];
 }
+
+// The commands that read a table at a location: each takes `--anonymous` (docs/cli.md), shown in its usage.
+const TABLE_COMMANDS = ['history', 'snapshot', 'reconcile', 'forensics', 'bisect', 'diff', 'fingerprint', 'keys', 'laws', 'contract', 'warehouse'];
+for (const c of commands) {
+  if (!TABLE_COMMANDS.includes(c.name)) continue;
+  c.takesTable = true;
+  c.usage += ' [--anonymous]';
+}

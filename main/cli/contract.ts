@@ -9,6 +9,7 @@ import { parseArgs, str } from '../engine/args';
 import { ARGS } from './commands';
 import type { CliIO } from './io';
 import { contractTemplate } from '../workbench/contract-template';
+import { tableArg } from '../engine/location';
 
 const USAGE = 'lakerec contract init SOURCE TABLE [--out FILE]';
 
@@ -18,7 +19,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (sub !== 'init' || p.positional.length !== 3) throw new LakerecError('usage', `usage: ${USAGE}`);
   const src = resolve(io.cwd, source.replace(/@\d+$/, ''));
   if (!existsSync(src)) throw new LakerecError('source_unreadable', `the source ${src} does not exist`, { path: src });
-  const root = resolve(io.cwd, table);
+  const root = tableArg(io.cwd, table);
   const text = await contractTemplate(root);
   const out = str(p, 'out');
   if (out === undefined) {

@@ -21,4 +21,10 @@ export interface Command {
    * writeOutput (main/engine/outputs.ts). The hostile outputs test reads this list.
    */
   outputs?: string[];
+  /**
+   * The command takes a table location: it accepts `--anonymous` (unsigned requests for every
+   * remote location of the run, a public bucket), which the dispatcher takes off the command line
+   * and gives the run's store settings (main/storage/settings.ts) with io.env.
+   */
+  takesTable?: boolean;
 }

@@ -7,6 +7,7 @@ import { ARGS } from './commands';
 import type { CliIO } from './io';
 import { checkLaws } from '../trust/laws';
 import { lawsLines } from '../trust/report';
+import { tableArg } from '../engine/location';
 
 const USAGE = 'lakerec laws SOURCE TABLE --contract FILE [--version N] [--json]';
 
@@ -16,7 +17,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const contract = str(p, 'contract');
   if (!contract) throw new LakerecError('usage', `--contract FILE is required (keys, the day column, the measures); usage: ${USAGE}`);
   const version = int(p, 'version');
-  const r = await checkLaws({ source, table: resolve(io.cwd, table), contract: resolve(io.cwd, contract), cwd: io.cwd, ...(version !== undefined ? { version } : {}) });
+  const r = await checkLaws({ source, table: tableArg(io.cwd, table), contract: resolve(io.cwd, contract), cwd: io.cwd, ...(version !== undefined ? { version } : {}) });
   io.out(bool(p, 'json') ? JSON.stringify(r, null, 2) + '\n' : lawsLines(r).join('\n') + '\n');
   return r.summary.broken > 0 ? 1 : 0;
 }

@@ -7,6 +7,7 @@ import { commands } from './commands';
 import { guardCommandLine } from './guard';
 import { setOutputRoots } from '../engine/outputs';
 import type { CliIO } from './io';
+import { withStoreSettings } from '../storage/settings';
 
 
 function help(): string {
@@ -35,10 +36,15 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
   if (rest.includes('--help') || rest.includes('-h')) { io.out(`usage: ${cmd.usage}\n`); return ExitCode.Ok; }
   try {
+    // --anonymous is the run's choice for every remote location (a public bucket), taken off the
+    // command line here; the stores read io.env, not the process's environment (storage/settings.ts).
+    const end = rest.indexOf('--') < 0 ? rest.length : rest.indexOf('--');
+    const anonymous = cmd.takesTable === true && rest.slice(0, end).includes('--anonymous');
+    const args = anonymous ? rest.filter((a, i) => i >= end || a !== '--anonymous') : rest;
     // Every output the command may write is checked before it runs (docs/security.md).
-    guardCommandLine(cmd.name, rest, io.cwd);
+    guardCommandLine(cmd.name, args, io.cwd);
     const mod = await cmd.load();
-    return await mod.run(rest, io);
+    return await withStoreSettings({ env: io.env as NodeJS.ProcessEnv, anonymous }, () => mod.run(args, io));
   } catch (e) {
     const data = toErrorData(e);
     if (io.env.LAKEREC_DEBUG && e instanceof Error) io.err(String(e.stack) + '\n');

@@ -13,6 +13,7 @@ import { CORRUPTIONS } from '../writer/corrupt';
 import { recordRun, defaultDataDir } from '../runs/store';
 import { runMutation } from '../trust/mutate';
 import { mutationLines, renderMutationHtmlPage } from '../trust/report';
+import { displayLocation, looksRemote, parseLocation } from '../../shared/location';
 
 const USAGE = 'lakerec mutate SOURCE TABLE --contract FILE [--seed N] [--only MODES] [--levels L] [--version N] [--json] [--html F]';
 
@@ -35,6 +36,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   const version = int(p, 'version');
   const seed = int(p, 'seed');
   const startedAt = new Date().toISOString();
+  // The mutation sandbox is built over the table's local files: a remote table is refused by name.
+  if (looksRemote(table)) throw new LakerecError('usage', `mutate reads a local table (its sandbox links the table's files); ${displayLocation(parseLocation(table))} is remote: copy the table locally first`);
   const tableRoot = resolve(io.cwd, table);
   const record = async (status: string, summary: unknown) => {
     try {

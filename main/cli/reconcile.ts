@@ -2,7 +2,7 @@
 // Reports are written only after the engine has a verdict, so a failed run never leaves a
 // report that claims one. Exit: 0 nothing blocking, 1 blocking finding, 2 usage, 3 unreadable.
 import { existsSync } from 'node:fs';
-import { tableArg } from '../engine/location';
+import { looksRemote, tableArg } from '../engine/location';
 import { writeOutput } from '../engine/outputs';
 import { join, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
@@ -65,7 +65,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   // The target's log is read once: the reconcile, the provenance of example rows and the schema's
   // sensitivity tags share this table's cached snapshot. If it cannot be opened here, the
   // reconcile opens it itself and reports why, in its usual order of checks.
-  const open = existsSync(join(tableRoot, '_delta_log')) ? await openTable(tableRoot).catch(() => undefined) : undefined;
+  const open = looksRemote(tableRoot) || existsSync(join(tableRoot, '_delta_log')) ? await openTable(tableRoot).catch(() => undefined) : undefined;
   const plain = await reconcile({
     source,
     target: { root: tableArg(io.cwd, table), ...(version !== undefined ? { version } : {}), ...(open ? { table: open } : {}) },

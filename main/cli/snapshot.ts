@@ -27,7 +27,8 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   const allowOutsidePaths = bool(p, 'allow-outside-paths');
   const root = tableArg(io.cwd, tablePath);
-  const table = await openTable(root, { allowOutsidePaths });
+  // The latest version needs only the log from the last checkpoint on (listed after it, not whole).
+  const table = await openTable(root, { allowOutsidePaths, latestOnly: version === undefined && timestamp === undefined });
   // A remote --out stays as written, so the guard refuses it (outputs are local only).
   const outPath = looksRemote(out) ? out : resolve(io.cwd, out);
   const snapshot = await table.snapshot(timestamp !== undefined ? { timestamp } : version !== undefined ? { version } : {});

@@ -27,6 +27,7 @@ import { PUSHED_LEVELS, statementsFor, type BisectPredicate, type PushedLevel } 
 import { remoteConnector } from '../warehouse/remote';
 import { PushLog, pushedFingerprint, runStatement } from '../warehouse/run';
 import { warehouseLines, warehouseReconcile, duckTypeOf, type WarehouseSide } from '../warehouse/reconcile';
+import { tableArg } from '../engine/location';
 
 /** Where the accepted connection files are remembered (path and content hash), as accepted contracts are. */
 export function acceptedConnections(env: Record<string, string | undefined>): AcceptedContracts {
@@ -68,7 +69,7 @@ async function sqlCommand(argv: string[], io: CliIO): Promise<number> {
   if (!cf) throw new LakerecError('usage', '--contract FILE is required (keys, partitioning, float rules)');
   const contract = loadContract(resolve(io.cwd, cf));
   const like = str(p, 'like');
-  const columns = like ? await likeColumns(resolve(io.cwd, like)) : [];
+  const columns = like ? await likeColumns(tableArg(io.cwd, like)) : [];
   if (!like && level !== 'schema') throw new LakerecError('usage', `--level ${level} needs the table's columns: --like TABLE (a Delta table with the same schema, e.g. a local copy)`);
   const relation = str(p, 'relation') ?? (dialect === 'snowflake' ? 'DELTA_TABLE' : 'delta_table');
   const predicate = str(p, 'predicate') as BisectPredicate | undefined;
@@ -230,7 +231,7 @@ export async function fingerprintCommand(argv: string[], io: CliIO): Promise<num
     let differences: string[] | null = null;
     const cmp = str(p, 'compare');
     if (cmp) {
-      const table = await openTable(resolve(io.cwd, cmp));
+      const table = await openTable(tableArg(io.cwd, cmp));
       const snap = await table.snapshot();
       const duck = await openDuck({ threads: 2 });
       try {

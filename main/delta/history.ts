@@ -33,6 +33,8 @@ export interface VersionChecksum {
 /** What the history needs from the reader; `DeltaTable.history()` supplies it from its own caches. */
 export interface HistorySource {
   root: string;
+  /** The local folders the store's engine files lie in (a remote table's cache; default [root]). */
+  engineDirs?: string[];
   versions(): VersionInfo[] | Promise<VersionInfo[]>;
   changes(): Promise<VersionChange[]>;
   /** A version's parsed commit: the very object the snapshot replay applies (no promise when cached). */
@@ -109,6 +111,8 @@ export interface VersionState {
 
 export interface History {
   root: string;
+  /** The local folders a query engine locked to them can read the table's data files from (a remote table: its cache). */
+  engineDirs: string[];
   latestVersion: number;
   oldestReadable: number | null;
   /** The versions that exist, ascending (missing versions of a small gap are present, unreadable). */
@@ -272,7 +276,7 @@ export async function buildHistory(src: HistorySource, ctx?: JobContext): Promis
   const infos = await src.versions();
   const changes = await src.changes();
   const byVersion = new Map<number, VersionState>();
-  const empty: History = { root: src.root, latestVersion: -1, oldestReadable: null, states: [], files: [], byVersion };
+  const empty: History = { root: src.root, engineDirs: src.engineDirs ?? [src.root], latestVersion: -1, oldestReadable: null, states: [], files: [], byVersion };
   const changeBy = new Map(changes.map((c) => [c.version, c]));
   const infoBy = new Map(infos.map((i) => [i.version, i]));
   const all = new Set<number>([...infoBy.keys(), ...changeBy.keys()]);
@@ -455,7 +459,7 @@ export async function buildHistory(src: HistorySource, ctx?: JobContext): Promis
   // The snapshot at the latest version is this replay's state: the reader reuses it (no second replay).
   const last = states[states.length - 1];
   if (last?.exact && last.info.readable) src.adopt?.(last.version, state);
-  return { root, latestVersion, oldestReadable, states, files, byVersion };
+  return { root, engineDirs: src.engineDirs ?? [root], latestVersion, oldestReadable, states, files, byVersion };
 }
 
 /** The files active at `version` (added at or before it and not removed at or before it). */

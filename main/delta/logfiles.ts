@@ -1,7 +1,7 @@
 // The files of _delta_log, classified by name (PROTOCOL.md "Delta Log Entries"), and the choice of
 // checkpoint and commits that rebuild a version (the log segment). Read through the Storage seam.
 import { LakerecError } from '../../shared/errors';
-import { LIMIT_KNOBS, type Storage } from '../storage';
+import { LIMIT_KNOBS, type FileMeta, type Storage } from '../storage';
 import { pushTo } from '../../shared/group';
 
 export type CheckpointKind = 'classic' | 'multipart' | 'v2';
@@ -46,6 +46,11 @@ export interface LogListing {
   mtimes: Map<number, number>;
   /** Names of the version checksum files (`NNN.crc`) in the listing (read from this one listing, not a second). */
   checksums: Set<string>;
+  /**
+   * The checkpoint version the log was listed from (listed after the `_last_checkpoint` hint, for
+   * work that needs only the latest snapshot); versions before it were not listed. null: the whole log.
+   */
+  listedFrom: number | null;
 }
 
 /** Log file names: versions are 20 digits (PROTOCOL.md); a longer run of digits cannot be a version we can hold. */
@@ -80,7 +85,7 @@ function versionOf(digits: string, name: string): number {
 }
 
 /** Classifies a directory listing of _delta_log (pure: unit-testable without a disk). */
-export function classifyLogFiles(names: string[]): Omit<LogListing, 'logDir' | 'lastCheckpoint' | 'lastCheckpointProblem' | 'mtimes' | 'checksums'> {
+export function classifyLogFiles(names: string[]): Omit<LogListing, 'logDir' | 'lastCheckpoint' | 'lastCheckpointProblem' | 'mtimes' | 'checksums' | 'listedFrom'> {
   const commits = new Map<number, string>();
   const checkpoints = new Map<number, CheckpointRef[]>();
   const compactions: CompactionRef[] = [];
@@ -131,10 +136,50 @@ export function parseLastCheckpoint(text: string): { value: LastCheckpoint | nul
   }
 }
 
+export interface ListLogOptions {
+  /**
+   * Only the latest snapshot is needed: read `_last_checkpoint` first and list the log from its
+   * checkpoint on (the store's start-after listing), not from the first commit. A missing, corrupt
+   * or stale hint (its checkpoint not complete in the listing) falls back to the whole listing.
+   */
+  fromCheckpoint?: boolean;
+}
+
+const lastCheckpointCap = (storage: Storage) => ({ maxBytes: storage.limits.lastCheckpointBytes, what: '_last_checkpoint', knob: LIMIT_KNOBS.lastCheckpointBytes });
+
+/** The log listed from the `_last_checkpoint` hint's checkpoint on, or null when the hint cannot be used. */
+async function listLogTail(storage: Storage): Promise<LogListing | null> {
+  let hint: LastCheckpoint | null;
+  let bytes: Buffer;
+  try {
+    bytes = await storage.read('_delta_log/_last_checkpoint', lastCheckpointCap(storage));
+    hint = parseLastCheckpoint(bytes.toString('utf8')).value;
+  } catch (e) {
+    if (e instanceof LakerecError && e.code === 'cancelled') throw e;
+    return null;
+  }
+  if (!hint || !Number.isSafeInteger(hint.version)) return null;
+  // Every name of version V and later sorts after V's 20 digits alone ('.' and '_' sort after '9').
+  const entries = await storage.list('_delta_log', { startAfter: String(hint.version).padStart(20, '0') });
+  if (entries === null) return null;
+  const listing = await classifyEntries(storage, entries, bytes);
+  if (listing.lastCheckpoint?.version !== hint.version || !listing.checkpoints.get(hint.version)?.some((c) => c.complete)) return null;
+  return { ...listing, listedFrom: hint.version };
+}
+
 /** Lists and classifies _delta_log through the store; null when there is no _delta_log folder. */
-export async function listLog(storage: Storage): Promise<LogListing | null> {
+export async function listLog(storage: Storage, opts: ListLogOptions = {}): Promise<LogListing | null> {
+  if (opts.fromCheckpoint) {
+    const tail = await listLogTail(storage);
+    if (tail) return tail;
+  }
   const entries = await storage.list('_delta_log');
   if (entries === null) return null;
+  return classifyEntries(storage, entries);
+}
+
+/** The listing classified; `lastCheckpointBytes`: _last_checkpoint already read (not fetched again). */
+async function classifyEntries(storage: Storage, entries: FileMeta[], lastCheckpointBytes?: Buffer): Promise<LogListing> {
   const logDir = storage.describe('_delta_log');
   const names: string[] = [];
   const meta = new Map<string, number>();
@@ -154,9 +199,7 @@ export async function listLog(storage: Storage): Promise<LogListing | null> {
   let lastCheckpointProblem: string | null = null;
   if (meta.has('_last_checkpoint')) {
     try {
-      const bytes = await storage.read('_delta_log/_last_checkpoint', {
-        maxBytes: storage.limits.lastCheckpointBytes, what: '_last_checkpoint', knob: LIMIT_KNOBS.lastCheckpointBytes,
-      });
+      const bytes = lastCheckpointBytes ?? await storage.read('_delta_log/_last_checkpoint', lastCheckpointCap(storage));
       const r = parseLastCheckpoint(bytes.toString('utf8'));
       lastCheckpoint = r.value;
       lastCheckpointProblem = r.problem;
@@ -174,7 +217,7 @@ export async function listLog(storage: Storage): Promise<LogListing | null> {
     if (t !== undefined) mtimes.set(v, t);
   }
   const checksums = new Set(names.filter((n) => n.endsWith('.crc')));
-  return { logDir, ...c, lastCheckpoint, lastCheckpointProblem, mtimes, checksums };
+  return { logDir, ...c, lastCheckpoint, lastCheckpointProblem, mtimes, checksums, listedFrom: null };
 }
 
 /**

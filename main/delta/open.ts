@@ -8,9 +8,9 @@ import { storageFor, type StorageOptions } from '../storage';
 import { DeltaTable, type OpenOptions } from './table';
 
 export interface OpenTableOptions extends OpenOptions {
-  /** Unsigned / anonymous requests for a remote location (a public bucket): an explicit choice. */
+  /** Unsigned / anonymous requests for a remote location (a public bucket): an explicit choice; default the run's (`--anonymous`). */
   anonymous?: boolean;
-  /** The environment the remote clients read (credentials, endpoints); default process.env. */
+  /** The environment the remote clients read (credentials, endpoints); default the run's (the CLI's io.env, storage/settings.ts), else process.env. */
   env?: NodeJS.ProcessEnv;
   cache?: StorageOptions['cache'];
   /** Cancel: a remote table's requests in flight are aborted, new ones refused. */
@@ -24,7 +24,7 @@ export type TableHandle = DeltaTable;
 export async function openTable(location: string | Location, opts: OpenTableOptions = {}): Promise<TableHandle> {
   const loc = typeof location === 'string' ? parseLocation(location) : location;
   const storage = await storageFor(loc, opts);
-  return DeltaTable.openStorage(storage, loc);
+  return DeltaTable.openStorage(storage, loc, { latestOnly: opts.latestOnly });
 }
 
 export { displayLocation };

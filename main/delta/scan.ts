@@ -12,7 +12,7 @@ import { sqlIdent, sqlString } from '../engine/duck';
 import type { ActiveFile, Snapshot } from './types';
 import { readDeletionVector } from './dv';
 import { numRecordsOfAdd } from './replay';
-import { bindStorage, LocalStorage, storageOf, type EngineFile, type Storage } from '../storage';
+import { bindStorage, LocalStorage, storageOf, storeEnv, type EngineFile, type Storage } from '../storage';
 import { deltaTypeToDuckDb, fieldId, logicalValueExpr, partitionValueExpr, physicalName } from './schema';
 
 export { deltaTypeToDuckDb } from './schema';
@@ -103,7 +103,7 @@ function tempName(viewName: string, suffix: string): string {
 const globChars = /[*?[\]{}]/;
 
 /** Requests in flight when a scan fetches a remote table's files (LAKEREC_REMOTE_PARALLEL). */
-const REMOTE_PARALLEL = Math.max(1, Math.min(64, Number(process.env.LAKEREC_REMOTE_PARALLEL) || 8));
+const remoteParallel = (): number => Math.max(1, Math.min(64, Number(storeEnv().LAKEREC_REMOTE_PARALLEL) || 8));
 
 /**
  * Creates (or replaces) a TEMP view `viewName` with the snapshot's logical rows, columns in schema
@@ -141,17 +141,27 @@ export async function registerSnapshotView(
   const fetched = new Map<ActiveFile, Promise<string>>();
   if (!(storage instanceof LocalStorage)) {
     const todo = files.filter((f) => !f.outside);
+    // Determinate in bytes: every size is known from the add actions before a byte is fetched.
+    const totalBytes = todo.reduce((n, f) => n + Math.max(0, Number(f.add.size) || 0), 0);
+    let doneBytes = 0;
+    let doneFiles = 0;
+    const mb = (n: number): string => `${(n / 1048576).toFixed(1)} MB`;
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < todo.length) {
         throwIfCancelled(ctx);
         const f = todo[next++];
-        const p = dataFilePath(storage, f, held);
+        const p = dataFilePath(storage, f, held, ctx?.signal);
         fetched.set(f, p);
-        await p.catch(() => undefined);
+        const ok = await p.then(() => true, () => false);
+        if (ok) {
+          doneBytes += Math.max(0, Number(f.add.size) || 0);
+          doneFiles++;
+          report(ctx, { phase: 'fetching data files (bytes)', done: doneBytes, total: totalBytes, message: `${doneFiles} of ${todo.length} files, ${mb(doneBytes)} of ${mb(totalBytes)}` });
+        }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(REMOTE_PARALLEL, todo.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(remoteParallel(), todo.length) }, worker));
   }
   let done = 0;
   for (const f of files) {
@@ -164,8 +174,7 @@ export async function registerSnapshotView(
     }
     let checked: string;
     try {
-      checked = await (fetched.get(f) ?? dataFilePath(storage, f, held));
-      if (!(storage instanceof LocalStorage)) report(ctx, { phase: 'fetching data files', done: ++done, total: files.length });
+      checked = await (fetched.get(f) ?? dataFilePath(storage, f, held, ctx?.signal));
     } catch (e) {
       if (e instanceof LakerecError && e.code === 'not_found') {
         throw new LakerecError('data_file_missing',
@@ -309,12 +318,12 @@ export async function checkedDataFile(snapshot: Snapshot, f: ActiveFile, opts: {
 }
 
 /** The name DuckDB reads a data file by, after the store's checks (real root, regular file). */
-async function dataFilePath(storage: Storage, f: ActiveFile, held: EngineFile[]): Promise<string> {
+async function dataFilePath(storage: Storage, f: ActiveFile, held: EngineFile[], signal?: AbortSignal): Promise<string> {
   const path = f.outside ? f.absolutePath : f.path;
   // On disk the check is synchronous (one lstat per file, folders resolved once): a 300k-file
   // snapshot must not pay an await per file.
   if (storage instanceof LocalStorage) return storage.checkedLocalPath(path, undefined);
-  const ef = await storage.engineFile(path);
+  const ef = await storage.engineFile(path, undefined, signal);
   held.push(ef);
   return ef.path;
 }

@@ -25,6 +25,12 @@ import { presenceOf } from './presence';
 export interface OpenOptions {
   /** Read data and DV files whose paths resolve outside the table root (off by default). */
   allowOutsidePaths?: boolean;
+  /**
+   * Only the latest snapshot is wanted: the log is listed from the `_last_checkpoint` hint's
+   * checkpoint on (logfiles.ts listLog), not from its first commit. The handle then refuses what
+   * needs the earlier versions (history, changes, an older version or a timestamp).
+   */
+  latestOnly?: boolean;
   /** Override the read limits (default: storage/limits.ts and its environment knobs). */
   limits?: Partial<ReadLimits>;
 }
@@ -89,10 +95,10 @@ export class DeltaTable {
    * Opens the table a store holds (the local folder, memory, an object store). Callers open tables
    * by location with openTable (open.ts); this is for a store already built (tests, memory).
    */
-  static async openStorage(storage: Storage, location?: Location): Promise<DeltaTable> {
+  static async openStorage(storage: Storage, location?: Location, opts: Pick<OpenOptions, 'latestOnly'> = {}): Promise<DeltaTable> {
     let listing: LogListing | null;
     try {
-      listing = await listLog(storage);
+      listing = await listLog(storage, { fromCheckpoint: opts.latestOnly === true });
     } catch (e) {
       // A file named _delta_log: not a table (as before the seam), not a folder error.
       if (e instanceof LakerecError && e.code === 'not_a_folder') listing = null;
@@ -109,7 +115,7 @@ export class DeltaTable {
 
   /** Re-lists _delta_log (new commits by another writer); cached parses stay valid (commits are immutable). */
   async refresh(): Promise<void> {
-    const listing = await listLog(this.storage);
+    const listing = await listLog(this.storage, { fromCheckpoint: this.listing.listedFrom !== null });
     if (listing === null) throw new LakerecError('not_a_delta_table', `${this.root} has no _delta_log folder any more`, { path: this.root });
     this.listing = listing;
     this.changesCache = null;
@@ -130,6 +136,12 @@ export class DeltaTable {
     for (const v of this.listing.commits.keys()) if (v < min) min = v;
     for (const v of this.listing.checkpoints.keys()) if (v < min) min = v;
     return min === Infinity ? 0 : min;
+  }
+
+  /** Refuses work that needs versions the listing from the checkpoint left out (a caller's mistake, named). */
+  private wholeLog(what: string): void {
+    if (this.listing.listedFrom === null) return;
+    throw new LakerecError('usage', `${this.root} was opened for its latest snapshot only (its log listed from the checkpoint at version ${this.listing.listedFrom}): ${what} need the whole log; open it without latestOnly`);
   }
 
   /** Things a user should know that did not stop the read (e.g. a stale or corrupt _last_checkpoint). */
@@ -157,6 +169,7 @@ export class DeltaTable {
    * MISSING_VERSIONS_LISTED_MAX of them; beyond that, only the versions that exist.
    */
   versions(): VersionInfo[] {
+    this.wholeLog('its versions');
     const listed = this.listedVersions();
     const latest = this.latestVersion;
     const missingCount = latest + 1 - listed.length;
@@ -228,9 +241,11 @@ export class DeltaTable {
    * at the latest version (a snapshot there is read off it).
    */
   history(ctx?: JobContext): Promise<History> {
+    this.wholeLog('its history');
     if (!this.historyCache) {
       const p = buildHistory({
         root: this.root,
+        engineDirs: this.storage.engineDirs(),
         versions: () => this.versions(),
         changes: () => this.changes({}, ctx),
         commit: (version) => this.commitCache.get(version) ?? this.commit(version),
@@ -384,6 +399,7 @@ export class DeltaTable {
       throw new LakerecError('usage', 'give a version or a timestamp, not both');
     }
     const version = opts.timestamp !== undefined ? await this.versionAtTimestamp(opts.timestamp, ctx) : (opts.version ?? this.latestVersion);
+    if (this.listing.listedFrom !== null && version < this.listing.listedFrom) this.wholeLog(`version ${version}`);
     if (opts.useCheckpoints === false) return await this.snapshotFromState(await this.stateAt(version, ctx, false), version);
     let p = this.snapshotCache.get(version);
     if (!p) {
@@ -495,6 +511,7 @@ export class DeltaTable {
    * `hasCommitFile: false` and no actions.
    */
   async changes(opts: { from?: number; to?: number } = {}, ctx?: JobContext): Promise<VersionChange[]> {
+    this.wholeLog('its change sets');
     if (!this.changesCache) {
       const versions = new Set<number>([...this.listing.commits.keys()]);
       for (const [v, list] of this.listing.checkpoints) if (list.some((c) => c.complete)) versions.add(v);

@@ -92,7 +92,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     // From here on DuckDB may read the two sides' files and nothing else (defence in depth under
     // the type mapping and the expression check: no SQL of the run can open another file).
     await duck.restrict({
-      dirs: [target.root, ...(source.access.dirs ?? [])],
+      dirs: [...target.table.storage.engineDirs(), ...(source.access.dirs ?? [])],
       files: [...(source.access.files ?? []), ...target.snapshot.files.filter((f) => !f.absolutePath.startsWith(target.root)).map((f) => f.absolutePath)],
     });
 

@@ -16,6 +16,7 @@ import type { Snapshot, VersionChange } from '../delta/types';
 import { compareFamily } from './canonical';
 import type { Contract } from './contract';
 import { pushTo } from '../../shared/group';
+import { looksRemote } from '../../shared/location';
 
 export type SourceKind = 'parquet' | 'csv' | 'json' | 'delta';
 
@@ -59,9 +60,11 @@ export interface TargetSide {
 /** Opens the target's log at a version; no data file is read. Reader errors keep their codes (exit 3). */
 export async function openTarget(root: string, version?: number, open?: DeltaTable): Promise<TargetSide> {
   // The window hands its open table: the log read for the timeline and bisect serves here too.
-  const table = open ?? await openTable(resolve(root));
+  // A remote location is kept as named (resolving it would make it a local path).
+  const at = looksRemote(root) ? root : resolve(root);
+  const table = open ?? await openTable(at);
   const snapshot = await table.snapshot(version === undefined ? {} : { version });
-  return { root: resolve(root), table, snapshot, columns: schemaColumns(snapshot.schema), view: null };
+  return { root: at, table, snapshot, columns: schemaColumns(snapshot.schema), view: null };
 }
 
 // Up to this many distinct partition values, the one pass reads each partition's files on their
@@ -131,7 +134,7 @@ export interface SourceSide {
   access: DuckAccess;
 }
 
-interface ParsedSourceSpec { path: string; version: number | undefined }
+interface ParsedSourceSpec { path: string; version: number | undefined; remote?: boolean }
 
 /** Only a regular file or a folder is a source: a FIFO or a device would block or never end. */
 function realSource(p: string, spec: string): string {
@@ -150,6 +153,11 @@ function realSource(p: string, spec: string): string {
 
 /** "lake/orders@3" names a Delta table at version 3 (only when the literal path does not exist). */
 function parseSourceSpec(spec: string, cwd: string): ParsedSourceSpec {
+  // A remote source is a Delta table at a location (`s3://b/t`, `s3://b/t@3`), opened through its store.
+  if (looksRemote(spec)) {
+    const m = /^(.*)@(\d+)$/.exec(spec);
+    return { path: m ? m[1] : spec, version: m ? Number(m[2]) : undefined, remote: true };
+  }
   const direct = resolve(cwd, spec);
   if (existsSync(direct)) return { path: realSource(direct, spec), version: undefined };
   const m = /^(.*)@(\d+)$/.exec(spec);
@@ -157,7 +165,8 @@ function parseSourceSpec(spec: string, cwd: string): ParsedSourceSpec {
   throw new LakerecError('source_unreadable', `source ${spec} does not exist`, { path: spec });
 }
 
-function detectKind(path: string): SourceKind {
+function detectKind(path: string, remote = false): SourceKind {
+  if (remote) return 'delta';
   const st = statSync(path);
   if (st.isDirectory()) {
     if (existsSync(join(path, '_delta_log'))) return 'delta';
@@ -193,8 +202,8 @@ export function parquetFilesUnder(dir: string): string[] {
 export async function openSource(
   conn: DuckDBConnection, spec: string, cwd: string, contract: Contract, target: TargetSide, view: string,
 ): Promise<SourceSide> {
-  const { path, version } = parseSourceSpec(spec, cwd);
-  const kind = detectKind(path);
+  const { path, version, remote } = parseSourceSpec(spec, cwd);
+  const kind = detectKind(path, remote);
   const description = version === undefined ? spec : `${path}@${version}`;
   const raw = `${view}_raw`;
   let snapshot: Snapshot | null = null;
@@ -204,7 +213,7 @@ export async function openSource(
     if (kind === 'delta') {
       const table = await openTable(path);
       snapshot = await table.snapshot(version === undefined ? {} : { version });
-      access.dirs = [path];
+      access.dirs = table.storage.engineDirs();
       await registerSnapshotView(conn, snapshot, raw, {});
     } else if (kind === 'parquet') {
       const files = statSync(path).isDirectory() ? parquetFilesUnder(path) : [path];

@@ -75,8 +75,8 @@ export class AzureObjectClient implements ObjectClient {
   async list(prefix: string, startAfter: string | undefined, signal?: AbortSignal): Promise<ObjectMeta[]> {
     const out: ObjectMeta[] = [];
     try {
-      // The Blob API's listing has no start-after on every service version: keys before it are skipped here.
-      for await (const item of this.container.listBlobsByHierarchy('/', { prefix, abortSignal: signal })) {
+      // The Blob API's startFrom (inclusive: the key itself is skipped here) lists from that key on.
+      for await (const item of this.container.listBlobsByHierarchy('/', { prefix, abortSignal: signal, ...(startAfter !== undefined ? { startFrom: startAfter } : {}) })) {
         if (item.kind === 'prefix') continue;
         if (startAfter !== undefined && item.name <= startAfter) continue;
         out.push({ key: item.name, size: Number(item.properties.contentLength ?? 0), mtimeMs: item.properties.lastModified.getTime(), etag: item.properties.etag ?? null });

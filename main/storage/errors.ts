@@ -29,7 +29,14 @@ export function remoteError(e: unknown, ctx: RemoteErrorContext): LakerecError {
   const status = statusOf(e);
   const name = nameOf(e);
   if ((e as Error)?.name === 'AbortError' || name === 'AbortError') return new LakerecError('cancelled', 'cancelled');
-  if ((e as Error)?.name === 'CredentialsProviderError' || /Could not load credentials|CredentialUnavailable/i.test((e as Error)?.message ?? '')) {
+  const message = (e as Error)?.message ?? '';
+  if (/SSO/.test(message) && ((e as Error)?.name === 'CredentialsProviderError' || (e as Error)?.name === 'TokenProviderError')) {
+    // An SSO profile without a live session: the SDK's reason names the profile and no secret.
+    // The SDK tries to refresh an expired token; without the registration in the cache it says it cannot.
+    const why = /expired|Cannot refresh/i.test(message) ? 'has expired' : /not found|invalid/i.test(message) ? 'has no valid token (never logged in, or the token is invalid)' : 'cannot be used';
+    return new LakerecError('source_unreadable', `no credentials for ${ctx.table}: the SSO session of ${ctx.credentialSource} ${why}; log in again with \`aws sso login\` for that profile`);
+  }
+  if ((e as Error)?.name === 'CredentialsProviderError' || /Could not load credentials|CredentialUnavailable/i.test(message)) {
     return new LakerecError('source_unreadable', `no credentials were found for ${ctx.table}: tried ${ctx.credentialSource}`);
   }
   if (status === 401 || status === 403 || /AccessDenied|InvalidAccessKeyId|SignatureDoesNotMatch|AuthorizationFailure|AuthenticationFailed|NoAuthenticationInformation/i.test(name)) {

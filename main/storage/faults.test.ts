@@ -210,6 +210,32 @@ describe('faults from a real S3 server through a loopback proxy', () => {
     }
   }, 30_000);
 
+  it('a data file download in flight: the job\'s Cancel aborts it; progress is in bytes, from the add actions\' sizes', async () => {
+    const t = await openTable(loc, { env: env(), cache: new BlobCache(64 << 20) });
+    const snap = await t.snapshot();
+    const total = snap.files.reduce((n, f) => n + f.add.size, 0);
+    // Whole: the last report says every byte of every file, and names the files.
+    const seen: { done: number; total: number | null; message?: string }[] = [];
+    await registerSnapshotView(duck.conn, snap, 'p', {}, { progress: (pr) => { if (pr.phase.startsWith('fetching')) seen.push(pr); } });
+    await dropSnapshotView(duck.conn, 'p');
+    expect(seen.length).toBe(snap.files.length);
+    expect(seen.every((x) => x.total === total)).toBe(true);
+    expect(seen[seen.length - 1].done).toBe(total);
+    expect(seen[seen.length - 1].message).toBe(`${snap.files.length} of ${snap.files.length} files, ${(total / 1048576).toFixed(1)} MB of ${(total / 1048576).toFixed(1)} MB`);
+    // A slow data file (not yet cached: a fresh cache), cancelled 300 ms into its download.
+    const fresh = await openTable(loc, { env: env(), cache: new BlobCache(64 << 20) });
+    const snap2 = await fresh.snapshot();
+    proxy.fault = (r) => (r.method === 'GET' && /\.parquet/.test(r.url) && !/_delta_log/.test(r.url) ? { kind: 'delay', ms: 8000 } : { kind: 'pass' });
+    const ac = new AbortController();
+    const started = Date.now();
+    setTimeout(() => ac.abort(), 300);
+    const e = await codeOf(registerSnapshotView(duck.conn, snap2, 'q', {}, { signal: ac.signal }));
+    proxy.fault = () => ({ kind: 'pass' });
+    expect(e.code).toBe('cancelled');
+    expect(Date.now() - started).toBeLessThan(4000);
+    await dropSnapshotView(duck.conn, 'q');
+  }, 60_000);
+
   it('a slow server: Cancel stops the transfers, no hang', async () => {
     proxy.fault = () => ({ kind: 'delay', ms: 5000 });
     const ac = new AbortController();

@@ -4,6 +4,7 @@
 // machine: this client is written to the same ObjectClient contract and covered by contract tests
 // only (storage/gcs.test.ts); it has not been run against a server.
 import { Storage as GcsStorage, type Bucket } from '@google-cloud/storage';
+import { LakerecError } from '../../shared/errors';
 import { displayLocation } from '../../shared/location';
 import type { ObjectClient, ObjectMeta, RemoteLocation } from './object';
 import { remoteError } from './errors';
@@ -20,9 +21,19 @@ export class GcsObjectClient implements ObjectClient {
   readonly credentialSource: string;
   private readonly bucket: Bucket;
 
-  constructor(private readonly location: GcsLocation, opts: { env?: NodeJS.ProcessEnv } = {}) {
+  constructor(private readonly location: GcsLocation, opts: { env?: NodeJS.ProcessEnv; anonymous?: boolean } = {}) {
     const env = opts.env ?? process.env;
-    this.bucket = new GcsStorage({ retryOptions: { autoRetry: true, maxRetries: 3 } }).bucket(location.bucket);
+    if (opts.anonymous) {
+      throw new LakerecError('usage', `--anonymous is not available for gs:// locations in this build (${displayLocation(location)}): the GCS client is not run against a server here`);
+    }
+    // The run's environment names the key file and the emulator explicitly (the library would
+    // otherwise read them from the process's environment).
+    this.bucket = new GcsStorage({
+      retryOptions: { autoRetry: true, maxRetries: 3 },
+      ...(env.GOOGLE_APPLICATION_CREDENTIALS ? { keyFilename: env.GOOGLE_APPLICATION_CREDENTIALS } : {}),
+      ...(env.STORAGE_EMULATOR_HOST ? { apiEndpoint: env.STORAGE_EMULATOR_HOST } : {}),
+      ...(env.GOOGLE_CLOUD_PROJECT ? { projectId: env.GOOGLE_CLOUD_PROJECT } : {}),
+    }).bucket(location.bucket);
     this.credentialSource = env.STORAGE_EMULATOR_HOST ? `the emulator at STORAGE_EMULATOR_HOST`
       : env.GOOGLE_APPLICATION_CREDENTIALS ? 'the key file in GOOGLE_APPLICATION_CREDENTIALS'
         : 'application default credentials (gcloud ADC file, metadata server)';

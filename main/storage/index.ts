@@ -7,3 +7,4 @@ export { LIMIT_KNOBS, readLimits, type ReadLimits } from './limits';
 export { ObjectStorage, type ObjectClient, type ObjectMeta, type RemoteLocation, type TransferStats } from './object';
 export { BlobCache, CACHE_KNOB, DEFAULT_CACHE_MB, cacheCapBytes, sharedCache } from './cache';
 export { storageFor, type StorageOptions } from './open';
+export { storeEnv, storeSettings, withStoreSettings, type StoreSettings } from './settings';

@@ -17,7 +17,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import { randomBytes } from 'node:crypto';
 import { LakerecError } from '../../shared/errors';
 import { readLimits, type ReadLimits } from './limits';
-import { checkCap, outsideError, relativeSegments, type EngineFile, type FileMeta, type ReadCap, type Storage } from './storage';
+import { checkCap, outsideError, relativeSegments, type EngineFile, type FileMeta, type ListOptions, type ReadCap, type Storage } from './storage';
 
 export interface LocalStorageOptions {
   allowOutsidePaths?: boolean;
@@ -195,7 +195,7 @@ export class LocalStorage implements Storage {
     return { fd, st, real };
   }
 
-  async list(dir: string): Promise<FileMeta[] | null> {
+  async list(dir: string, opts: ListOptions = {}): Promise<FileMeta[] | null> {
     const real = this.realPathOf(dir);
     if (real === null) return null;
     let st: Stats;
@@ -208,7 +208,10 @@ export class LocalStorage implements Storage {
       throw new LakerecError('io_error', `cannot list ${this.describe(dir)}: ${errno(e) ?? 'error'}`, { path: this.describe(dir) });
     }
     const out: FileMeta[] = [];
+    // A folder is read whole by readdir; with startAfter only the later names are stat'ed and kept.
+    const after = opts.startAfter;
     for (const n of names.sort()) {
+      if (after !== undefined && n <= after) continue;
       let s: Stats;
       try { s = statSync(join(real, n)); } catch { continue; } // dangling link or raced with a cleanup
       if (s.isDirectory()) { out.push({ path: dir === '' ? n : `${dir}/${n}`, size: 0, mtimeMs: s.mtimeMs, folder: true }); continue; }

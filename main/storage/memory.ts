@@ -60,7 +60,7 @@ export class MemoryStorage implements Storage {
     return e;
   }
 
-  async list(dir: string): Promise<FileMeta[] | null> {
+  async list(dir: string, opts: { startAfter?: string } = {}): Promise<FileMeta[] | null> {
     const prefix = dir === '' ? '' : `${this.key(dir)}/`;
     const out: FileMeta[] = [];
     let folder = dir === '';
@@ -68,6 +68,7 @@ export class MemoryStorage implements Storage {
       if (!k.startsWith(prefix)) continue;
       folder = true;
       if (k.slice(prefix.length).includes('/')) continue;
+      if (opts.startAfter !== undefined && k.slice(prefix.length) <= opts.startAfter) continue;
       out.push({ path: k, size: e.bytes.length, mtimeMs: e.mtimeMs });
     }
     return folder ? out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) : null;

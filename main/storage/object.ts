@@ -52,6 +52,9 @@ export interface TransferStats {
   bytes: number;
   /** Bytes fetched for data files (Parquet outside _delta_log, DV files). */
   dataBytes: number;
+  /** Listing calls, and the keys they returned (the log listed from a checkpoint lists fewer). */
+  lists: number;
+  listedKeys: number;
 }
 
 const isLog = (path: string): boolean => path.startsWith('_delta_log/');
@@ -60,7 +63,7 @@ export class ObjectStorage implements Storage {
   readonly root: string;
   readonly allowOutsidePaths: boolean;
   readonly limits: ReadLimits;
-  readonly stats: TransferStats = { requests: 0, bytes: 0, dataBytes: 0 };
+  readonly stats: TransferStats = { requests: 0, bytes: 0, dataBytes: 0, lists: 0, listedKeys: 0 };
   private readonly cache: BlobCache;
   private readonly metas = new Map<string, ObjectMeta>();
   private readonly signal: AbortSignal | undefined;
@@ -112,6 +115,8 @@ export class ObjectStorage implements Storage {
     const after = opts.startAfter === undefined ? undefined : `${prefix}${opts.startAfter}`;
     const objects = await this.client.list(prefix, after, this.live());
     this.stats.requests++;
+    this.stats.lists++;
+    this.stats.listedKeys += objects.length;
     if (objects.length === 0 && after === undefined) return null;
     const out: FileMeta[] = [];
     for (const o of objects) {
@@ -169,13 +174,23 @@ export class ObjectStorage implements Storage {
     throw new LakerecError('usage', `lakerec never writes to a remote location (${this.describe(path)})`);
   }
 
-  async engineFile(path: string, cap?: ReadCap): Promise<EngineFile> {
+  async engineFile(path: string, cap?: ReadCap, signal?: AbortSignal): Promise<EngineFile> {
+    if (signal?.aborted) throw new LakerecError('cancelled', 'The job was cancelled.');
     const m = await this.mustMeta(path, cap?.what ?? 'file');
     if (cap) checkCap(m.size, cap, this.describe(path));
     return this.cache.pin(
       { id: `${this.root}\u0000${path}`, size: m.size, mtimeMs: m.mtimeMs, etag: m.etag, name: path.split('/').pop() ?? 'file' },
       async () => {
-        const bytes = await this.client.get(m.key, undefined, this.live());
+        // The store's signal (the open's) and the job's: either one aborts the download in flight.
+        const own = this.live();
+        const both = own && signal ? AbortSignal.any([own, signal]) : own ?? signal;
+        let bytes: Buffer;
+        try {
+          bytes = await this.client.get(m.key, undefined, both);
+        } catch (e) {
+          if (signal?.aborted) throw new LakerecError('cancelled', 'The job was cancelled.');
+          throw e;
+        }
         this.count(path, bytes.length);
         if (bytes.length !== m.size) throw new LakerecError('io_error', `${this.describe(path)} came back with ${bytes.length} of its ${m.size} bytes; the read is not trusted`, { path });
         return bytes;

@@ -4,15 +4,17 @@
 import type { Location } from '../../shared/location';
 import { LocalStorage } from './local';
 import { ObjectStorage, type ObjectClient } from './object';
-import type { ReadLimits } from './limits';
+import { readLimits, type ReadLimits } from './limits';
 import type { Storage } from './storage';
 import type { BlobCache } from './cache';
+import { storeSettings } from './settings';
 
 export interface StorageOptions {
   allowOutsidePaths?: boolean;
   limits?: Partial<ReadLimits>;
   /** Unsigned / anonymous requests for this remote location (a public bucket): an explicit choice. */
   anonymous?: boolean;
+  /** The environment the clients read; default the run's (storage/settings.ts). */
   env?: NodeJS.ProcessEnv;
   cache?: BlobCache;
   /** Cancels the store's requests (a remote table's transfers stop with the job). */
@@ -21,18 +23,23 @@ export interface StorageOptions {
 
 /** The store for a location. Throws `not_found` / `not_a_folder` for a local folder that is not one. */
 export async function storageFor(loc: Location, opts: StorageOptions = {}): Promise<Storage> {
-  if (loc.kind === 'local') return new LocalStorage(loc.path, { allowOutsidePaths: opts.allowOutsidePaths, limits: opts.limits });
+  // The run's settings (the CLI's io.env and --anonymous) unless the caller gave its own.
+  const run = storeSettings();
+  const env = opts.env ?? run.env;
+  const anonymous = opts.anonymous ?? run.anonymous;
+  const limits = { ...readLimits({}, env), ...opts.limits };
+  if (loc.kind === 'local') return new LocalStorage(loc.path, { allowOutsidePaths: opts.allowOutsidePaths, limits });
   let client: ObjectClient;
   // Each SDK is loaded only when a location of its kind is opened (a local open pays for none).
   if (loc.kind === 's3') {
     const { S3ObjectClient } = await import('./s3');
-    client = new S3ObjectClient(loc, { anonymous: opts.anonymous, env: opts.env });
+    client = new S3ObjectClient(loc, { anonymous, env });
   } else if (loc.kind === 'azure') {
     const { AzureObjectClient } = await import('./azure');
-    client = new AzureObjectClient(loc, { anonymous: opts.anonymous, env: opts.env });
+    client = new AzureObjectClient(loc, { anonymous, env });
   } else {
     const { GcsObjectClient } = await import('./gcs');
-    client = new GcsObjectClient(loc, { env: opts.env });
+    client = new GcsObjectClient(loc, { anonymous, env });
   }
-  return new ObjectStorage(loc, client, { allowOutsidePaths: opts.allowOutsidePaths, limits: opts.limits, cache: opts.cache, signal: opts.signal });
+  return new ObjectStorage(loc, client, { allowOutsidePaths: opts.allowOutsidePaths, limits, cache: opts.cache, signal: opts.signal });
 }

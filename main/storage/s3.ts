@@ -11,6 +11,7 @@
 //   connection resets), LAKEREC_S3_MAX_ATTEMPTS attempts (default 4), then a clear error.
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
+import { join } from 'node:path';
 import { LakerecError } from '../../shared/errors';
 import { displayLocation } from '../../shared/location';
 import type { ObjectClient, ObjectMeta, RemoteLocation } from './object';
@@ -24,6 +25,19 @@ export interface S3Options {
 
 const isLoopbackOrIp = (host: string): boolean =>
   host === 'localhost' || host.endsWith('.localhost') || /^\d{1,3}(\.\d{1,3}){3}$/.test(host) || host.startsWith('[');
+
+/**
+ * The shared config and credentials files the run's environment names (AWS_CONFIG_FILE,
+ * AWS_SHARED_CREDENTIALS_FILE, else under its HOME), given to the chain explicitly so a profile is
+ * read from the environment the CLI was given. (The SDK still finds an SSO token cache under the
+ * process's home folder: it takes no path for it.)
+ */
+function sharedFiles(env: NodeJS.ProcessEnv): { configFilepath?: string; filepath?: string } {
+  const home = env.HOME || env.USERPROFILE;
+  const configFilepath = env.AWS_CONFIG_FILE || (home ? join(home, '.aws', 'config') : undefined);
+  const filepath = env.AWS_SHARED_CREDENTIALS_FILE || (home ? join(home, '.aws', 'credentials') : undefined);
+  return { ...(configFilepath ? { configFilepath } : {}), ...(filepath ? { filepath } : {}) };
+}
 
 /** The client settings the environment gives (exported for the contract tests). */
 export function s3Config(env: NodeJS.ProcessEnv, anonymous: boolean): { config: S3ClientConfig; credentialSource: string; endpoint: string | null } {
@@ -59,7 +73,7 @@ export function s3Config(env: NodeJS.ProcessEnv, anonymous: boolean): { config: 
     // otherwise the SDK's chain, which reads the process's environment, profiles and metadata.
     config.credentials = env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
       ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN }
-      : fromNodeProviderChain({ timeout: 1000, maxRetries: 0, ...(env.AWS_PROFILE ? { profile: env.AWS_PROFILE } : {}) });
+      : fromNodeProviderChain({ timeout: 1000, maxRetries: 0, ...sharedFiles(env), ...(env.AWS_PROFILE ? { profile: env.AWS_PROFILE } : {}) });
     credentialSource = env.AWS_ACCESS_KEY_ID ? 'the environment (AWS_ACCESS_KEY_ID)'
       : env.AWS_PROFILE ? `the profile "${env.AWS_PROFILE}" (AWS_PROFILE)`
         : env.AWS_WEB_IDENTITY_TOKEN_FILE ? 'web identity (AWS_WEB_IDENTITY_TOKEN_FILE)'

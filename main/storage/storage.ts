@@ -7,6 +7,11 @@
 import { LakerecError } from '../../shared/errors';
 import type { ReadLimits } from './limits';
 
+export interface ListOptions {
+  /** Only names (within the folder) that sort after this one. */
+  startAfter?: string;
+}
+
 /** One file of a listing or a stat. */
 export interface FileMeta {
   /** The path as given (table-relative, '/'-separated; or absolute when outside the root). */
@@ -43,8 +48,13 @@ export interface Storage {
   readonly root: string;
   readonly allowOutsidePaths: boolean;
   readonly limits: ReadLimits;
-  /** The entries of folder `dir` ('' = the root), sorted by path, folders marked `folder`; null when the folder does not exist. */
-  list(dir: string): Promise<FileMeta[] | null>;
+  /**
+   * The entries of folder `dir` ('' = the root), sorted by path, folders marked `folder`; null when
+   * the folder does not exist. With `startAfter` (a name in the folder), only the entries whose
+   * name sorts after it: an object store asks the server for them (S3 StartAfter, GCS startOffset),
+   * so a long log is not listed from its first commit.
+   */
+  list(dir: string, opts?: ListOptions): Promise<FileMeta[] | null>;
   /** A regular file's size and mtime; null when absent; refuses FIFOs, devices, sockets, folders. */
   stat(path: string): Promise<FileMeta | null>;
   /** The whole file, refused over the cap (checked on the opened file before reading). */
@@ -53,8 +63,11 @@ export interface Storage {
   readRange(path: string, offset: number, length: number): Promise<Buffer>;
   /** Creates the file only if nothing is at `path` (atomic, never clobbers): false when it exists. */
   writeIfAbsent(path: string, bytes: Uint8Array): Promise<boolean>;
-  /** A name DuckDB can read the file by (read_parquet), after the same checks as read(). */
-  engineFile(path: string, cap?: ReadCap): Promise<EngineFile>;
+  /**
+   * A name DuckDB can read the file by (read_parquet), after the same checks as read(). `signal`
+   * (the job's Cancel) aborts a remote file's download in flight.
+   */
+  engineFile(path: string, cap?: ReadCap, signal?: AbortSignal): Promise<EngineFile>;
   /** How a path is named in messages (the local absolute path, a URL). */
   describe(path: string): string;
   /** The local folders engineFile's names lie in (a query engine locked to them can read the table). */

@@ -4,7 +4,7 @@
 // of either. The proxy forwards the Host header unchanged (SigV4 and SharedKey sign it).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Agent, createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
@@ -51,13 +51,14 @@ async function waitForPort(port: number, ms: number): Promise<void> {
 /** s3rver on a free loopback port, with the buckets named; credentials S3RVER / S3RVER. */
 export async function startS3rver(buckets: string[]): Promise<RunningServer> {
   const dir = mkdtempSync(join(tmpdir(), 'lakerec-s3rver-'));
-  const S3rver = createRequire(import.meta.url)('s3rver') as new (o: object) => { run(): Promise<{ port: number }>; close(): Promise<void> };
+  const S3rver = createRequire(import.meta.url)('s3rver') as new (o: object) => { run(): Promise<{ port: number }>; close(): Promise<void>; httpServer?: Server };
   const server = new S3rver({ port: 0, address: '127.0.0.1', directory: dir, silent: true, configureBuckets: buckets.map((name) => ({ name })) });
   const { port } = await server.run();
   return {
     endpoint: `http://127.0.0.1:${port}`,
     port,
-    close: async () => { await server.close(); rmSync(dir, { recursive: true, force: true }); },
+    // Kept-alive client sockets (the test's own upload client) would hold the close.
+    close: async () => { server.httpServer?.closeAllConnections(); await server.close(); rmSync(dir, { recursive: true, force: true }); },
   };
 }
 
@@ -86,7 +87,9 @@ export async function startAzurite(): Promise<RunningServer & { connectionString
     close: async () => {
       await new Promise<void>((res) => {
         if (child.exitCode !== null) { res(); return; }
-        child.once('exit', () => res());
+        // Azurite's graceful stop waits for its clients' kept-alive sockets: killed after 3 s.
+        const hard = setTimeout(() => child.kill('SIGKILL'), 3000);
+        child.once('exit', () => { clearTimeout(hard); res(); });
         child.kill('SIGTERM');
       });
       rmSync(dir, { recursive: true, force: true });
@@ -147,6 +150,8 @@ export interface Proxy extends RunningServer {
 export async function startProxy(target: string): Promise<Proxy> {
   const t = new URL(target);
   let n = 0;
+  // Its own agent, destroyed on close: kept-alive sockets to the server would hold the server's close.
+  const agent = new Agent({ keepAlive: true });
   const proxy: Proxy = {
     endpoint: '',
     port: 0,
@@ -167,7 +172,7 @@ export async function startProxy(target: string): Promise<Proxy> {
       return;
     }
     const forward = (): void => {
-      const up = httpRequest({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers }, (ur) => {
+      const up = httpRequest({ host: t.hostname, port: t.port, method: req.method, path: req.url, headers: req.headers, agent }, (ur) => {
         seen.status = ur.statusCode ?? 0;
         res.writeHead(ur.statusCode ?? 502, ur.headers);
         if (f.kind === 'truncate') {
@@ -191,7 +196,7 @@ export async function startProxy(target: string): Promise<Proxy> {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   proxy.port = (server.address() as { port: number }).port;
   proxy.endpoint = `http://127.0.0.1:${proxy.port}`;
-  proxy.close = () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); });
+  proxy.close = () => new Promise<void>((r) => { server.closeAllConnections(); agent.destroy(); server.close(() => r()); });
   return proxy;
 }
 

@@ -109,7 +109,7 @@ describe('the grid\'s DuckDB is locked to the table folder', () => {
   it('reads the table\'s files, refuses any other file, and cannot be unlocked', async () => {
     const d = await openDuck({ threads: 1 });
     try {
-      await lockToFolder(d, root);
+      await lockToFolder(d, [root]);
       const { openTable } = await import('../delta/open');
       const f = (await (await openTable(root)).snapshot()).files[0].absolutePath;
       const n = await d.conn.runAndReadAll(`SELECT count(*) FROM read_parquet('${f.replace(/'/g, "''")}')`);

@@ -17,6 +17,7 @@ import { DeltaTable } from '../delta/table';
 import { openTable } from '../delta/open';
 import type { ActiveFile, Snapshot } from '../delta/types';
 import { checkWhere } from './where';
+import { looksRemote } from '../../shared/location';
 
 const MASK = maskValue('confidential', '');
 
@@ -66,9 +67,9 @@ export function gridColumns(snap: Snapshot): GridColumn[] {
  * Locks a DuckDB to one folder before any view or filter exists: it may read the table's folder
  * (and its spill folder), nothing else, and its settings can no longer be changed.
  */
-export async function lockToFolder(duck: Duck, root: string): Promise<void> {
+export async function lockToFolder(duck: Duck, dirs: string[]): Promise<void> {
   const spill = String((await duck.conn.runAndReadAll("SELECT current_setting('temp_directory')")).getRows()[0][0]);
-  await duck.conn.run(`SET allowed_directories = [${sqlString(root)}, ${sqlString(spill)}]`);
+  await duck.conn.run(`SET allowed_directories = [${[...dirs, spill].map(sqlString).join(', ')}]`);
   await duck.conn.run('SET enable_external_access = false');
   await duck.conn.run('SET lock_configuration = true');
 }
@@ -86,9 +87,11 @@ export class RowsService {
       return hit;
     }
     const p = (async () => {
+      // A remote table's files are read from the local cache its store fetches them into.
+      const dirs = looksRemote(root) ? (await openTable(root)).storage.engineDirs() : [root];
       const duck = await openDuck({ memoryLimit: '2GB' });
       try {
-        await lockToFolder(duck, root);
+        await lockToFolder(duck, dirs);
       } catch (e) {
         duck.close();
         throw e;
@@ -161,7 +164,7 @@ export class RowsService {
     const started = performance.now();
     let root: string;
     try {
-      root = realpathSync(rootIn);
+      root = looksRemote(rootIn) ? rootIn : realpathSync(rootIn);
     } catch {
       throw new LakerecError('not_found', `No folder at ${rootIn}.`, { path: rootIn });
     }

@@ -124,13 +124,13 @@ export class DataReader {
  * The DuckDB a bisect reads data through, limited to the table's files (and the source's) before
  * any query runs: no SQL of a bisect, whatever the log or the source holds, can open another file.
  */
-export async function openBisectDuck(h: Pick<History, 'root' | 'files'>, source: string | null): Promise<Duck> {
+export async function openBisectDuck(h: Pick<History, 'root' | 'files'> & Partial<Pick<History, 'engineDirs'>>, source: string | null): Promise<Duck> {
   const duck = await openDuck({ threads: 2, memoryLimit: boundedMemoryLimit(512) });
   const outside = h.files.map((f) => f.absolutePath).filter((p): p is string => p !== null && !isUnder(p, h.root));
   const src = source !== null && existsSync(source) ? source : null;
   const srcIsDir = src !== null && statSync(src).isDirectory();
   try {
-    await duck.restrict({ dirs: [h.root, ...(srcIsDir ? [src] : [])], files: [...outside, ...(src !== null && !srcIsDir ? [src] : [])] });
+    await duck.restrict({ dirs: [...(h.engineDirs ?? [h.root]), ...(srcIsDir ? [src] : [])], files: [...outside, ...(src !== null && !srcIsDir ? [src] : [])] });
   } catch (e) {
     duck.close();
     throw e;
