@@ -42,7 +42,8 @@ async function logReadsOf(screen: string): Promise<{ listed: number; rereads: Re
   const seen: StorageAccess[] = [];
   const stop = watchStorage((a) => { if (a.root === table) seen.push(a); });
   try {
-    // The window: open (the header), the History list beside it, then the tab.
+    // The window: the first page of the history, the open (the header), the History list beside it, then the tab.
+    await service.historyHead({ path: table }, ctx);
     await service.openTable({ path: table }, ctx);
     await service.listVersions({ path: table }, ctx);
     await SCREENS[screen](service, table);

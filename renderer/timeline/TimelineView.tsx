@@ -7,7 +7,7 @@ import { JobProgress } from '../ui/JobProgress';
 import { CopyButton } from '../ui/CopyButton';
 import { useNav } from '../app/nav';
 import { formatUtc, operationKind } from '../ui/format';
-import { TableGate } from '../app/TableGate';
+import { FirstPage, TableGate } from '../app/TableGate';
 import { useClient, useWorkbench } from '../state/context';
 import { CommitPanel } from './CommitPanel';
 import './timeline.css';
@@ -263,6 +263,8 @@ export function TimelineView() {
       {(status === 'loading' || status === 'idle' || path !== tablePath) && (
         <JobProgress progress={progress} waiting="Reading the log…" onCancel={cancel} testId="investigate-loading" cancelTestId="investigate-cancel" />
       )}
+      {/* The first page of the history stays on screen until the timeline is drawn. */}
+      {(status === 'loading' || status === 'idle' || path !== tablePath) && <FirstPage />}
       {status === 'error' && error && path === tablePath && (
         <div className="pad"><ErrorPanel error={error} onRetry={() => { if (tablePath) void load(tablePath); }} /></div>
       )}
