@@ -59,6 +59,18 @@ export const MAIN_LAYERS = [
   [{ name: 'testing', folders: ['main/testing'] }],
 ];
 
+// renderer/'s layers (the same rule as main/'s): the code every screen builds on (the API client,
+// the stores, the UI pieces, the app's navigation and loading gate, the stylesheets), then the
+// screens, one folder per tab, siblings of one tier: a tab imports the shared code and its own
+// folder, never another tab (what two tabs use moves down into the shared folders). On top, the
+// shell that puts every tab in one window (App.tsx) and the page's entry (main.tsx).
+export const RENDERER_TABS = ['history', 'timeline', 'compare', 'data', 'bisect', 'reconcile', 'partitions', 'schema', 'trust', 'proof', 'runs', 'lineage', 'open'];
+export const RENDERER_LAYERS = [
+  [{ name: 'renderer shared code', folders: ['renderer/api', 'renderer/state', 'renderer/ui', 'renderer/app', 'renderer/styles'] }],
+  RENDERER_TABS.map((t) => ({ name: `the ${t} tab`, folders: [`renderer/${t}`] })),
+  [{ name: 'the window shell', folders: ['renderer/app/App.tsx', 'renderer/main.tsx'] }],
+];
+
 const repoRoot = dirname(fileURLToPath(import.meta.url));
 
 const nodeBuiltins = [
@@ -125,6 +137,14 @@ export default tseslint.config(
     plugins: { layers },
     rules: {
       'layers/imports': ['error', { root: repoRoot, tiers: MAIN_LAYERS, common: ['shared'], covered: ['main', 'sample-lakes'] }],
+    },
+  },
+  {
+    files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    plugins: { layers },
+    rules: {
+      'layers/imports': ['error', { root: repoRoot, tiers: RENDERER_LAYERS, common: ['shared'], covered: ['renderer'] }],
     },
   },
   {

@@ -1,4 +1,4 @@
-// The `layers/imports` lint rule: main/'s inner layers (VS Code's "code-layering" idea). The map
+// The `layers/imports` lint rule: main/'s inner layers, and renderer/'s (shared code, tabs, shell) (VS Code's "code-layering" idea). The map
 // itself lives in eslint.config.js; this file only enforces it. A layer is a set of folders; the
 // layers form tiers, low to high: a file may import its own layer, shared/, and any layer of a
 // LOWER tier, never a sibling of its own tier and never upwards. A layer may instead name exactly
@@ -59,7 +59,7 @@ const rule = {
     }],
     messages: {
       upward: '{{from}} ({{fromLayer}}) may not import {{to}} ({{toLayer}}): {{fromLayer}} imports only {{allowed}} (the layer map in eslint.config.js).',
-      unplaced: '{{file}} is in no layer of main/: place its folder in the layer map in eslint.config.js.',
+      unplaced: '{{file}} is in no layer of {{covered}}/: place its folder in the layer map in eslint.config.js.',
       outside: '{{from}} ({{fromLayer}}) may not import {{to}}, which is in no layer.',
     },
   },
@@ -76,7 +76,7 @@ const rule = {
     if (!from) {
       return {
         Program(node) {
-          if (inside(file, covered)) context.report({ node, messageId: 'unplaced', data: { file } });
+          if (inside(file, covered)) context.report({ node, messageId: 'unplaced', data: { file, covered: covered.find((f) => inside(file, [f])) } });
         },
       };
     }

@@ -131,3 +131,35 @@ describe('sample lakes', () => {
     expect(defaultSample([])).toBeNull();
   });
 });
+
+describe('the first page of the history (historyHead)', () => {
+  it('comes from the listing and the newest commits alone, and equals the head of the full list', async () => {
+    const { writeLog } = await import('../bench/history');
+    const { watchStorage } = await import('../storage');
+    const { FIRST_PAGE_VERSIONS } = await import('../../shared/api');
+    const root = join(dir, 'long-120');
+    writeLog(root, 120, 60);
+    const s = createService({ mode: 'web', userDataDir: join(dir, 'userdata-head'), cwd: dir });
+    const read: string[] = [];
+    const stop = watchStorage((a) => { if (a.root === root && a.op === 'read') read.push(a.path); });
+    let head;
+    try {
+      ({ head } = await s.historyHead({ path: root }, ctx));
+    } finally {
+      stop();
+    }
+    expect(head.latestVersion).toBe(119);
+    expect(head.commitCount).toBe(120);
+    expect(head.versions).toHaveLength(FIRST_PAGE_VERSIONS);
+    expect(head.versions[0].version).toBe(119);
+    // Only the newest commits were read: no older commit, no replay.
+    expect(read.sort()).toEqual(head.versions.map((v) => `_delta_log/${String(v.version).padStart(20, '0')}.json`).sort());
+    const full = await s.listVersions({ path: root }, ctx);
+    expect(head.versions).toEqual(full.versions.slice(0, FIRST_PAGE_VERSIONS));
+  });
+
+  it('refuses what is not a table the way the open does', async () => {
+    const s = createService({ mode: 'web', userDataDir: join(dir, 'userdata-head2'), cwd: dir });
+    expect(await codeOf(s.historyHead({ path: join(dir, 'nope') }, ctx))).toBe('not_found');
+  });
+});

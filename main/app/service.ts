@@ -6,6 +6,7 @@ import { join, relative, sep } from 'node:path';
 import type {
   ApiHandlers, SampleTable, TableSummary, TransportMode, VersionRow,
 } from '../../shared/api';
+import { FIRST_PAGE_VERSIONS } from '../../shared/api';
 import { packRows } from '../../shared/api/packed';
 import { LakerecError } from '../../shared/errors';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
@@ -173,6 +174,17 @@ export function createService(opts: ServiceOptions): ApiHandlers {
         initialTable: opts.initialTable ? resolveUserPath(opts.initialTable, cwd) : null,
         sampleTables: opts.sampleTables ?? [],
       };
+    },
+
+    async historyHead({ path }, ctx) {
+      const root = resolveUserPath(path, cwd);
+      await assertTableFolder(root);
+      throwIfCancelled(ctx);
+      // The open table of this root (its listing): the newest commits are parsed into its cache,
+      // so the whole log's read (openTable, a call later) reads none of them again.
+      const table = await investigation.table(root, ctx);
+      const newest = await table.newestCommits(FIRST_PAGE_VERSIONS, ctx);
+      return { head: { path: root, name: tableName(root), latestVersion: table.latestVersion, commitCount: table.commitFileCount, versions: versionRows(newest) } };
     },
 
     async openTable({ path }, ctx) {

@@ -15,10 +15,11 @@ import { partitionHealth } from '../workbench/partitions';
 import { RowsService } from '../workbench/rows';
 import { schemaAt, schemaHistory } from '../workbench/schema-history';
 import type { InvestigationCache } from './investigate';
+import type { DeltaTable } from '../delta/table';
 
 /** A comparison as it leaves the engine: confidential values masked, as in every report. */
-export async function maskDiff(d: DiffResult): Promise<DiffResult> {
-  return { ...d, result: maskReconcileResult(d.result, sensitivityOf(d.result, await schemaSensitivity(d.path, d.to))) };
+export async function maskDiff(d: DiffResult, table?: DeltaTable): Promise<DiffResult> {
+  return { ...d, result: maskReconcileResult(d.result, sensitivityOf(d.result, await schemaSensitivity(table ?? d.path, d.to))) };
 }
 
 export type WorkbenchMethods = 'rows' | 'schemaAt' | 'schemaHistory' | 'compareVersions' | 'partitionHealth' | 'checkContractColumns';
@@ -61,17 +62,21 @@ export function createWorkbenchHandlers(o: { cwd: string; tables?: Investigation
   };
   return {
     async rows(req, ctx) {
-      return rows.page(await root(req.path), req, ctx);
+      const r = await root(req.path);
+      return rows.page(r, req, ctx, await o.tables?.table(r, ctx));
     },
     async schemaAt({ path, version }, ctx) {
-      return schemaAt(await root(path), version, ctx);
+      const r = await root(path);
+      return schemaAt(r, version, ctx, await o.tables?.table(r, ctx));
     },
     async schemaHistory({ path }, ctx) {
       const r = await root(path);
       return schemaHistory(r, ctx, await o.tables?.table(r, ctx));
     },
     async compareVersions(req, ctx) {
-      return maskDiff(await diffVersions(await root(req.path), { from: req.from, to: req.to, ...(req.keys?.length ? { keys: req.keys } : {}), ctx }));
+      const r = await root(req.path);
+      const table = await o.tables?.table(r, ctx);
+      return maskDiff(await diffVersions(r, { from: req.from, to: req.to, ...(req.keys?.length ? { keys: req.keys } : {}), ctx, ...(table ? { table } : {}) }), table);
     },
     async checkContractColumns({ text, table, source, version }) {
       const at = /^(.*)@(\d+)$/.exec(source);

@@ -523,22 +523,7 @@ export class DeltaTable {
         const hasCommitFile = this.listing.commits.has(v);
         const hasCheckpoint = (this.listing.checkpoints.get(v) ?? []).some((c) => c.complete);
         if (hasCommitFile) {
-          const c = await this.commit(v);
-          const ts = commitTimestampOf(c, this.listing.mtimes.get(v));
-          out.push({
-            version: v,
-            timestamp: ts.timestamp,
-            timestampSource: ts.source,
-            commitBytes: this.commitBytes.get(v) ?? null,
-            blankCommit: this.commitBlank.get(v) ?? false,
-            commitInfo: c.commitInfo as CommitInfo | null,
-            adds: c.adds,
-            removes: c.removes,
-            protocol: c.protocol,
-            metaData: c.metaData,
-            hasCommitFile,
-            hasCheckpoint,
-          });
+          out.push(this.changeOf(v, await this.commit(v), hasCheckpoint));
         } else {
           out.push({ version: v, timestamp: await this.timestampOf(v), timestampSource: 'checkpoint_mtime', commitBytes: null, blankCommit: false, commitInfo: null, adds: [], removes: [], protocol: null, metaData: null, hasCommitFile, hasCheckpoint });
         }
@@ -551,6 +536,46 @@ export class DeltaTable {
     const from = opts.from ?? -Infinity;
     const to = opts.to ?? Infinity;
     return this.changesCache.filter((c) => c.version >= from && c.version <= to);
+  }
+
+  /** A commit file's change set (its version is in the listing's commits). */
+  private changeOf(v: number, c: ParsedCommit, hasCheckpoint: boolean): VersionChange {
+    const ts = commitTimestampOf(c, this.listing.mtimes.get(v));
+    return {
+      version: v,
+      timestamp: ts.timestamp,
+      timestampSource: ts.source,
+      commitBytes: this.commitBytes.get(v) ?? null,
+      blankCommit: this.commitBlank.get(v) ?? false,
+      commitInfo: c.commitInfo as CommitInfo | null,
+      adds: c.adds,
+      removes: c.removes,
+      protocol: c.protocol,
+      metaData: c.metaData,
+      hasCommitFile: true,
+      hasCheckpoint,
+    };
+  }
+
+  /**
+   * The change sets of the newest `limit` commit files, ascending: a first page of the history
+   * from the listing and those commits alone (no replay, no older commit read). They are parsed
+   * into the same cache changes() reads, so the full read after it reads none of them again.
+   */
+  async newestCommits(limit: number, ctx?: JobContext): Promise<VersionChange[]> {
+    const newest = [...this.listing.commits.keys()].sort((a, b) => b - a).slice(0, Math.max(0, limit));
+    const out: VersionChange[] = [];
+    for (const v of newest.reverse()) {
+      throwIfCancelled(ctx);
+      const hasCheckpoint = (this.listing.checkpoints.get(v) ?? []).some((c) => c.complete);
+      out.push(this.changeOf(v, await this.commit(v), hasCheckpoint));
+    }
+    return out;
+  }
+
+  /** How many commit files the listing holds (the History list's length once the log is read). */
+  get commitFileCount(): number {
+    return this.listing.commits.size;
   }
 
   /**

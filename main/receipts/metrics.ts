@@ -129,6 +129,9 @@ function benchMetrics(bench: Json, ns: string, put: (name: string, v: unknown) =
   put(`${ns}.history.timeline_ms`, get(bench, 'history', 'timelineMs'));
   put(`${ns}.history.step_median_ms`, get(bench, 'history', 'stepMedianMs'));
   // timeline-ui: the same log in Chromium (absent, or { skipped }, where Chromium is missing).
+  // The first paint (header + the first page of the history) from the click, cold: the goal's figure.
+  put(`${ns}.timeline_ui.first_paint_ms`, get(bench, 'timelineUi', 'firstPaintMs'));
+  put(`${ns}.timeline_ui.first_open_first_paint_ms`, get(bench, 'timelineUi', 'firstOpenFirstPaintMs'));
   put(`${ns}.timeline_ui.open_to_painted_ms`, get(bench, 'timelineUi', 'openToPaintedMs'));
   put(`${ns}.timeline_ui.first_open_ms`, get(bench, 'timelineUi', 'firstOpenMs'));
   put(`${ns}.timeline_ui.warm_reopen_ms`, get(bench, 'timelineUi', 'warmReopenMs'));

@@ -32,6 +32,8 @@ export interface ReconcileOptions {
   source: string;
   /** `table`: an already open table (the window's), so its log is not read again. */
   target: { root: string; version?: number; table?: DeltaTable };
+  /** A Delta source (`path@version`) that is this already open table (Compare: two versions of one table), so its log is not read again. */
+  sourceTable?: DeltaTable;
   /** A parsed contract, or the path of its YAML file. */
   contract: Contract | string;
   /** Deepest level to run (default rows). */
@@ -84,7 +86,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     mark('target log');
     throwIfCancelled(ctx);
     report(ctx, { phase: 'opening the source', done: 0, total: null });
-    const source = await openSource(conn, opts.source, cwd, contract, target, 'lk_src_named');
+    const source = await openSource(conn, opts.source, cwd, contract, target, 'lk_src_named', opts.sourceTable);
     mark('source open');
     throwIfCancelled(ctx);
     // Every column the contract names must exist on a side: a typo would silently mean "nothing".

@@ -200,7 +200,7 @@ export function parquetFilesUnder(dir: string): string[] {
  * is read as UTC only where the contract says so, otherwise it is refused.
  */
 export async function openSource(
-  conn: DuckDBConnection, spec: string, cwd: string, contract: Contract, target: TargetSide, view: string,
+  conn: DuckDBConnection, spec: string, cwd: string, contract: Contract, target: TargetSide, view: string, openDelta?: DeltaTable,
 ): Promise<SourceSide> {
   const { path, version, remote } = parseSourceSpec(spec, cwd);
   const kind = detectKind(path, remote);
@@ -211,7 +211,8 @@ export async function openSource(
   const access: DuckAccess = { dirs: [], files: [] };
   try {
     if (kind === 'delta') {
-      const table = await openTable(path);
+      // The table already open at this path (Compare's own table) serves its version from its parsed log.
+      const table = openDelta && openDelta.root === path ? openDelta : await openTable(path);
       snapshot = await table.snapshot(version === undefined ? {} : { version });
       access.dirs = table.storage.engineDirs();
       await registerSnapshotView(conn, snapshot, raw, {});

@@ -1,6 +1,6 @@
 // The reader's storage seam (ADR 0008): one interface, a local folder and an in-memory store.
 export type { EngineFile, FileMeta, ReadCap, Storage } from './storage';
-export { bindStorage, storageOf } from './storage';
+export { bindStorage, storageOf, watchStorage, type StorageAccess } from './storage';
 export { LocalStorage, fileKind, type LocalStorageOptions } from './local';
 export { MemoryStorage } from './memory';
 export { LIMIT_KNOBS, readLimits, type ReadLimits } from './limits';

@@ -17,7 +17,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import { randomBytes } from 'node:crypto';
 import { LakerecError } from '../../shared/errors';
 import { readLimits, type ReadLimits } from './limits';
-import { checkCap, outsideError, relativeSegments, type EngineFile, type FileMeta, type ListOptions, type ReadCap, type Storage } from './storage';
+import { checkCap, noteAccess, outsideError, relativeSegments, type EngineFile, type FileMeta, type ListOptions, type ReadCap, type Storage } from './storage';
 
 export interface LocalStorageOptions {
   allowOutsidePaths?: boolean;
@@ -196,6 +196,7 @@ export class LocalStorage implements Storage {
   }
 
   async list(dir: string, opts: ListOptions = {}): Promise<FileMeta[] | null> {
+    noteAccess('list', this.root, dir);
     const real = this.realPathOf(dir);
     if (real === null) return null;
     let st: Stats;
@@ -221,6 +222,7 @@ export class LocalStorage implements Storage {
   }
 
   async stat(path: string): Promise<FileMeta | null> {
+    noteAccess('stat', this.root, path);
     const r = this.statOf(path);
     if (r === null) return null;
     const st = r.st;
@@ -229,6 +231,7 @@ export class LocalStorage implements Storage {
   }
 
   async read(path: string, cap: ReadCap): Promise<Buffer> {
+    noteAccess('read', this.root, path);
     const o = this.openRegular(path);
     if (!o) throw missing(path, cap.what);
     try {
@@ -251,6 +254,7 @@ export class LocalStorage implements Storage {
   }
 
   async readRange(path: string, offset: number, length: number): Promise<Buffer> {
+    noteAccess('readRange', this.root, path);
     const o = this.openRegular(path);
     if (!o) throw missing(path, 'file');
     try {

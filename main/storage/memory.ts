@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { makeTempDir, removeTempDir } from '../engine/tempdirs';
 import { join } from 'node:path';
 import { readLimits, type ReadLimits } from './limits';
-import { checkCap, outsideError, relativeSegments, type EngineFile, type FileMeta, type ReadCap, type Storage } from './storage';
+import { checkCap, noteAccess, outsideError, relativeSegments, type EngineFile, type FileMeta, type ReadCap, type Storage } from './storage';
 import { missing } from './local';
 
 interface Entry { bytes: Buffer; mtimeMs: number }
@@ -61,6 +61,7 @@ export class MemoryStorage implements Storage {
   }
 
   async list(dir: string, opts: { startAfter?: string } = {}): Promise<FileMeta[] | null> {
+    noteAccess('list', this.root, dir);
     const prefix = dir === '' ? '' : `${this.key(dir)}/`;
     const out: FileMeta[] = [];
     let folder = dir === '';
@@ -75,11 +76,13 @@ export class MemoryStorage implements Storage {
   }
 
   async stat(path: string): Promise<FileMeta | null> {
+    noteAccess('stat', this.root, path);
     const e = this.files.get(this.key(path));
     return e ? { path, size: e.bytes.length, mtimeMs: e.mtimeMs } : null;
   }
 
   async read(path: string, cap: ReadCap): Promise<Buffer> {
+    noteAccess('read', this.root, path);
     const e = this.get(path, cap.what);
     checkCap(e.bytes.length, cap, path);
     this.reads.push({ path });
@@ -87,6 +90,7 @@ export class MemoryStorage implements Storage {
   }
 
   async readRange(path: string, offset: number, length: number): Promise<Buffer> {
+    noteAccess('readRange', this.root, path);
     const e = this.get(path, 'file');
     this.reads.push({ path, offset, length });
     return e.bytes.subarray(Math.min(offset, e.bytes.length), Math.min(offset + length, e.bytes.length));

@@ -11,7 +11,7 @@
 import { LakerecError } from '../../shared/errors';
 import { displayLocation, objectKey, type Location } from '../../shared/location';
 import { readLimits, type ReadLimits } from './limits';
-import { checkCap, outsideError, relativeSegments, type EngineFile, type FileMeta, type ReadCap, type Storage } from './storage';
+import { checkCap, noteAccess, outsideError, relativeSegments, type EngineFile, type FileMeta, type ReadCap, type Storage } from './storage';
 import { sharedCache, type BlobCache } from './cache';
 
 export type RemoteLocation = Exclude<Location, { kind: 'local' }>;
@@ -110,6 +110,7 @@ export class ObjectStorage implements Storage {
   }
 
   async list(dir: string, opts: { startAfter?: string } = {}): Promise<FileMeta[] | null> {
+    noteAccess('list', this.root, dir);
     const base = this.key(dir === '' ? '' : dir);
     const prefix = base === '' ? '' : `${base}/`;
     const after = opts.startAfter === undefined ? undefined : `${prefix}${opts.startAfter}`;
@@ -138,6 +139,7 @@ export class ObjectStorage implements Storage {
   }
 
   async stat(path: string): Promise<FileMeta | null> {
+    noteAccess('stat', this.root, path);
     const m = await this.meta(path);
     return m ? { path, size: m.size, mtimeMs: m.mtimeMs } : null;
   }
@@ -149,6 +151,7 @@ export class ObjectStorage implements Storage {
   }
 
   async read(path: string, cap: ReadCap): Promise<Buffer> {
+    noteAccess('read', this.root, path);
     const m = await this.mustMeta(path, cap.what);
     checkCap(m.size, cap, this.describe(path));
     const bytes = await this.client.get(m.key, undefined, this.live());
@@ -161,6 +164,7 @@ export class ObjectStorage implements Storage {
   }
 
   async readRange(path: string, offset: number, length: number): Promise<Buffer> {
+    noteAccess('readRange', this.root, path);
     const m = await this.mustMeta(path, 'file');
     if (offset >= m.size || length <= 0) return Buffer.alloc(0);
     const len = Math.min(length, m.size - offset);

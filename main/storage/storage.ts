@@ -111,3 +111,27 @@ export function bindStorage(snapshot: object, storage: Storage): void {
 export function storageOf(snapshot: object): Storage | undefined {
   return storeOf.get(snapshot);
 }
+
+/** One request a store served: a listing, a stat or a read (whole or a range) of a table-relative path. */
+export interface StorageAccess {
+  op: 'list' | 'stat' | 'read' | 'readRange';
+  /** The store's root as the user named it. */
+  root: string;
+  path: string;
+}
+
+// Who watches the stores' requests (tests that count how often a screen reads `_delta_log`). No
+// watcher, no cost beyond one size check per request.
+const watchers = new Set<(a: StorageAccess) => void>();
+
+/** Calls `fn` for every request any store serves from now on; returns the function that stops it. */
+export function watchStorage(fn: (a: StorageAccess) => void): () => void {
+  watchers.add(fn);
+  return () => { watchers.delete(fn); };
+}
+
+/** Each store calls this once per request it serves (list, stat, read, readRange). */
+export function noteAccess(op: StorageAccess['op'], root: string, path: string): void {
+  if (watchers.size === 0) return;
+  for (const w of watchers) w({ op, root, path });
+}

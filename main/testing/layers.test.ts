@@ -74,6 +74,49 @@ describe('the main/ layer map (eslint.config.js)', () => {
   });
 });
 
+describe('the renderer/ layer map (eslint.config.js): tabs import shared code, not each other', () => {
+  it('fails a tab importing another tab (the History and Timeline tabs included)', async () => {
+    const e = await layerErrors('renderer/timeline/planted.tsx', "import { HistoryView } from '../history/HistoryView';\nexport const x = HistoryView;\n");
+    expect(e).toHaveLength(1);
+    expect(e[0]).toMatch(/renderer\/timeline\/planted\.tsx \(the timeline tab\) may not import renderer\/history\/HistoryView \(the history tab\)/);
+    expect(await layerErrors('renderer/history/planted.tsx', "import { TimelineChart } from '../timeline/TimelineChart';\nexport const x = TimelineChart;\n")).toHaveLength(1);
+    expect(await layerErrors('renderer/compare/planted.tsx', "export { ReconcileView } from '../reconcile/ReconcileView';\n")).toHaveLength(1);
+    expect(await layerErrors('renderer/data/planted.tsx', "export const f = () => import('../schema/SchemaView');\n")).toHaveLength(1);
+  });
+
+  it('fails shared renderer code importing a tab (the loading gate in renderer/app included)', async () => {
+    expect(await layerErrors('renderer/app/planted.tsx', "import { HistoryView } from '../history/HistoryView';\nexport const x = HistoryView;\n")).toHaveLength(1);
+    expect(await layerErrors('renderer/ui/planted.ts', "import { useBisect } from '../bisect/BisectView';\nexport const x = useBisect;\n")).toHaveLength(1);
+    expect(await layerErrors('renderer/state/planted.ts', "import { TimelineView } from '../timeline/TimelineView';\nexport const x = TimelineView;\n")).toHaveLength(1);
+  });
+
+  it('passes a tab importing renderer/ui, state, api, app, its own folder and shared/', async () => {
+    const code = [
+      "import { ErrorPanel } from '../ui/ErrorPanel';",
+      "import { useWorkbench } from '../state/context';",
+      "import { createClient } from '../api/client';",
+      "import { TableGate } from '../app/TableGate';",
+      "import { timelineStoreFor } from '../state/timeline';",
+      "import { TimelineChart } from './TimelineChart';",
+      "import { LakerecError } from '../../shared/errors';",
+      "import './timeline.css';",
+      'export const x = [ErrorPanel, useWorkbench, createClient, TableGate, timelineStoreFor, TimelineChart, LakerecError];',
+    ].join('\n');
+    expect(await layerErrors('renderer/timeline/planted.tsx', `${code}\n`)).toEqual([]);
+  });
+
+  it('lets the window shell (App.tsx) put every tab in one window', async () => {
+    const code = "import { HistoryView } from '../history/HistoryView';\nimport { TimelineView } from '../timeline/TimelineView';\nexport const x = [HistoryView, TimelineView];\n";
+    expect(await layerErrors('renderer/app/App.tsx', code)).toEqual([]);
+  });
+
+  it('fails a file in a renderer/ folder the map does not place', async () => {
+    const e = await layerErrors('renderer/newtab/planted.tsx', 'export const x = 1;\n');
+    expect(e).toHaveLength(1);
+    expect(e[0]).toMatch(/in no layer of renderer\//);
+  });
+});
+
 describe('no import circles (layers/no-cycle)', () => {
   // The rule reads the other files from disk, so the circle's other half is planted on disk.
   const dir = resolve(root, 'main', 'testing', `planted-cycle-${process.pid}`);

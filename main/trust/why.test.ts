@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StructType } from '../../shared/delta';
 import { openDuck, sqlString } from '../engine/duck';
-import { DeltaWriter } from '../delta/writer';
+import { DeltaWriter } from '../writer';
 import { parseContract } from '../reconcile/contract';
 import { parseWhy, whyKey, whyLines } from './why';
 

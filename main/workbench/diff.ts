@@ -7,8 +7,8 @@ import { LakerecError } from '../../shared/errors';
 import type { JobContext } from '../../shared/jobs';
 import type { ReconcileResult } from '../../shared/reconcile';
 import type { DiffCommit, DiffResult, VersionChanges } from '../../shared/workbench';
-import { openTable } from '../delta/open';
-import { forensics } from '../forensics/forensics';
+import { openTable, type TableHandle } from '../delta/open';
+import { forensicsOfHistory } from '../forensics/forensics';
 import { parseContract, type Contract } from '../reconcile/contract';
 import { reconcile } from '../reconcile/reconcile';
 import { contractFileFor } from './contract-file';
@@ -18,6 +18,8 @@ export interface DiffOptions {
   to: number;
   keys?: string[];
   ctx?: JobContext;
+  /** The open table (the window's): both versions, the commits between and the source side are read from its one parsed log. */
+  table?: TableHandle;
 }
 
 export const DIFF_NEEDS_KEYS = 'Comparing two versions matches rows by their key columns: give the keys (--keys K[,K2] on the command line, the Keys field in the window), or put a contract.yaml with `keys` beside the table.';
@@ -44,7 +46,7 @@ export function diffContract(root: string, keys: string[] | undefined, partition
 
 /** The comparison; `result` is the engine's, unmasked: every caller masks it as reports do (maskDiff in main/app/workbench.ts). */
 export async function diffVersions(root: string, o: DiffOptions): Promise<DiffResult> {
-  const table = await openTable(root);
+  const table = o.table ?? await openTable(root);
   for (const [name, v] of [['from', o.from], ['to', o.to]] as const) {
     if (v < 0 || v > table.latestVersion) {
       throw new LakerecError('version_not_found', `--${name} ${v}: ${root} has versions 0 to ${table.latestVersion}.`, { version: v });
@@ -54,11 +56,11 @@ export async function diffVersions(root: string, o: DiffOptions): Promise<DiffRe
   const snap = await table.snapshot({ version: o.to }, o.ctx);
   const floats = snap.schema.fields.filter((f) => f.type === 'double' || f.type === 'float').map((f) => f.name);
   const { contract, keysFrom } = diffContract(root, o.keys, snap.partitionColumns, floats);
-  const result = await reconcile({ source: `${root}@${o.from}`, target: { root, version: o.to }, contract, level: 'rows', ctx: o.ctx });
+  const result = await reconcile({ source: `${root}@${o.from}`, sourceTable: table, target: { root, version: o.to, table }, contract, level: 'rows', ctx: o.ctx });
   const lo = Math.min(o.from, o.to);
   const hi = Math.max(o.from, o.to);
   // The commits between, as the timeline summarises them (one model of a version's rows).
-  const summary = await forensics(root, { ctx: o.ctx });
+  const summary = await forensicsOfHistory(await table.history(o.ctx), { ctx: o.ctx });
   const commits: DiffCommit[] = summary.versions
     .filter((v) => v.version > lo && v.version <= hi)
     .map((v) => ({

@@ -114,10 +114,10 @@ export class RowsService {
     return run;
   }
 
-  private async view(s: Session, req: RowsRequest, ctx?: JobContext): Promise<View> {
+  private async view(s: Session, req: RowsRequest, ctx?: JobContext, open?: DeltaTable): Promise<View> {
     let table: DeltaTable;
     try {
-      table = await openTable(s.root);
+      table = open ?? await openTable(s.root);
     } catch (e) {
       throw e instanceof LakerecError ? e : new LakerecError('io_error', `Cannot read ${s.root}: ${(e as Error).message}`);
     }
@@ -160,7 +160,8 @@ export class RowsService {
   }
 
   /** One page of rows of a version, sorted and filtered as asked. */
-  async page(rootIn: string, req: RowsRequest, ctx?: JobContext): Promise<RowsPage> {
+  /** `table`: the table already open at `rootIn` (the window's), so its log is not read again. */
+  async page(rootIn: string, req: RowsRequest, ctx?: JobContext, table?: DeltaTable): Promise<RowsPage> {
     const started = performance.now();
     let root: string;
     try {
@@ -171,7 +172,7 @@ export class RowsService {
     const s = await this.session(root);
     return this.serial(s, async () => {
       throwIfCancelled(ctx);
-      const v = await this.view(s, req, ctx);
+      const v = await this.view(s, req, ctx, table);
       const conn: DuckDBConnection = s.duck.conn;
       const byName = new Map(v.columns.map((c) => [c.name, c]));
       const masked = new Set(v.columns.filter((c) => c.masked).map((c) => c.name));

@@ -31,8 +31,8 @@ function field(f: StructField, partitions: Set<string>): SchemaField {
 }
 
 /** The columns of a version: types, nullability, field metadata, column-mapping id and physical name. */
-export async function schemaAt(root: string, version: number | undefined, ctx?: JobContext): Promise<SchemaAt> {
-  const table = await openTable(root);
+export async function schemaAt(root: string, version: number | undefined, ctx?: JobContext, open?: DeltaTable): Promise<SchemaAt> {
+  const table = open ?? await openTable(root);
   const v = version ?? table.latestVersion;
   let snap;
   try {

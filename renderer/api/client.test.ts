@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HTTP_CANCEL_PATH, HTTP_EVENTS_PATH, HTTP_JOB_HEADER, type ApiClient } from '../../shared/api';
-import { pathFromDrop, type DropData } from '../open/drop';
+import { pathFromDrop, type DropData } from '../ui/drop';
 import { createHttpClient, takeToken } from './client';
 import { parseSseFrames } from './sse';
 

@@ -9,7 +9,7 @@ import { PartitionsView } from '../partitions/PartitionsView';
 import { SchemaView } from '../schema/SchemaView';
 import { HistoryView } from '../history/HistoryView';
 import { TimelineView } from '../timeline/TimelineView';
-import { pathFromDrop } from '../open/drop';
+import { pathFromDrop } from '../ui/drop';
 import { OpenPanel, RecentList, SampleList } from '../open/OpenPanel';
 import { ProofView } from '../proof/ProofView';
 import { ReconcileView } from '../reconcile/ReconcileView';

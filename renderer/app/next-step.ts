@@ -3,7 +3,7 @@
 import { useCallback } from 'react';
 import type { ApiClient } from '../../shared/api';
 import { bisectForFinding } from '../../shared/workbench';
-import { bisectStoreFor } from '../bisect/store';
+import { bisectStoreFor } from '../state/bisect';
 import { useClient, useWorkbench } from '../state/context';
 import { useNav } from './nav';
 

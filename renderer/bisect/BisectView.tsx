@@ -7,15 +7,15 @@ import { examinedText, PREDICATE_NAMES } from '../../shared/bisect';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { JobProgress } from '../ui/JobProgress';
 import { useNav } from '../app/nav';
-import { HistoryView } from '../history/HistoryView';
-import { formatUtc, operationKind } from '../history/format';
-import { formatInt } from '../timeline/timeline';
+import { TableGate } from '../app/TableGate';
+import { formatUtc, operationKind } from '../ui/format';
+import { formatInt } from '../ui/format';
 import { useClient, useWorkbench } from '../state/context';
-import { timelineStoreFor, useTimeline } from '../timeline/store';
+import { timelineStoreFor, useTimeline } from '../state/timeline';
 import { formExamples, type FormExamples } from './examples';
-import { whoLine } from '../timeline/who';
+import { whoLine } from '../ui/who';
 import './bisect.css';
-import { useBisect } from './store';
+import { useBisect } from '../state/bisect';
 
 const ABOUT: Record<PredicateName, string> = {
   'unique-keys': 'Good when no key value occurs on more than one row (rows with a null key are left out). Reads the key columns.',
@@ -239,7 +239,7 @@ export function BisectView() {
   }, [tablePath, timeline]);
   const examples = formExamples(overview, forensics);
 
-  if (!table || table.status !== 'ready' || !tablePath) return <HistoryView />;
+  if (!table || table.status !== 'ready' || !tablePath) return <TableGate />;
 
   // Every cell from one source: the plan (known before any probe), then each probe as its event
   // arrives (live, not replayed afterwards), then the result, which is the record.

@@ -3,14 +3,14 @@
 // commits between the two with their operations, then findings and example rows as in Reconcile.
 import { useEffect } from 'react';
 import { useNav } from '../app/nav';
-import { formatUtc, operationKind } from '../history/format';
-import { ReconcileResultView } from '../reconcile/ResultView';
-import { HistoryView } from '../history/HistoryView';
+import { formatUtc, operationKind } from '../ui/format';
+import { ReconcileResultView } from '../ui/ResultView';
+import { TableGate } from '../app/TableGate';
 import { useClient, useWorkbench } from '../state/context';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { JobProgress } from '../ui/JobProgress';
 import { CopyButton } from '../ui/CopyButton';
-import { formatInt } from '../timeline/timeline';
+import { formatInt } from '../ui/format';
 import { compareStoreFor, useCompare } from './store';
 import './compare.css';
 
@@ -65,7 +65,7 @@ export function CompareView() {
   const keysError = s.formError?.field === 'keys' ? s.formError.message : null;
   const versionsError = s.formError?.field === 'versions' ? s.formError.message : null;
   // Opening, or failed to open (a stopped server included): the table view says so.
-  if (tableStatus !== 'ready') return <HistoryView />;
+  if (tableStatus !== 'ready') return <TableGate />;
   return (
     <div className="compare-view pad" data-testid="compare-view">
       <form className="cmp-form" onSubmit={(e) => { e.preventDefault(); void s.run(); }} noValidate>

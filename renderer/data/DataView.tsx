@@ -4,7 +4,7 @@
 // picker, the row count; confidential columns arrive masked.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useNav } from '../app/nav';
-import { HistoryView } from '../history/HistoryView';
+import { TableGate } from '../app/TableGate';
 import { useClient, useWorkbench } from '../state/context';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { JobProgress } from '../ui/JobProgress';
@@ -167,7 +167,7 @@ export function DataView() {
   const stale = s.filterError !== null && s.status === 'ready';
 
   // Opening, or failed to open (a stopped server included): the table view says so.
-  if (tableStatus !== 'ready') return <HistoryView />;
+  if (tableStatus !== 'ready') return <TableGate />;
   return (
     <div className="data-view pad" data-testid="data-view">
       <div className="section-bar data-bar">

@@ -3,12 +3,11 @@
 // followed across models, each edge with its verdict. The numbers are the CLI's (one result object).
 import { useEffect, useMemo, useState } from 'react';
 import { ROWS, sqlFromLabel, type EdgeResult, type InfluenceResult, type LineageResult, type ModelResult } from '../../shared/lineage';
-import { useNav } from '../app/nav';
 import { useWorkbench } from '../state/context';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { JobProgress } from '../ui/JobProgress';
 import { PathInput } from '../ui/PathInput';
-import { useLineage } from './store';
+import { useLineage } from '../state/lineage';
 import './lineage.css';
 
 const pct = (n: number, d: number) => (d === 0 ? 'n/a' : `${Math.round((n / d) * 100)}%`);
@@ -303,27 +302,6 @@ export function LineageView() {
           </>
         )}
       </div>
-    </div>
-  );
-}
-
-/** The commit panel's line: the model that writes the table, and the way to its lineage. */
-export function CommitLineageLink() {
-  const t = useWorkbench((s) => s.table);
-  const table = t?.summary?.path ?? t?.path ?? '';
-  const setScreen = useNav((s) => s.setScreen);
-  const load = useLineage((s) => s.load);
-  const attachment = useLineage((s) => s.attachment);
-  const loadedFor = useLineage((s) => s.table);
-  useEffect(() => { if (table && loadedFor !== table) void load(table); }, [table, loadedFor, load]);
-  if (!table || !attachment?.project || loadedFor !== table) return null;
-  return (
-    <div className="lin-commit-link" data-testid="commit-lineage">
-      {attachment.tableModel
-        ? <>Written by the dbt model <code>{attachment.tableModel}</code>.</>
-        : <>A dbt project is attached, but no model of it writes this table.</>}
-      {' '}
-      <button type="button" className="btn btn-quiet btn-small" data-testid="commit-lineage-open" onClick={() => setScreen('lineage')}>Its lineage</button>
     </div>
   );
 }

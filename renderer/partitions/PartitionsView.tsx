@@ -4,12 +4,12 @@
 import { useEffect, useMemo, useState } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { partitionsAt, type PartitionHealth } from '../../shared/workbench';
-import { HistoryView } from '../history/HistoryView';
+import { TableGate } from '../app/TableGate';
 import { useClient, useWorkbench } from '../state/context';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { JobProgress } from '../ui/JobProgress';
 import { CopyButton } from '../ui/CopyButton';
-import { compact, formatBytes, formatInt } from '../timeline/timeline';
+import { compact, formatBytes, formatInt } from '../ui/format';
 import { partitionsStoreFor, usePartitions } from './store';
 import './partitions.css';
 
@@ -121,7 +121,7 @@ export function PartitionsView() {
   }, [path, store]);
   const h = s.health;
   // Opening, or failed to open (a stopped server included): the table view says so.
-  if (tableStatus !== 'ready') return <HistoryView />;
+  if (tableStatus !== 'ready') return <TableGate />;
   return (
     <div className="partitions-view pad" data-testid="partitions-view">
       <div className="section-bar pt-bar">

@@ -10,8 +10,8 @@ import { PathInput } from '../ui/PathInput';
 import { useClient, useWorkbench } from '../state/context';
 import { useNav } from '../app/nav';
 import { sourceFromDrop } from './drop';
-import { ReconcileResultView } from './ResultView';
-import { reconcileStoreFor, useReconcile } from './store';
+import { ReconcileResultView } from '../ui/ResultView';
+import { reconcileStoreFor, useReconcile } from '../state/reconcile';
 
 const LEVEL_QUESTIONS: Record<Level, string> = {
   schema: 'same columns and types?',

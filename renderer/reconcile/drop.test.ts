@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../shared/api';
-import type { DropData } from '../open/drop';
+import type { DropData } from '../ui/drop';
 import { sourceFromDrop } from './drop';
 import { routeSourceDrop } from './route-drop';
-import { reconcileStoreFor } from './store';
+import { reconcileStoreFor } from '../state/reconcile';
 
 const web: ApiClient = {
   invoke: () => Promise.reject(new Error('unused')),

@@ -3,7 +3,7 @@
 // uploads to the local engine.
 import type { ApiClient } from '../../shared/api';
 import type { LakerecErrorData } from '../../shared/errors';
-import { droppedPath, type DropData } from '../open/drop';
+import { droppedPath, type DropData } from '../ui/drop';
 
 export type SourceDrop = { path: string } | { file: File } | { error: LakerecErrorData } | null;
 

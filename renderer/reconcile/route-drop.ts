@@ -2,9 +2,9 @@
 // open is the source of truth for that table: the window switches to Reconcile and takes it.
 // A folder, or a file of another kind, is left to the window's open-a-table drop.
 import { SOURCE_FILE_PATTERN, type ApiClient } from '../../shared/api';
-import type { DropData } from '../open/drop';
+import type { DropData } from '../ui/drop';
 import { sourceFromDrop } from './drop';
-import { reconcileStoreFor } from './store';
+import { reconcileStoreFor } from '../state/reconcile';
 
 export function routeSourceDrop(dt: DropData, client: ApiClient, showReconcile: () => void): boolean {
   const f = dt.files.length === 1 ? dt.files[0] : null;

@@ -4,10 +4,10 @@ import { useEffect, useState } from 'react';
 import { examinedText, type BisectResult } from '../../shared/bisect';
 import type { RunRecord } from '../../shared/proof';
 import type { ReconcileResult } from '../../shared/reconcile';
-import { ReconcileResultView } from '../reconcile/ResultView';
+import { ReconcileResultView } from '../ui/ResultView';
 import { useNav } from '../app/nav';
 import { ErrorPanel } from '../ui/ErrorPanel';
-import { formatUtc } from '../history/format';
+import { formatUtc } from '../ui/format';
 import { useRuns, type RunsFilter } from './store';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

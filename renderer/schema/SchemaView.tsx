@@ -3,8 +3,8 @@
 // the schema with what was added, dropped, retyped or renamed.
 import { useEffect, useState } from 'react';
 import type { SchemaChange } from '../../shared/workbench';
-import { formatUtc } from '../history/format';
-import { HistoryView } from '../history/HistoryView';
+import { formatUtc } from '../ui/format';
+import { TableGate } from '../app/TableGate';
 import { useClient, useWorkbench } from '../state/context';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { JobProgress } from '../ui/JobProgress';
@@ -114,7 +114,7 @@ export function SchemaView() {
   }, [path, store]);
   useEffect(() => setV(at ? String(at.version) : ''), [at]);
   // Opening, or failed to open (a stopped server included): the table view says so.
-  if (tableStatus !== 'ready') return <HistoryView />;
+  if (tableStatus !== 'ready') return <TableGate />;
   return (
     <div className="schema-view pad" data-testid="schema-view">
       <form className="version-form" onSubmit={(e) => {

@@ -25,6 +25,7 @@ const summary = (path: string) => ({
   path, name: path.split('/').pop()!, version: 1, oldestVersion: 0, commitCount: 2, lastCommitAt: 0,
   partitionColumns: [], tableName: null, minReaderVersion: 1, minWriterVersion: 2,
 });
+const head = (path: string, n = 2) => ({ path, name: path.split('/').pop()!, latestVersion: n - 1, commitCount: n, versions: [row(n - 1)] });
 const row = (version: number) => ({ version, timestamp: 0, operation: 'WRITE', operationParameters: {}, engineInfo: null, who: NO_WHO, addedFiles: 1, removedFiles: 0 });
 
 describe('workbench store', () => {
@@ -32,6 +33,7 @@ describe('workbench store', () => {
     const c = client({
       appInfo: async () => ({ version: '0.1.0', mode: 'web', canPickFolder: false, canResolveDroppedFiles: false, canPickSource: false, canSaveFiles: false, initialTable: '/t/a', sampleTables: [] }),
       recentTables: async () => ({ tables: [] }),
+      historyHead: async ({ path }) => ({ head: head(path) }),
       openTable: async ({ path }) => ({ table: summary(path), recent: [{ path, name: 'a', openedAt: 1 }] }),
       listVersions: async (_r, opts) => {
         opts?.onProgress?.({ phase: 'reading log', done: 1, total: 2 });
@@ -41,7 +43,7 @@ describe('workbench store', () => {
     const store = createWorkbenchStore(c);
     await store.getState().boot();
     const s = store.getState();
-    expect(c.calls).toEqual(['appInfo', 'recentTables', 'openTable', 'listVersions']);
+    expect(c.calls).toEqual(['appInfo', 'recentTables', 'historyHead', 'openTable', 'listVersions']);
     expect(s.table).toMatchObject({ path: '/t/a', status: 'ready', progress: null, error: null });
     expect(s.table?.versions?.map((v) => v.version)).toEqual([1, 0]);
     expect(s.recent.map((r) => r.path)).toEqual(['/t/a']);
@@ -50,6 +52,7 @@ describe('workbench store', () => {
   it('shows a typed error, and a newer open wins over a slower older one', async () => {
     let releaseSlow: () => void = () => {};
     const c = client({
+      historyHead: async ({ path }) => ({ head: head(path) }),
       openTable: async ({ path }) => {
         if (path === '/slow') await new Promise<void>((r) => { releaseSlow = r; });
         if (path === '/bad') throw new ApiCallError({ code: 'log_corrupt', message: 'broken' });
@@ -66,6 +69,27 @@ describe('workbench store', () => {
     releaseSlow();
     await slow;
     expect(store.getState().table).toMatchObject({ path: '/fast', status: 'ready' });
+  });
+
+  it('paints the first page of the history before the whole log is read, its bar determinate from the listing', async () => {
+    let releaseOpen: () => void = () => {};
+    const c = client({
+      historyHead: async ({ path }) => ({ head: head(path, 10_000) }),
+      openTable: async ({ path }) => {
+        await new Promise<void>((r) => { releaseOpen = r; });
+        return { table: summary(path), recent: [] };
+      },
+      listVersions: async () => ({ versions: [row(1), row(0)] }),
+    });
+    const store = createWorkbenchStore(c);
+    const opening = store.getState().openTable('/t/long');
+    await new Promise((r) => setTimeout(r, 10));
+    // The first page is in, the open is still reading: loading, with the log's size known.
+    expect(store.getState().table).toMatchObject({ status: 'loading', summary: null, versions: null, head: { commitCount: 10_000 }, progress: { done: 1, total: 10_000 } });
+    releaseOpen();
+    await opening;
+    expect(store.getState().table).toMatchObject({ status: 'ready', head: { commitCount: 10_000 } });
+    expect(store.getState().table?.versions).toHaveLength(2);
   });
 
   it('asks for a path instead of calling the engine with an empty one', async () => {

@@ -1,7 +1,7 @@
 // The window's state (zustand). Screens read slices of it; actions call the ApiClient, never a
 // transport. One table is open at a time; a newer open wins over a slower older one.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { ApiClient, AppInfo, RecentTable, TableSummary, VersionRow } from '../../shared/api';
+import type { ApiClient, AppInfo, RecentTable, TableHead, TableSummary, VersionRow } from '../../shared/api';
 import type { LakerecErrorData } from '../../shared/errors';
 import type { Progress } from '../../shared/jobs';
 import { createJob, errorOf } from './job';
@@ -11,6 +11,8 @@ export type TableStatus = 'loading' | 'ready' | 'error';
 export interface OpenTableState {
   path: string;
   status: TableStatus;
+  /** The first page of the history (the listing and the newest commits), painted while the whole log is read. */
+  head: TableHead | null;
   summary: TableSummary | null;
   versions: VersionRow[] | null;
   progress: Progress | null;
@@ -63,9 +65,16 @@ export function createWorkbenchStore(client: ApiClient): StoreApi<WorkbenchState
       }
       set({
         notice: null,
-        table: { path: trimmed, status: 'loading', summary: null, versions: null, progress: null, error: null },
+        table: { path: trimmed, status: 'loading', head: null, summary: null, versions: null, progress: null, error: null },
       });
       await open.run(async ({ signal, current, onProgress }) => {
+        // First the first page (the listing and the newest commits: no replay), painted at once;
+        // then the whole log, its progress counted in commits.
+        const { head } = await client.invoke('historyHead', { path: trimmed }, { signal });
+        if (!current()) return null;
+        // The log's size is known from here: the bar is determinate from the first paint on (the
+        // first page's commits are read; the log read's own progress takes over as it comes).
+        set((s) => ({ table: s.table && { ...s.table, path: head.path, head, progress: s.table.progress ?? { phase: 'reading log', done: head.versions.length, total: head.commitCount } } }));
         const opened = await client.invoke('openTable', { path: trimmed }, { signal, onProgress });
         if (!current()) return null;
         set((s) => ({ recent: opened.recent, table: s.table && { ...s.table, path: opened.table.path, summary: opened.table, progress: null } }));

@@ -7,13 +7,14 @@ import { ErrorPanel } from '../ui/ErrorPanel';
 import { CopyButton } from '../ui/CopyButton';
 import { useNav } from '../app/nav';
 import { canBisect, useBisectThis } from '../app/next-step';
-import { formatUtc, operationKind } from '../history/format';
-import type { DetailState } from './store';
-import { compact, formatBytes, formatInt, niceAxis } from './timeline';
+import { formatUtc, operationKind } from '../ui/format';
+import type { DetailState } from '../state/timeline';
+import { niceAxis } from './timeline';
+import { compact, formatBytes, formatInt } from '../ui/format';
 import { useElementWidth } from '../ui/useElementHeight';
-import { WindowedList } from './WindowedList';
-import { whoLine } from './who';
-import { CommitLineageLink } from '../lineage/LineageView';
+import { WindowedList } from '../ui/WindowedList';
+import { whoLine } from '../ui/who';
+import { CommitLineageLink } from '../ui/CommitLineageLink';
 
 function value(v: unknown): string {
   if (v === null || v === undefined) return '—';

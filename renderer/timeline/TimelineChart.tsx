@@ -11,9 +11,10 @@
 // (chartGeometry in timeline.ts) and unit-tested.
 import { memo, useEffect, useMemo, useRef, useState, type PointerEvent } from 'react';
 import type { HeuristicHit, VersionSummary } from '../../shared/forensics';
-import { operationKind } from '../history/format';
+import { operationKind } from '../ui/format';
 import { useElementWidth } from '../ui/useElementHeight';
-import { brushZoom, bucketOf, buildBuckets, bucketsFor, chartGeometry, formatInt, moved, OP_COLOURS, ROW_COLOURS, zoomAround, type Bucket, type ChartGeometry, type ChartZoom } from './timeline';
+import { brushZoom, bucketOf, buildBuckets, bucketsFor, chartGeometry, moved, OP_COLOURS, ROW_COLOURS, zoomAround, type Bucket, type ChartGeometry, type ChartZoom } from './timeline';
+import { formatInt } from '../ui/format';
 
 interface Props {
   versions: VersionSummary[];

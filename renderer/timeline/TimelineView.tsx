@@ -6,16 +6,16 @@ import { ErrorPanel } from '../ui/ErrorPanel';
 import { JobProgress } from '../ui/JobProgress';
 import { CopyButton } from '../ui/CopyButton';
 import { useNav } from '../app/nav';
-import { formatUtc, operationKind } from '../history/format';
-import { HistoryView } from '../history/HistoryView';
+import { formatUtc, operationKind } from '../ui/format';
+import { FirstPage, TableGate } from '../app/TableGate';
 import { useClient, useWorkbench } from '../state/context';
 import { CommitPanel } from './CommitPanel';
 import './timeline.css';
-import { timelineStoreFor, useTimeline } from './store';
-import { formatBytes, formatInt } from './timeline';
+import { timelineStoreFor, useTimeline } from '../state/timeline';
+import { formatBytes, formatInt } from '../ui/format';
 import { TimelineChart } from './TimelineChart';
-import { WindowedList } from './WindowedList';
-import { whoLine } from './who';
+import { WindowedList } from '../ui/WindowedList';
+import { whoLine } from '../ui/who';
 
 const ROW = 26;
 /** The last cross-screen focus request handled (so coming back to the tab does not re-apply it). */
@@ -255,7 +255,7 @@ export function TimelineView() {
   }, [focus, client, tablePath, load, select]);
 
   // Opening, or failed to open: the table view says so (loading with Cancel, or the error).
-  if (!table || !tablePath) return <HistoryView />;
+  if (!table || !tablePath) return <TableGate />;
 
   return (
     <div className="investigate" data-testid="investigate">
@@ -263,6 +263,8 @@ export function TimelineView() {
       {(status === 'loading' || status === 'idle' || path !== tablePath) && (
         <JobProgress progress={progress} waiting="Reading the log…" onCancel={cancel} testId="investigate-loading" cancelTestId="investigate-cancel" />
       )}
+      {/* The first page of the history stays on screen until the timeline is drawn. */}
+      {(status === 'loading' || status === 'idle' || path !== tablePath) && <FirstPage />}
       {status === 'error' && error && path === tablePath && (
         <div className="pad"><ErrorPanel error={error} onRetry={() => { if (tablePath) void load(tablePath); }} /></div>
       )}

@@ -2,7 +2,7 @@
 // consecutive versions (sums per bucket; the exact per-version values stay available for hover
 // and selection). Pure functions, unit-tested.
 import type { HeuristicHit, VersionSummary } from '../../shared/forensics';
-import { operationKind } from '../history/format';
+import { compact, operationKind } from '../ui/format';
 
 export type OpKind = ReturnType<typeof operationKind>;
 
@@ -131,29 +131,6 @@ export function bucketOf(buckets: Bucket[], version: number): Bucket | null {
     else return b;
   }
   return null;
-}
-
-/** Compact figures for axes and badges: 1234 -> 1.2k. Exact values are shown elsewhere. */
-export function compact(n: number): string {
-  const a = Math.abs(n);
-  if (a >= 1e9) return `${(n / 1e9).toFixed(1)}G`;
-  if (a >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
-  if (a >= 1e4) return `${Math.round(n / 1e3)}k`;
-  if (a >= 1e3) return `${(n / 1e3).toFixed(1)}k`;
-  return String(n);
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
-  let v = n / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) { v /= 1024; i++; }
-  return `${v >= 100 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
-}
-
-export function formatInt(n: number | null): string {
-  return n === null ? '?' : n.toLocaleString('en-US');
 }
 
 /** A round axis: bounds and ticks on a 1/2/5 step covering [lo, hi] (lo <= 0 <= hi). */

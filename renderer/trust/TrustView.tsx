@@ -7,7 +7,7 @@ import type { TrustRequest } from '../../shared/api';
 import { LEVELS, type Level } from '../../shared/reconcile';
 import type { KeysResult, LawsResult, MutantResult, MutationResult, RowProvenance } from '../../shared/trust';
 import { useNav } from '../app/nav';
-import { useReconcile } from '../reconcile/store';
+import { useReconcile } from '../state/reconcile';
 import { useWorkbench } from '../state/context';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { JobProgress } from '../ui/JobProgress';

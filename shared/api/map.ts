@@ -10,7 +10,7 @@ import type { PackedRows } from './packed';
 /** A ForensicsResult whose `versions` travel packed (unpackRows gives the VersionSummary list back). */
 export type PackedForensics = Omit<ForensicsResult, 'versions'> & { versions: PackedRows };
 import type {
-  AppInfo, RecentTable, TableSummary, VersionRow, TableOverview, CommitDetail, BisectRequest, ProgressDataMap, ContractCheck, ContractText, ReconcileRequest, ReconcileRun, ExportedReport, EngineChoice, ProofRequest, TrustRequest, MutationRequest,
+  AppInfo, RecentTable, TableHead, TableSummary, VersionRow, TableOverview, CommitDetail, BisectRequest, ProgressDataMap, ContractCheck, ContractText, ReconcileRequest, ReconcileRun, ExportedReport, EngineChoice, ProofRequest, TrustRequest, MutationRequest,
 } from './shapes';
 import type { KeysResult, LawsResult, MutationResult } from '../trust';
 import type { LineageAttachment, LineageRequest, LineageRun } from '../lineage';
@@ -21,6 +21,8 @@ export type Empty = Record<string, never>;
 export interface ApiMap {
   /** What this window runs on and what it can do. */
   appInfo: { request: Empty; response: AppInfo };
+  /** The first page of the history: the log's listing and its newest commits (FIRST_PAGE_VERSIONS), no replay. What the window paints first. */
+  historyHead: { request: { path: string }; response: { head: TableHead } };
   /** Read the table's log head, remember it in recent tables. */
   openTable: { request: { path: string }; response: { table: TableSummary; recent: RecentTable[] } };
   /** Every version's timestamp and operation from the `_delta_log` JSON commits (a job: progress, cancel). */

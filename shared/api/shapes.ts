@@ -72,6 +72,26 @@ export interface VersionRow {
   removedFiles: number;
 }
 
+/** How many of the newest versions the first page of a history holds (historyHead). */
+export const FIRST_PAGE_VERSIONS = 50;
+
+/**
+ * The first page of a table's history, from the log's listing and its newest commit files alone
+ * (no replay, no older commit read): what the window paints while the rest of the log is read.
+ * Nothing here needs the whole log; what does (protocol, partitions, files, rows) is not in it.
+ */
+export interface TableHead {
+  /** Absolute table root. */
+  path: string;
+  name: string;
+  /** The newest version the listing names (a commit file or a complete checkpoint). */
+  latestVersion: number;
+  /** Commit files the listing holds: the History list's length once the log is read. */
+  commitCount: number;
+  /** The newest commits, newest first (at most FIRST_PAGE_VERSIONS). */
+  versions: VersionRow[];
+}
+
 /** The investigation header: the table as its latest version stands (log only). */
 export interface TableOverview {
   path: string;

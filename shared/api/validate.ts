@@ -256,6 +256,7 @@ export const apiSpec: { [M in ApiMethod]: MethodSpec<M> } = {
     job: true,
   },
   appInfo: { validate: empty('appInfo'), job: false },
+  historyHead: { validate: pathRequest('historyHead'), job: true },
   openTable: { validate: pathRequest('openTable'), job: true },
   listVersions: { validate: pathRequest('listVersions'), job: true },
   recentTables: { validate: empty('recentTables'), job: false },

@@ -4,8 +4,8 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ApiClient, JobProgress } from '../../shared/api';
 import type { LakerecErrorData } from '../../shared/errors';
 import type { LineageAttachment, LineageRun } from '../../shared/lineage';
-import { useClientStore } from '../state/context';
-import { createJob, errorOf, perClient, type JobStatus } from '../state/job';
+import { useClientStore } from './context';
+import { createJob, errorOf, perClient, type JobStatus } from './job';
 
 export interface LineageState {
   table: string | null;

@@ -1,7 +1,7 @@
 // A simple windowed list: only the rows in view (plus a margin) are in the DOM, so a
 // 10,000-version log scrolls like a 10-version one. Fixed row height.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useElementHeight } from '../ui/useElementHeight';
+import { useElementHeight } from './useElementHeight';
 
 interface Props<T> {
   items: T[];

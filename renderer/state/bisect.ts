@@ -5,8 +5,8 @@ import type { ApiClient, BisectRequest, JobProgress } from '../../shared/api';
 import type { BisectPlan, BisectResult, PredicateName, ProbeEvent } from '../../shared/bisect';
 import type { LakerecErrorData } from '../../shared/errors';
 import type { Progress } from '../../shared/jobs';
-import { useClientStore } from '../state/context';
-import { createJob, perClient, type JobStatus } from '../state/job';
+import { useClientStore } from './context';
+import { createJob, perClient, type JobStatus } from './job';
 
 export type BisectStatus = JobStatus;
 

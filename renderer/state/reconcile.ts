@@ -7,8 +7,8 @@ import {
 import type { LakerecErrorData } from '../../shared/errors';
 import type { Progress } from '../../shared/jobs';
 import type { Level, ReconcileResult } from '../../shared/reconcile';
-import { useClientStore } from '../state/context';
-import { createJob, errorOf, perClient, type JobStatus } from '../state/job';
+import { useClientStore } from './context';
+import { createJob, errorOf, perClient, type JobStatus } from './job';
 
 export type SourceVia = 'path' | 'drop' | 'upload' | 'dialog';
 

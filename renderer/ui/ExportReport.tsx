@@ -1,9 +1,9 @@
 // "Export incident report": the engine composes one self-contained HTML file (reconcile findings,
 // timeline excerpt, bisect and culprit commit, contract, tool version). Where the engine has a save
 // dialog (appInfo.canSaveFiles: the desktop app) it writes the file there; else the page downloads it.
-import { ErrorPanel } from '../ui/ErrorPanel';
+import { ErrorPanel } from './ErrorPanel';
 import { useWorkbench } from '../state/context';
-import { useReconcile } from './store';
+import { useReconcile } from '../state/reconcile';
 
 /** Saves text as a file from the page (web mode): a Blob and a download link, no network. */
 export function downloadText(fileName: string, text: string, type = 'text/html;charset=utf-8'): void {

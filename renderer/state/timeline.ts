@@ -5,8 +5,8 @@ import { unpackRows, type ApiClient, type CommitDetail, type TableOverview } fro
 import type { LakerecErrorData } from '../../shared/errors';
 import type { ForensicsResult, VersionSummary } from '../../shared/forensics';
 import type { Progress } from '../../shared/jobs';
-import { useClientStore } from '../state/context';
-import { createJob, perClient } from '../state/job';
+import { useClientStore } from './context';
+import { createJob, perClient } from './job';
 
 export type LoadStatus = 'idle' | 'loading' | 'ready' | 'error';
 

@@ -1,6 +1,6 @@
 import type { VersionRow } from '../../shared/api';
-import { WindowedList } from '../timeline/WindowedList';
-import { whoLine } from '../timeline/who';
+import { WindowedList } from './WindowedList';
+import { whoLine } from './who';
 import { formatParams, formatUtc, operationKind } from './format';
 
 /** Above this many versions only the rows in view are in the DOM (a 10,000-version tab switch stays fast). */

@@ -3,7 +3,7 @@
 import { noPartitionsSentence, nothingFoundSentence, type Finding, type PartitionResult, type ReconcileResult, type RowDiff } from '../../shared/reconcile';
 import { ExportReport } from './ExportReport';
 import { canBisect, useBisectThis } from '../app/next-step';
-import { CopyButton } from '../ui/CopyButton';
+import { CopyButton } from './CopyButton';
 
 const fmt = (n: number | null) => (n === null ? 'not read' : n.toLocaleString('en-US'));
 const short = (h: string | null) => (h ? h.slice(0, 12) : '—');
