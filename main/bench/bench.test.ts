@@ -6,19 +6,25 @@ import { benchHistory, formatHistoryBenchFigures } from './history';
 import { benchGrid, formatGridFigures } from './grid';
 import { benchBisect, formatBisectFigures } from './bisect';
 import { benchLineage, formatLineageFigures, referenceProject } from './lineage';
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { benchLogReplay, findTableRoot, formatLogReplayFigures } from './log-replay';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 describe('the reconcile bench, 600 rows', () => {
   it('every level names the divergent partition, and rows and keys count what the hand-written diff counts', async () => {
-    const f = await benchReconcile({ rows: 600, runs: 1, counts: false, digests: false });
+    const f = await benchReconcile({ rows: 600, runs: 1, counts: false });
     expect(f.levels.map((l) => [l.level, l.verdict, l.findings])).toEqual([
       ['rows', 'diverges', ['content_divergence']], ['keys', 'diverges', ['content_divergence']], ['checksum', 'diverges', []], ['checksum', 'diverges', []],
     ]);
     expect(f.levels.map((l) => l.digest)[3]).toMatch(/md5/);
     expect(f.levels.every((l) => l.ms > 0 && l.baselineMs > 0)).toBe(true);
+    // ADR 0001's digest candidates, each over the same rows per partition as the baseline.
+    expect(f.digests?.map((d) => [d.id, d.stable])).toEqual([['baseline', false], ['fast', false], ['md5', true], ['sha256', true], ['composition', true], ['node_udf', true]]);
+    expect(f.digests?.[0].ratio).toBe(1);
     const text = formatReconcileFigures(f);
+    expect(text).toContain('digest   md5 of canonical text (md5-canonical-v1): ');
     expect(text).toContain('600-row Parquet source vs 600-row Delta table');
     expect(text).toContain('full-outer-join diff');
   });
@@ -87,5 +93,30 @@ describe('the lineage bench', () => {
     expect(f.unexplained).toBe(0);
     expect(f.duckdbBuildSeconds).toBeGreaterThan(0);
     expect(formatLineageFigures(f)).toContain(`${f.models} models`);
+  });
+});
+
+describe('the log-replay bench, on an archive of the control sample lake', () => {
+  it('replays the log DuckDB reads (the same add actions), per partition; an absent archive is said', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lakerec-bench-replay-test-'));
+    try {
+      const lake = join(__dirname, '..', '..', 'sample-lakes', 'built', 'control', 'table');
+      cpSync(join(lake, '_delta_log'), join(dir, 'src', 'orders', '_delta_log'), { recursive: true });
+      expect(findTableRoot(join(dir, 'src'))).toBe(join(dir, 'src', 'orders'));
+      expect(findTableRoot(join(dir, 'src', 'orders', '_delta_log'))).toBeNull();
+      const archive = join(dir, 'log.tar.zst');
+      execFileSync('tar', ['--zstd', '-cf', archive, '-C', join(dir, 'src'), 'orders']);
+      const f = await benchLogReplay({ input: archive, runs: 1 });
+      expect(f.input).toBe(archive);
+      expect(f.partitions).toBe(6);
+      expect(f.addActions).toBeGreaterThanOrEqual(f.activeFiles);
+      expect(f.rowsFromStats).toBe(5400);
+      expect(formatLogReplayFigures(f)).toContain(`${f.addActions}`);
+      const none = await benchLogReplay({ input: join(dir, 'absent.tar.zst') });
+      expect(none.skippedReason).toBe(`${join(dir, 'absent.tar.zst')} is absent`);
+      expect(formatLogReplayFigures(none)).toMatch(/absent/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

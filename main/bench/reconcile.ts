@@ -209,9 +209,14 @@ export async function benchDigestCandidates(source: string, rounds: number): Pro
     const out: DigestCandidate[] = [];
     let baseMs = Infinity;
     let baseCpu = Infinity;
+    let baseCounts: string | null = null;
     for (const q of queries) {
       let ms = Infinity;
       let cpuMs = Infinity;
+      // Every candidate must have read the rows the baseline read, partition by partition (not timed).
+      const counts = JSON.stringify((await duck.conn.runAndReadAll(`SELECT dt::VARCHAR, n FROM (${q.sql.replace(/^SELECT dt, count\(\*\)/, 'SELECT dt, count(*) AS n')}) ORDER BY 1`)).getRows().map((r) => r.map(String)));
+      if (baseCounts === null) baseCounts = counts;
+      else if (counts !== baseCounts) throw new Error(`digest bench: ${q.id} read other rows per partition than the baseline (${counts} vs ${baseCounts})`);
       for (let r = 0; r < rounds; r++) {
         const t = await timed(() => duck.conn.run(q.sql));
         ms = Math.min(ms, t.ms);
