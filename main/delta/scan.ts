@@ -163,7 +163,6 @@ export async function registerSnapshotView(
     };
     await Promise.all(Array.from({ length: Math.min(remoteParallel(), todo.length) }, worker));
   }
-  let done = 0;
   for (const f of files) {
     throwIfCancelled(ctx);
     if (f.outside && !opts.allowOutsidePaths) {

@@ -16,6 +16,7 @@ import { RowsService } from '../workbench/rows';
 import { azuriteConnectionString, s3Env, s3Putter, startAzurite, startProxy, startS3rver, uploadFolder, AZURITE_ACCOUNT, type Proxy, type RunningServer } from '../testing/object-servers';
 import { sharedCache } from './cache';
 import { withStoreSettings } from './settings';
+import type { ObjectStorage } from './object';
 
 const lakes = resolve(__dirname, '..', '..', 'sample-lakes', 'built');
 const have = existsSync(join(lakes, 'double_load', 'table', '_delta_log')) && existsSync(join(lakes, 'bisect_many_versions', 'table', '_delta_log'));
@@ -185,7 +186,6 @@ describe.skipIf(!have)('--anonymous', () => {
 describe.skipIf(!have)('the latest snapshot from the _last_checkpoint hint on (list-after)', () => {
   test('lists only the keys from the checkpoint on, through the store\'s start-after listing, and reads the same snapshot', async () => {
     const { openTable } = await import('../delta/open');
-    const { ObjectStorage } = await import('./object');
     const local = await openTable(join(lakes, 'bisect_many_versions', 'table'));
     const localLatest = await openTable(join(lakes, 'bisect_many_versions', 'table'), { latestOnly: true });
     const logKeys = local.listedVersions().length;
@@ -199,8 +199,8 @@ describe.skipIf(!have)('the latest snapshot from the _last_checkpoint hint on (l
       const proxy = proxyOf(kind);
       proxy.requests.length = 0;
       const tail = await openTable(loc, { env: env[kind], latestOnly: true });
-      const ws = (whole.storage as InstanceType<typeof ObjectStorage>).stats;
-      const ts = (tail.storage as InstanceType<typeof ObjectStorage>).stats;
+      const ws = (whole.storage as ObjectStorage).stats;
+      const ts = (tail.storage as ObjectStorage).stats;
       expect(tail.latestVersion).toBe(whole.latestVersion);
       expect(await files(tail)).toEqual(await files(whole));
       // The whole log is 61 commits, 6 checkpoints and the hint; from the hint on: 3 keys.
