@@ -13,6 +13,7 @@ import { EXPERIMENT_NAMES } from '../experiments/markdown';
 /** Constants read from the source that defines them: metric, file, and a regex with one number group. */
 export const SOURCE_CONSTANTS: Array<{ metric: string; file: string; re: RegExp }> = [
   { metric: 'code.timeline.max_bars', file: 'renderer/timeline/timeline.ts', re: /export const MAX_BARS = (\d+);/ },
+  { metric: 'code.api.first_page_versions', file: 'shared/api/shapes.ts', re: /export const FIRST_PAGE_VERSIONS = (\d+);/ },
   { metric: 'code.bisect.exhaustive_limit', file: 'main/bisect/search.ts', re: /export const EXHAUSTIVE_LIMIT = (\d+);/ },
   { metric: 'code.sample_lakes.default_rows', file: 'sample-lakes/build.ts', re: /export const DEFAULT_ROWS = (\d+);/ },
   { metric: 'code.e2e.long_log_versions', file: 'e2e/investigate.e2e.ts', re: /writeLongLog\(long, ([\d_]+)\)/ },
