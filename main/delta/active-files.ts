@@ -6,7 +6,7 @@ import { sep } from 'node:path';
 import { physicalToLogical, statsToLogical } from './schema';
 import type { AddBatch } from './fastadd';
 import { addNumRecords, type LogAddFile } from './commits';
-import { entryAbsolute, type FileEntry, type ReplayState } from './replay';
+import { entryAbsolute, type LiveEntry, type ReplayState } from './replay';
 
 export function parseStats(add: LogAddFile, schema: StructType, mode: ColumnMappingMode): FileStats | null {
   let raw: Record<string, unknown> | null = null;
@@ -61,7 +61,7 @@ interface SnapshotContext {
  */
 class SnapshotFile implements ActiveFile {
   private parsed: FileStats | null | undefined = undefined;
-  constructor(private readonly e: FileEntry, private readonly ctx: SnapshotContext) {}
+  constructor(private readonly e: LiveEntry, private readonly ctx: SnapshotContext) {}
   get path(): string { return this.e.key; }
   get absolutePath(): string { return entryAbsolute(this.e, this.ctx.root) ?? this.e.add.path; }
   get size(): number { return this.e.add.size; }

@@ -16,7 +16,7 @@ import { dvUniqueId } from './dv';
 import { columnMappingMode, parseSchemaString, physicalToLogical, validateMetadata } from './schema';
 import {
   addKey, entryAbsolute, entryKey, numRecordsFromStats, removeKey, ReplayState,
-  type FileEntry as ReplayEntry, type LogAddFile, type ParsedCommit, type ReplayHooks,
+  type LiveEntry, type LogAddFile, type ParsedCommit, type ReplayHooks,
 } from './replay';
 import { parseStats as parseAddStats } from './active-files';
 import { LazyAddFile } from './fastadd';
@@ -197,7 +197,7 @@ class Entry implements FileEntry {
   private parsed: FileStats | null | undefined;
   /** `e` is the replay's own entry: path, key and location are the replay's, not recomputed. */
   constructor(
-    readonly id: number, e: ReplayEntry, root: string, readonly numRecords: number | null,
+    readonly id: number, e: LiveEntry, root: string, readonly numRecords: number | null,
     readonly partitionValues: Record<string, string | null>, readonly addedIn: number, readonly fromSnapshot: boolean,
     private readonly md: Metadata | null,
   ) {
@@ -284,7 +284,7 @@ export async function buildHistory(src: HistorySource, ctx?: JobContext): Promis
   // The replay this history records, and each of its live entries' lifetime (by the replay's own
   // entry object: the replay says which one a remove took away).
   let state = new ReplayState(root);
-  let lifeOf = new Map<ReplayEntry, Entry>();
+  let lifeOf = new Map<LiveEntry, Entry>();
   let protocol: Protocol | null = null;
   let metadata: Metadata | null = null;
   // rows of open entries with stats, how many open entries lack them, and their bytes
@@ -307,7 +307,7 @@ export async function buildHistory(src: HistorySource, ctx?: JobContext): Promis
     st.removed.push(e.id);
     adjust(-1, e);
   };
-  const open = (e: ReplayEntry, v: number, fromSnapshot: boolean): Entry => {
+  const open = (e: LiveEntry, v: number, fromSnapshot: boolean): Entry => {
     const add = e.add;
     const n = addRows(add as LogAddFile);
     const he = new Entry(files.length, e, root, n === null ? null : n - (add.deletionVector?.cardinality ?? 0),
@@ -373,7 +373,7 @@ export async function buildHistory(src: HistorySource, ctx?: JobContext): Promis
         const own = change && info.hasCommitFile ? new Set(change.adds.map((a) => addKey(a, root))) : null;
         const openByKey = new Map<string, Entry>();
         for (const he of lifeOf.values()) openByKey.set(he.key, he);
-        const nextLife = new Map<ReplayEntry, Entry>();
+        const nextLife = new Map<LiveEntry, Entry>();
         for (const e of next.files.values()) {
           const k = entryKey(e);
           let he = openByKey.get(k);
