@@ -9,8 +9,8 @@ import type {
 import { packRows } from '../../shared/api/packed';
 import { LakerecError } from '../../shared/errors';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
+import type { VersionSummary } from '../../shared/forensics';
 import type { VersionChange } from '../delta/types';
-import { whoOf } from '../delta/history';
 import { bisectSpec, InvestigationCache } from './investigate';
 import { assertTableFolder, resolveUserPath, tableName } from './paths';
 import { RecentTables } from './recent';
@@ -79,8 +79,8 @@ export function summarise(root: string, changes: VersionChange[]): TableSummary 
   return {
     path: root,
     name: tableName(root),
-    version: last.version,
-    oldestVersion: first.version,
+    latestVersion: last.version,
+    oldestCommitVersion: first.version,
     commitCount: changes.filter((c) => c.hasCommitFile).length,
     lastCommitAt: last.timestamp,
     partitionColumns: metaData?.partitionColumns ?? [],
@@ -90,27 +90,14 @@ export function summarise(root: string, changes: VersionChange[]): TableSummary 
   };
 }
 
-function scalarParams(p: Record<string, unknown> | undefined): VersionRow['operationParameters'] {
-  const out: VersionRow['operationParameters'] = {};
-  for (const [k, v] of Object.entries(p ?? {})) {
-    if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[k] = v;
-    else out[k] = JSON.stringify(v);
-  }
-  return out;
-}
-
-export function versionRows(changes: VersionChange[]): VersionRow[] {
-  return changes
-    .filter((c) => c.hasCommitFile)
-    .map((c) => ({
-      version: c.version,
-      timestamp: c.timestamp,
-      operation: typeof c.commitInfo?.operation === 'string' ? c.commitInfo.operation : null,
-      operationParameters: scalarParams(c.commitInfo?.operationParameters),
-      engineInfo: typeof c.commitInfo?.engineInfo === 'string' ? c.commitInfo.engineInfo : null,
-      who: whoOf(c.commitInfo),
-      addedFiles: c.adds.length,
-      removedFiles: c.removes.length,
+/** The History list: each version with a commit file, newest first, picked from the one per-version
+ *  model (the timeline's summaries), so a commit reads the same on every screen. */
+export function versionRows(versions: VersionSummary[]): VersionRow[] {
+  return versions
+    .filter((v) => v.hasCommitFile)
+    .map((v) => ({
+      version: v.version, timestamp: v.timestamp, operation: v.operation, operationParameters: v.operationParameters,
+      writer: v.writer, who: v.who, addedFiles: v.addedFiles, removedFiles: v.removedFiles,
     }))
     .reverse(); // newest first, as a history list reads
 }
@@ -192,7 +179,7 @@ export function createService(opts: ServiceOptions): ApiHandlers {
       await investigation.settled(root, ctx);
       const changes = await readChanges(root, ctx, investigation);
       summarise(root, changes); // the same checks as openTable: a broken log never lists half
-      return { versions: versionRows(changes) };
+      return { versions: versionRows(await investigation.summaries(root, ctx)) };
     },
 
     async recentTables() {

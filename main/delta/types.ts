@@ -1,6 +1,6 @@
 // The reader's public shapes. Other modules (reconcile, forensics, bisect, proof, the API) code
 // against these; main/delta/table.ts produces them.
-import type { UnreadableCause } from '../../shared/forensics';
+import type { TimestampSource, UnreadableCause } from '../../shared/forensics';
 import type {
   AddFile, ColumnMappingMode, CommitInfo, DeletionVectorDescriptor, FileStats, Metadata, Protocol,
   RemoveFile, StructType,
@@ -73,7 +73,7 @@ export interface VersionChange {
   hasCheckpoint: boolean;
 }
 
-export type TimestampSource = 'inCommitTimestamp' | 'commitInfo' | 'file_mtime' | 'checkpoint_mtime';
+export type { TimestampSource };
 
 export interface VersionInfo {
   version: number;
