@@ -15,7 +15,7 @@ import { throwIfCancelled, report, type JobContext } from '../../shared/jobs';
 import { dvUniqueId } from './dv';
 import { columnMappingMode, parseSchemaString, physicalToLogical, validateMetadata } from './schema';
 import {
-  addKey, entryAbsolute, entryKey, numRecordsFromStats, removeKey, ReplayState,
+  addKey, entryKey, numRecordsFromStats, removeKey, ReplayState,
   type LiveEntry, type LogAddFile, type ParsedCommit, type ReplayHooks,
 } from './replay';
 import { parseStats as parseAddStats } from './active-files';
@@ -53,8 +53,6 @@ export interface FileEntry {
   path: string;
   /** ReplayState.key(path, dv id): the identity the snapshot replay uses. */
   key: string;
-  /** Absolute local path, or null for another scheme. */
-  absolutePath: string | null;
   /** Outside the table root (the reader refuses it unless allowed). */
   outside: boolean;
   /** deletion vector identity ('' when none): a file with a new DV is a new entry. */
@@ -186,7 +184,6 @@ export function removeActionRows(r: RemoveFile): number | null {
 class Entry implements FileEntry {
   readonly path: string;
   readonly key: string;
-  readonly absolutePath: string | null;
   readonly outside: boolean;
   readonly dvKey: string;
   readonly deletionVector: DeletionVectorDescriptor | null;
@@ -197,7 +194,7 @@ class Entry implements FileEntry {
   private parsed: FileStats | null | undefined;
   /** `e` is the replay's own entry: path, key and location are the replay's, not recomputed. */
   constructor(
-    readonly id: number, e: LiveEntry, root: string, readonly numRecords: number | null,
+    readonly id: number, e: LiveEntry, readonly numRecords: number | null,
     readonly partitionValues: Record<string, string | null>, readonly addedIn: number, readonly fromSnapshot: boolean,
     private readonly md: Metadata | null,
   ) {
@@ -206,7 +203,6 @@ class Entry implements FileEntry {
     this.deletionVector = e.add.deletionVector ?? null;
     this.dvKey = dvKeyOf(this.deletionVector);
     this.key = ReplayState.key(e.key, this.dvKey);
-    this.absolutePath = entryAbsolute(e, root);
     this.outside = e.outside;
     this.size = e.add.size ?? 0;
   }
@@ -310,7 +306,7 @@ export async function buildHistory(src: HistorySource, ctx?: JobContext): Promis
   const open = (e: LiveEntry, v: number, fromSnapshot: boolean): Entry => {
     const add = e.add;
     const n = addRows(add as LogAddFile);
-    const he = new Entry(files.length, e, root, n === null ? null : n - (add.deletionVector?.cardinality ?? 0),
+    const he = new Entry(files.length, e, n === null ? null : n - (add.deletionVector?.cardinality ?? 0),
       logicalPartitionValues(add.partitionValues, metadata), v, fromSnapshot, metadata);
     files.push(he);
     adjust(1, he);

@@ -3,7 +3,6 @@
 // files. Parsing a commit is commits.ts (re-exported here); the state's files as ActiveFile objects
 // are active-files.ts, which reads this module (never the other way round: no import cycle).
 import type { AddFile, DomainMetadata, Metadata, Protocol, RemoveFile, TransactionId } from '../../shared/delta';
-import { sep } from 'node:path';
 import { canonicalisePath, isPlainRelative, type CanonicalPath } from './paths';
 import { dvUniqueId } from './dv';
 import { LazyAddFile, type AddBatch } from './fastadd';
@@ -26,12 +25,6 @@ export interface LiveEntry {
   outside: boolean;
   /** Absolute local path; undefined for a plain relative key (root + key), null when not local. */
   absolute: string | null | undefined;
-}
-
-/** Absolute local path of an entry (null for another scheme). */
-export function entryAbsolute(e: LiveEntry, root: string): string | null {
-  if (e.absolute !== undefined) return e.absolute;
-  return root.endsWith(sep) ? root + e.key : root + sep + e.key;
 }
 
 function canonicalKey(path: string, root: string): { key: string; outside: boolean; absolute: string | null | undefined } {

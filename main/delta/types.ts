@@ -15,10 +15,10 @@ import type {
  * objects are shared between files).
  */
 export interface ActiveFile {
-  /** Path as written in the log, URL-decoded and canonical (relative to the table root when inside it). */
+  /** Path as written in the log, URL-decoded and canonical: relative to the table root when inside it
+   *  (the Delta `path`, resolved through the table's store where bytes are read); for a file outside
+   *  the root (read only with allowOutsidePaths) the absolute path or URL the log names. */
   path: string;
-  /** Absolute path on disk (after the outside-root check). */
-  absolutePath: string;
   size: number;
   modificationTime: number;
   /** Raw partition values keyed by LOGICAL column name (null = null partition). */
