@@ -2,7 +2,7 @@
 // partition values in logical names, plain fast-path adds read from their batch's columns.
 import type { AddFile, ColumnMappingMode, DeletionVectorDescriptor, FileStats, StructType } from '../../shared/delta';
 import type { ActiveFile } from './types';
-import { physicalToLogical, statsToLogical } from './schema';
+import { decodePartitionValues, physicalToLogical, statsToLogical } from './schema';
 import type { AddBatch } from './fastadd';
 import { addNumRecords, type LogAddFile } from './commits';
 import type { LiveEntry, ReplayState } from './replay';
@@ -104,8 +104,7 @@ function logicalPartitionValues(pv: Record<string, string | null>, ctx: Snapshot
   if (!toLogical) return pv;
   let m = ctx.logicalPv.get(pv);
   if (m === undefined) {
-    m = {};
-    for (const k in pv) m[toLogical.get(k) ?? k] = pv[k] ?? null;
+    m = decodePartitionValues(pv, toLogical);
     ctx.logicalPv.set(pv, m);
   }
   return m;

@@ -13,7 +13,7 @@ import type { CommitWho, UnreadableCause } from '../../shared/forensics';
 import { LakerecError } from '../../shared/errors';
 import { throwIfCancelled, report, type JobContext } from '../../shared/jobs';
 import { dvUniqueId } from './dv';
-import { columnMappingMode, parseSchemaString, physicalToLogical, validateMetadata } from './schema';
+import { columnMappingMode, decodePartitionValues, parseSchemaString, physicalToLogical, validateMetadata } from './schema';
 import {
   addKey, entryKey, numRecordsFromStats, removeKey, ReplayState,
   type LiveEntry, type LogAddFile, type ParsedCommit, type ReplayHooks,
@@ -159,10 +159,7 @@ function schemaOf(md: Metadata | null): SchemaInfo {
 export function logicalPartitionValues(pv: Record<string, string | null> | null | undefined, metadata: Metadata | null): Record<string, string | null> {
   if (!pv) return {};
   const { mode, toLogical } = schemaOf(metadata);
-  if (mode === 'none') return pv;
-  const out: Record<string, string | null> = {};
-  for (const [k, v] of Object.entries(pv)) out[toLogical.get(k) ?? k] = v === undefined ? null : v;
-  return out;
+  return decodePartitionValues(pv, mode === 'none' ? null : toLogical);
 }
 
 function addRows(add: LogAddFile): number | null {
