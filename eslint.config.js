@@ -21,9 +21,11 @@ export const MAIN_LAYERS = [
   [{ name: 'writer', folders: ['main/writer'] }],
   // The sample lakes are built with the writer alone: what any pipeline could write.
   [{ name: 'sample-lakes', folders: ['sample-lakes'], allow: ['writer', 'engine'] }],
+  // The log read as an incident record, below reconcile: the counts level explains a partition that
+  // lost rows with forensics' own partition-removal record (main/forensics/removals.ts).
+  [{ name: 'forensics', folders: ['main/forensics'] }],
   [
     { name: 'reconcile', folders: ['main/reconcile'] },
-    { name: 'forensics', folders: ['main/forensics'] },
     { name: 'proof', folders: ['main/proof'] },
     { name: 'runs', folders: ['main/runs'] },
     // Lineage verified by perturbation (dbt projects, DuckDB files' views): engine + the Delta reader.

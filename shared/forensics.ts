@@ -1,7 +1,29 @@
 // Forensics: the Delta log read as an incident record. Serialisable shapes shared by the engine
 // (main/forensics/), the CLI and the window's timeline (renderer imports these).
 
-/** One version of the table as the log tells it. Rows and bytes come from add/remove stats. */
+/** Where a version's timestamp came from: a file's mtime is not a commit time. */
+export type TimestampSource = 'inCommitTimestamp' | 'commitInfo' | 'file_mtime' | 'checkpoint_mtime';
+
+/**
+ * commitInfo.operationParameters in one encoding, the protocol's: Delta's CommitInfo names it a
+ * map of string to string (Spark writes `"partitionBy": "[]"`). A string is kept as written, any
+ * other JSON value (a writer may put numbers, booleans, null, arrays) is its JSON text.
+ */
+export type OperationParameters = Record<string, string>;
+
+export function operationParametersOf(raw: unknown): OperationParameters {
+  const out: OperationParameters = {};
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return out;
+  for (const [k, v] of Object.entries(raw as Record<string, unknown>)) out[k] = typeof v === 'string' ? v : JSON.stringify(v) ?? 'null';
+  return out;
+}
+
+/**
+ * One version of the table as the log tells it. Rows and bytes come from add/remove stats. The
+ * one per-version model the screens, the CLI and the reports read: the History list's row
+ * (`VersionRow`, shared/api/shapes.ts) and Compare's commit (`DiffCommit`, shared/workbench.ts)
+ * are picks of it, never computed again.
+ */
 export interface VersionSummary {
   version: number;
   /** ms since epoch (in-commit timestamp, else commitInfo.timestamp, else the commit file's mtime). */
@@ -10,13 +32,13 @@ export interface VersionSummary {
   when: string;
   /** commitInfo.operation, or null when the commit has no commitInfo (or only a checkpoint covers it). */
   operation: string | null;
-  operationParameters: Record<string, unknown>;
+  operationParameters: OperationParameters;
   /** commitInfo.engineInfo. */
   writer: string | null;
   /** Who wrote it and why (commitInfo's userName, userId, userMetadata, clusterId, job, notebook, engineInfo, txnId). */
   who: CommitWho;
   /** Where `timestamp` came from: a file's mtime is marked, it is not a commit time. */
-  timestampSource: 'inCommitTimestamp' | 'commitInfo' | 'file_mtime' | 'checkpoint_mtime' | 'none';
+  timestampSource: TimestampSource | 'none';
   isolationLevel: string | null;
   isBlindAppend: boolean | null;
   readVersion: number | null;

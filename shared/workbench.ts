@@ -4,6 +4,7 @@ import type { DataType } from './delta';
 import type { ReconcileResult } from './reconcile';
 import type { Sensitivity } from './sensitivity';
 import type { PredicateSpec } from './bisect';
+import type { VersionSummary } from './forensics';
 
 export type SortDirection = 'asc' | 'desc';
 
@@ -116,16 +117,9 @@ export interface DiffRequest {
   keys?: string[];
 }
 
-export interface DiffCommit {
-  version: number;
-  timestamp: number;
-  operation: string | null;
-  operationParameters: Record<string, string>;
-  addedFiles: number;
-  removedFiles: number;
-  addedRows: number | null;
-  removedRows: number | null;
-}
+/** A commit between the two versions Compare reads: the version's summary (the one per-version model), picked. */
+export type DiffCommit = Pick<VersionSummary,
+  'version' | 'timestamp' | 'operation' | 'operationParameters' | 'addedFiles' | 'removedFiles' | 'addedRows' | 'removedRows'>;
 
 export interface DiffResult {
   path: string;

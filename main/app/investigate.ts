@@ -8,7 +8,7 @@ import type { BisectRequest, CommitDetail, JobProgress, TableOverview } from '..
 import { COMMIT_FILES_LIMIT } from '../../shared/api';
 import type { BisectResult, PredicateSpec } from '../../shared/bisect';
 import { LakerecError } from '../../shared/errors';
-import type { ForensicsResult } from '../../shared/forensics';
+import type { ForensicsResult, VersionSummary } from '../../shared/forensics';
 import { report, throwIfCancelled, type JobContext, type Progress } from '../../shared/jobs';
 import { bisectHistory } from '../bisect/bisect';
 import { forensicsOfHistory } from '../forensics/forensics';
@@ -117,6 +117,13 @@ export class InvestigationCache {
     const overview = overviewOf(root, c.history, c.changed);
     c.changed = false;
     return { overview, forensics: c.forensics };
+  }
+
+  /** The per-version summaries (the timeline's), without taking the header's "log changed" note. */
+  async summaries(root: string, ctx: JobContext): Promise<VersionSummary[]> {
+    const c = await this.entry(root, ctx);
+    if (!c.forensics) c.forensics = await joinJob(this.build(root, c), ctx);
+    return c.forensics.versions;
   }
 
   async commitDetail(root: string, version: number, ctx: JobContext): Promise<CommitDetail> {

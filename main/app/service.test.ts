@@ -36,7 +36,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('service', () => {
   it('opens a table: summary from the log, remembered in recent tables on disk', async () => {
     const r = await service.openTable({ path: 'orders' }, ctx); // relative to cwd
-    expect(r.table).toMatchObject({ path: table, name: 'orders', version: 3, oldestVersion: 0, commitCount: 4, partitionColumns: ['dt'], tableName: 'orders', minReaderVersion: 1, minWriterVersion: 2 });
+    expect(r.table).toMatchObject({ path: table, name: 'orders', latestVersion: 3, oldestCommitVersion: 0, commitCount: 4, partitionColumns: ['dt'], tableName: 'orders', minReaderVersion: 1, minWriterVersion: 2 });
     expect(r.recent[0].path).toBe(table);
     const onDisk = JSON.parse(readFileSync(join(dir, 'userdata', RECENT_FILE), 'utf8')) as { tables: { path: string }[] };
     expect(onDisk.tables.map((t) => t.path)).toEqual([table]);

@@ -10,8 +10,9 @@ import { FIRST_PAGE_VERSIONS } from '../../shared/api';
 import { packRows } from '../../shared/api/packed';
 import { LakerecError } from '../../shared/errors';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
-import type { VersionChange } from '../delta/types';
+import { operationParametersOf, type VersionSummary } from '../../shared/forensics';
 import { whoOf } from '../delta/history';
+import type { VersionChange } from '../delta/types';
 import { bisectSpec, InvestigationCache } from './investigate';
 import { assertTableFolder, resolveUserPath, tableName } from './paths';
 import { RecentTables } from './recent';
@@ -80,8 +81,8 @@ export function summarise(root: string, changes: VersionChange[]): TableSummary 
   return {
     path: root,
     name: tableName(root),
-    version: last.version,
-    oldestVersion: first.version,
+    latestVersion: last.version,
+    oldestCommitVersion: first.version,
     commitCount: changes.filter((c) => c.hasCommitFile).length,
     lastCommitAt: last.timestamp,
     partitionColumns: metaData?.partitionColumns ?? [],
@@ -91,29 +92,40 @@ export function summarise(root: string, changes: VersionChange[]): TableSummary 
   };
 }
 
-function scalarParams(p: Record<string, unknown> | undefined): VersionRow['operationParameters'] {
-  const out: VersionRow['operationParameters'] = {};
-  for (const [k, v] of Object.entries(p ?? {})) {
-    if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out[k] = v;
-    else out[k] = JSON.stringify(v);
-  }
-  return out;
-}
-
-export function versionRows(changes: VersionChange[]): VersionRow[] {
-  return changes
-    .filter((c) => c.hasCommitFile)
-    .map((c) => ({
-      version: c.version,
-      timestamp: c.timestamp,
-      operation: typeof c.commitInfo?.operation === 'string' ? c.commitInfo.operation : null,
-      operationParameters: scalarParams(c.commitInfo?.operationParameters),
-      engineInfo: typeof c.commitInfo?.engineInfo === 'string' ? c.commitInfo.engineInfo : null,
-      who: whoOf(c.commitInfo),
-      addedFiles: c.adds.length,
-      removedFiles: c.removes.length,
+/** The History list: each version with a commit file, newest first, picked from the one per-version
+ *  model (the timeline's summaries), so a commit reads the same on every screen. */
+export function versionRows(versions: VersionSummary[]): VersionRow[] {
+  return versions
+    .filter((v) => v.hasCommitFile)
+    .map((v) => ({
+      version: v.version, timestamp: v.timestamp, operation: v.operation, operationParameters: v.operationParameters,
+      writer: v.writer, who: v.who, addedFiles: v.addedFiles, removedFiles: v.removedFiles,
     }))
     .reverse(); // newest first, as a history list reads
+}
+
+/**
+ * The first page's rows (the newest commits, before the log's replay), counted the way
+ * versionSummaries counts them: a file removed and re-added at the same path in one commit (a
+ * deletion-vector rewrite) is neither an added nor a removed file. The whole list that follows the
+ * replay replaces these rows.
+ */
+export function headRows(changes: VersionChange[]): VersionRow[] {
+  return changes
+    .filter((c) => c.hasCommitFile)
+    .map((c) => {
+      const removed = new Set(c.removes.map((r) => r.path));
+      const readded = new Set(c.adds.filter((a) => removed.has(a.path)).map((a) => a.path));
+      const ci = c.commitInfo;
+      return {
+        version: c.version, timestamp: c.timestamp,
+        operation: ci?.operation ?? null, operationParameters: operationParametersOf(ci?.operationParameters),
+        writer: ci?.engineInfo ?? null, who: whoOf(ci),
+        addedFiles: c.adds.filter((a) => !readded.has(a.path)).length,
+        removedFiles: c.removes.filter((r) => !readded.has(r.path)).length,
+      };
+    })
+    .reverse();
 }
 
 /** Bundled sample lakes: every folder with a `_delta_log` under `dir` (up to three levels down). */
@@ -184,7 +196,7 @@ export function createService(opts: ServiceOptions): ApiHandlers {
       // so the whole log's read (openTable, a call later) reads none of them again.
       const table = await investigation.table(root, ctx);
       const newest = await table.newestCommits(FIRST_PAGE_VERSIONS, ctx);
-      return { head: { path: root, name: tableName(root), latestVersion: table.latestVersion, commitCount: table.commitFileCount, versions: versionRows(newest) } };
+      return { head: { path: root, name: tableName(root), latestVersion: table.latestVersion, commitCount: table.commitFileCount, versions: headRows(newest) } };
     },
 
     async openTable({ path }, ctx) {
@@ -204,7 +216,7 @@ export function createService(opts: ServiceOptions): ApiHandlers {
       await investigation.settled(root, ctx);
       const changes = await readChanges(root, ctx, investigation);
       summarise(root, changes); // the same checks as openTable: a broken log never lists half
-      return { versions: versionRows(changes) };
+      return { versions: versionRows(await investigation.summaries(root, ctx)) };
     },
 
     async recentTables() {

@@ -103,8 +103,8 @@ describe('web server', () => {
   it('answers a good call; typed errors travel as data with 200 (no red console error), transport refusals keep 4xx', async () => {
     const ok = await post('openTable', { path: table }, { origin: server.origin });
     expect(ok.status).toBe(200);
-    const okBody = (await ok.json()) as ApiResult<{ table: { version: number } }>;
-    expect(okBody.ok && okBody.value.table.version).toBe(3);
+    const okBody = (await ok.json()) as ApiResult<{ table: { latestVersion: number } }>;
+    expect(okBody.ok && okBody.value.table.latestVersion).toBe(3);
 
     const notTable = await post('openTable', { path: dir });
     expect(notTable.status).toBe(200);

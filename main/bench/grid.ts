@@ -53,8 +53,9 @@ export async function benchGrid(o: { rows?: number; runs?: number } = {}): Promi
     const w = await DeltaWriter.create(root, { schema, partitionColumns: ['day'] });
     await w.append({ sql: `SELECT i::BIGINT AS event_id, (i * 7919 % 100003)::BIGINT AS user_id, ['view','click','buy'][1 + (i % 3)::INTEGER] AS kind, (i % 1000) / 10.0 AS amount, (i % 10)::INTEGER AS day FROM range(${rows}) t(i)` });
     w.close();
-    const snap = await (await openTable(root)).snapshot();
-    const files = snap.files.map((f) => f.absolutePath);
+    const opened = await openTable(root);
+    const snap = await opened.snapshot();
+    const files = snap.files.map((f) => opened.storage.describe(f.path));
 
     const ours: number[] = [];
     const base: number[] = [];

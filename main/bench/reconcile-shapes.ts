@@ -157,8 +157,9 @@ export async function benchReconcileShapes(opts: { rows: number; rounds?: number
     const source = join(lake, 'source', 'orders.parquet');
     const table = join(lake, 'table');
     const contract = join(lake, 'contract.yaml');
-    const snap = await (await openTable(table)).snapshot();
-    const targetFiles = snap.files.map((f) => f.absolutePath);
+    const opened = await openTable(table);
+    const snap = await opened.snapshot();
+    const targetFiles = snap.files.map((f) => opened.storage.describe(f.path));
     const duckPath = join(root, 'node_modules', '@duckdb', 'node-api');
 
     // The documented contract, and the same with the float column ignored (issue #24 measured both).
@@ -169,7 +170,7 @@ export async function benchReconcileShapes(opts: { rows: number; rounds?: number
     // queries read them with DuckDB's own readers, cast to the table's types as the contract does.
     const jsonl = join(dir, 'orders.jsonl');
     const before = Math.max(0, snap.version - 1);
-    const beforeFiles = (await (await openTable(table)).snapshot({ version: before })).files.map((f) => f.absolutePath);
+    const beforeFiles = (await opened.snapshot({ version: before })).files.map((f) => opened.storage.describe(f.path));
     {
       const d = await openDuck({});
       try {

@@ -256,7 +256,8 @@ export async function benchReconcile(opts: { rows?: number; workDir?: string; ru
     writeFileSync(contract, `version: 1\nname: bench\nkeys: [${keyCols.join(', ')}]\npartitioning: { column: dt }\n`);
     const setupMs = performance.now() - t0;
 
-    const files = (await (await openTable(table)).snapshot()).files.map((f) => sqlString(f.absolutePath)).join(', ');
+    const opened = await openTable(table);
+    const files = (await opened.snapshot()).files.map((f) => sqlString(opened.storage.describe(f.path))).join(', ');
     const cols = 'id, qty, amount, customer, dt, ts';
     const src = `read_parquet(${sqlString(source)})`;
     const tgt = `read_parquet([${files}], hive_partitioning = true)`;

@@ -77,7 +77,8 @@ export async function benchTrust(opts: { largeRows?: number; keyRows?: number } 
     let duckSeconds = Infinity;
     try {
       (await DeltaWriter.create(kt, { schema, partitionColumns: [], duck: d2, data: { sql: rowsSql(k) } })).close();
-      const files = (await (await openTable(kt)).snapshot()).files.map((x) => x.absolutePath);
+      const kTable = await openTable(kt);
+      const files = (await kTable.snapshot()).files.map((x) => kTable.storage.describe(x.path));
       for (let i = 0; i < 3; i++) {
         const t0 = performance.now();
         await d2.conn.runAndReadAll(`SELECT count(*), count(DISTINCT id), count(id) FROM read_parquet([${files.map(sqlString).join(', ')}])`);

@@ -6,7 +6,7 @@ import { parseArgs, bool, int, str, requirePositional } from '../engine/args';
 import { ARGS } from './commands';
 import type { CliIO } from './io';
 import { openTable } from '../delta/open';
-import { registerSnapshotView } from '../delta/scan';
+import { engineAccess, registerSnapshotView } from '../delta/scan';
 import { openDuck, sqlString } from '../engine/duck';
 import { writeOutputWith } from '../engine/outputs';
 import { looksRemote, tableArg } from '../engine/location';
@@ -43,10 +43,9 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     // checks it again) and renames the file into place.
     await writeOutputWith(outPath, { what: '--out' }, async (tmp) => {
       // DuckDB may now read the table's files and write the one temp file, nothing else.
-      await duck.restrict({
-        dirs: table.storage.engineDirs(),
-        files: [tmp, join(dirname(tmp), `tmp_${basename(tmp)}`), ...snapshot.files.filter((f) => !f.absolutePath.startsWith(root)).map((f) => f.absolutePath)],
-      });
+      // The store says which folders and outside files those are (engineAccess).
+      const access = engineAccess(snapshot);
+      await duck.restrict({ dirs: access.dirs, files: [tmp, join(dirname(tmp), `tmp_${basename(tmp)}`), ...access.files] });
       try {
         await duck.conn.run(`COPY (SELECT * FROM lakerec_snapshot) TO ${sqlString(tmp)} (FORMAT parquet)`);
       } catch (e) {

@@ -2,11 +2,10 @@
 // partition values in logical names, plain fast-path adds read from their batch's columns.
 import type { AddFile, ColumnMappingMode, DeletionVectorDescriptor, FileStats, StructType } from '../../shared/delta';
 import type { ActiveFile } from './types';
-import { sep } from 'node:path';
-import { physicalToLogical, statsToLogical } from './schema';
+import { decodePartitionValues, physicalToLogical, statsToLogical } from './schema';
 import type { AddBatch } from './fastadd';
 import { addNumRecords, type LogAddFile } from './commits';
-import { entryAbsolute, type FileEntry, type ReplayState } from './replay';
+import type { LiveEntry, ReplayState } from './replay';
 
 export function parseStats(add: LogAddFile, schema: StructType, mode: ColumnMappingMode): FileStats | null {
   let raw: Record<string, unknown> | null = null;
@@ -61,9 +60,8 @@ interface SnapshotContext {
  */
 class SnapshotFile implements ActiveFile {
   private parsed: FileStats | null | undefined = undefined;
-  constructor(private readonly e: FileEntry, private readonly ctx: SnapshotContext) {}
+  constructor(private readonly e: LiveEntry, private readonly ctx: SnapshotContext) {}
   get path(): string { return this.e.key; }
-  get absolutePath(): string { return entryAbsolute(this.e, this.ctx.root) ?? this.e.add.path; }
   get size(): number { return this.e.add.size; }
   get modificationTime(): number { return this.e.add.modificationTime; }
   get partitionValues(): Record<string, string | null> {
@@ -93,7 +91,7 @@ class SnapshotFile implements ActiveFile {
 /** A getter-based snapshot file as a plain object (what JSON and a structured clone can carry). */
 function plainActiveFile(f: ActiveFile): ActiveFile {
   return {
-    path: f.path, absolutePath: f.absolutePath, size: f.size, modificationTime: f.modificationTime,
+    path: f.path, size: f.size, modificationTime: f.modificationTime,
     partitionValues: f.partitionValues, stats: f.stats, deletionVector: f.deletionVector,
     numRecords: f.numRecords, addedInVersion: f.addedInVersion, add: f.add, outside: f.outside,
   };
@@ -106,8 +104,7 @@ function logicalPartitionValues(pv: Record<string, string | null>, ctx: Snapshot
   if (!toLogical) return pv;
   let m = ctx.logicalPv.get(pv);
   if (m === undefined) {
-    m = {};
-    for (const k in pv) m[toLogical.get(k) ?? k] = pv[k] ?? null;
+    m = decodePartitionValues(pv, toLogical);
     ctx.logicalPv.set(pv, m);
   }
   return m;
@@ -126,7 +123,6 @@ class BatchFile implements ActiveFile {
   private get batch(): AddBatch { return this.view.batch; }
   private get ctx(): SnapshotContext { return this.view.ctx; }
   get path(): string { return this.batch.pathOf(this.i); }
-  get absolutePath(): string { const r = this.ctx.root; return r.endsWith(sep) ? r + this.path : r + sep + this.path; }
   get size(): number { return this.batch.size[this.i]; }
   get modificationTime(): number { return this.batch.mtime[this.i]; }
   get partitionValues(): Record<string, string | null> {

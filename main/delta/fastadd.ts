@@ -70,7 +70,7 @@ type Full = AddFile & { stats_parsed?: Record<string, unknown> | null };
 
 /**
  * An add action read lazily from its JSON line; behaves as a plain AddFile. With a plain path it
- * is also its own replay entry (see FileEntry in replay.ts: `add`, `key`, `outside`, `absolute`
+ * is also its own replay entry (see LiveEntry in replay.ts: `add`, `key`, `outside`, `absolute`
  * are prototype getters), so replay allocates nothing more per file.
  */
 export class LazyAddFile implements AddFile {

@@ -13,10 +13,10 @@ import type { CommitWho, UnreadableCause } from '../../shared/forensics';
 import { LakerecError } from '../../shared/errors';
 import { throwIfCancelled, report, type JobContext } from '../../shared/jobs';
 import { dvUniqueId } from './dv';
-import { columnMappingMode, parseSchemaString, physicalToLogical, validateMetadata } from './schema';
+import { columnMappingMode, decodePartitionValues, parseSchemaString, physicalToLogical, validateMetadata } from './schema';
 import {
-  addKey, entryAbsolute, entryKey, numRecordsFromStats, removeKey, ReplayState,
-  type FileEntry as ReplayEntry, type LogAddFile, type ParsedCommit, type ReplayHooks,
+  addKey, entryKey, numRecordsFromStats, removeKey, ReplayState,
+  type LiveEntry, type LogAddFile, type ParsedCommit, type ReplayHooks,
 } from './replay';
 import { parseStats as parseAddStats } from './active-files';
 import { LazyAddFile } from './fastadd';
@@ -55,8 +55,6 @@ export interface FileEntry {
   path: string;
   /** ReplayState.key(path, dv id): the identity the snapshot replay uses. */
   key: string;
-  /** Absolute local path, or null for another scheme. */
-  absolutePath: string | null;
   /** Outside the table root (the reader refuses it unless allowed). */
   outside: boolean;
   /** deletion vector identity ('' when none): a file with a new DV is a new entry. */
@@ -165,10 +163,7 @@ function schemaOf(md: Metadata | null): SchemaInfo {
 export function logicalPartitionValues(pv: Record<string, string | null> | null | undefined, metadata: Metadata | null): Record<string, string | null> {
   if (!pv) return {};
   const { mode, toLogical } = schemaOf(metadata);
-  if (mode === 'none') return pv;
-  const out: Record<string, string | null> = {};
-  for (const [k, v] of Object.entries(pv)) out[toLogical.get(k) ?? k] = v === undefined ? null : v;
-  return out;
+  return decodePartitionValues(pv, mode === 'none' ? null : toLogical);
 }
 
 function addRows(add: LogAddFile): number | null {
@@ -190,7 +185,6 @@ export function removeActionRows(r: RemoveFile): number | null {
 class Entry implements FileEntry {
   readonly path: string;
   readonly key: string;
-  readonly absolutePath: string | null;
   readonly outside: boolean;
   readonly dvKey: string;
   readonly deletionVector: DeletionVectorDescriptor | null;
@@ -201,7 +195,7 @@ class Entry implements FileEntry {
   private parsed: FileStats | null | undefined;
   /** `e` is the replay's own entry: path, key and location are the replay's, not recomputed. */
   constructor(
-    readonly id: number, e: ReplayEntry, root: string, readonly numRecords: number | null,
+    readonly id: number, e: LiveEntry, readonly numRecords: number | null,
     readonly partitionValues: Record<string, string | null>, readonly addedIn: number, readonly fromSnapshot: boolean,
     private readonly md: Metadata | null,
   ) {
@@ -210,7 +204,6 @@ class Entry implements FileEntry {
     this.deletionVector = e.add.deletionVector ?? null;
     this.dvKey = dvKeyOf(this.deletionVector);
     this.key = ReplayState.key(e.key, this.dvKey);
-    this.absolutePath = entryAbsolute(e, root);
     this.outside = e.outside;
     this.size = e.add.size ?? 0;
   }
@@ -288,7 +281,7 @@ export async function buildHistory(src: HistorySource, ctx?: JobContext): Promis
   // The replay this history records, and each of its live entries' lifetime (by the replay's own
   // entry object: the replay says which one a remove took away).
   let state = new ReplayState(root);
-  let lifeOf = new Map<ReplayEntry, Entry>();
+  let lifeOf = new Map<LiveEntry, Entry>();
   let protocol: Protocol | null = null;
   let metadata: Metadata | null = null;
   // rows of open entries with stats, how many open entries lack them, and their bytes
@@ -311,10 +304,10 @@ export async function buildHistory(src: HistorySource, ctx?: JobContext): Promis
     st.removed.push(e.id);
     adjust(-1, e);
   };
-  const open = (e: ReplayEntry, v: number, fromSnapshot: boolean): Entry => {
+  const open = (e: LiveEntry, v: number, fromSnapshot: boolean): Entry => {
     const add = e.add;
     const n = addRows(add as LogAddFile);
-    const he = new Entry(files.length, e, root, n === null ? null : n - (add.deletionVector?.cardinality ?? 0),
+    const he = new Entry(files.length, e, n === null ? null : n - (add.deletionVector?.cardinality ?? 0),
       logicalPartitionValues(add.partitionValues, metadata), v, fromSnapshot, metadata);
     files.push(he);
     adjust(1, he);
@@ -377,7 +370,7 @@ export async function buildHistory(src: HistorySource, ctx?: JobContext): Promis
         const own = change && info.hasCommitFile ? new Set(change.adds.map((a) => addKey(a, root))) : null;
         const openByKey = new Map<string, Entry>();
         for (const he of lifeOf.values()) openByKey.set(he.key, he);
-        const nextLife = new Map<ReplayEntry, Entry>();
+        const nextLife = new Map<LiveEntry, Entry>();
         for (const e of next.files.values()) {
           const k = entryKey(e);
           let he = openByKey.get(k);

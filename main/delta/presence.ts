@@ -9,7 +9,7 @@ import { storageOf } from '../storage';
 import { LakerecError } from '../../shared/errors';
 import type { FileEntry, History } from './history';
 
-export type Presence = (f: Pick<FileEntry, 'path' | 'absolutePath' | 'outside'>) => Promise<boolean | null>;
+export type Presence = (f: Pick<FileEntry, 'path' | 'outside'>) => Promise<boolean | null>;
 
 /** A presence checker over a store (listings cached for the checker's life). */
 export function presenceOf(storage: Storage): Presence {
@@ -24,8 +24,9 @@ export function presenceOf(storage: Storage): Presence {
   };
   return async (f) => {
     if (f.outside) {
-      if (!storage.allowOutsidePaths || f.absolutePath === null) return null;
-      try { return (await storage.stat(f.absolutePath)) !== null; } catch { return null; }
+      // An outside file's path is the absolute path or URL the log names: the store stats it, or refuses.
+      if (!storage.allowOutsidePaths) return null;
+      try { return (await storage.stat(f.path)) !== null; } catch { return null; }
     }
     const slash = f.path.lastIndexOf('/');
     const names = await listed(slash < 0 ? '' : f.path.slice(0, slash));

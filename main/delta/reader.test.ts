@@ -102,7 +102,10 @@ describe('snapshots of tables written here', () => {
     expect(snap.files).toHaveLength(2);
     for (const f of snap.files) {
       const plain = JSON.parse(JSON.stringify(f)) as Record<string, unknown>;
-      for (const k of ['path', 'absolutePath', 'size', 'modificationTime', 'partitionValues', 'stats', 'deletionVector', 'numRecords', 'addedInVersion', 'add', 'outside']) {
+      // A file is named by its table-relative path: no local absolute path reaches JSON.
+      expect(plain).not.toHaveProperty('absolutePath');
+      expect(JSON.stringify(f)).not.toContain(root);
+      for (const k of ['path', 'size', 'modificationTime', 'partitionValues', 'stats', 'deletionVector', 'numRecords', 'addedInVersion', 'add', 'outside']) {
         expect(plain, k).toHaveProperty(k);
         expect(plain[k]).toEqual(JSON.parse(JSON.stringify((f as unknown as Record<string, unknown>)[k] ?? null)));
       }

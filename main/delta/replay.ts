@@ -3,7 +3,6 @@
 // files. Parsing a commit is commits.ts (re-exported here); the state's files as ActiveFile objects
 // are active-files.ts, which reads this module (never the other way round: no import cycle).
 import type { AddFile, DomainMetadata, Metadata, Protocol, RemoveFile, TransactionId } from '../../shared/delta';
-import { sep } from 'node:path';
 import { canonicalisePath, isPlainRelative, type CanonicalPath } from './paths';
 import { dvUniqueId } from './dv';
 import { LazyAddFile, type AddBatch } from './fastadd';
@@ -15,7 +14,10 @@ export {
   type LogAddFile, type ParsedCommit,
 } from './commits';
 
-export interface FileEntry {
+/** An entry of the replay's live set (its own state, held per file while replaying). The file
+ *  model other layers read is the history's `FileEntry` (history.ts); the snapshot's `ActiveFile`
+ *  is a view over this entry. */
+export interface LiveEntry {
   add: LogAddFile;
   version: number;
   /** Canonical path: relative to the root when inside it (see paths.ts). */
@@ -23,12 +25,6 @@ export interface FileEntry {
   outside: boolean;
   /** Absolute local path; undefined for a plain relative key (root + key), null when not local. */
   absolute: string | null | undefined;
-}
-
-/** Absolute local path of an entry (null for another scheme). */
-export function entryAbsolute(e: FileEntry, root: string): string | null {
-  if (e.absolute !== undefined) return e.absolute;
-  return root.endsWith(sep) ? root + e.key : root + sep + e.key;
 }
 
 function canonicalKey(path: string, root: string): { key: string; outside: boolean; absolute: string | null | undefined } {
@@ -43,9 +39,9 @@ function canonicalKey(path: string, root: string): { key: string; outside: boole
  */
 export interface ReplayHooks {
   /** A file entered the live set. */
-  onAdd?(e: FileEntry): void;
+  onAdd?(e: LiveEntry): void;
   /** A live file left it: a remove action, or an add of the same key that replaced it. */
-  onRemove?(e: FileEntry): void;
+  onRemove?(e: LiveEntry): void;
   /** A remove action that matched no live file (its add predates what this replay has seen). */
   onOrphanRemove?(r: RemoveFile): void;
 }
@@ -63,18 +59,18 @@ export function addKey(a: AddFile, root: string): string {
 }
 
 /** The reconciliation key of a live entry (the key it is held under in `files`). */
-export function entryKey(e: FileEntry): string {
+export function entryKey(e: LiveEntry): string {
   const dv = e.add.deletionVector;
   return dv ? ReplayState.key(e.key, dvUniqueId(dv)) : e.key;
 }
 
 /** The state of the table as actions are applied in version order. */
-export class ReplayState implements RowResolver<FileEntry> {
+export class ReplayState implements RowResolver<LiveEntry> {
   protocol: Protocol | null = null;
   metadata: Metadata | null = null;
   /** key: canonical path + NUL + DV unique id. A plain fast-path add is held as a row number
    *  (see rowOf): base of its batch + its index there. */
-  files = new FileTable<FileEntry>(this);
+  files = new FileTable<LiveEntry>(this);
   readonly txns = new Map<string, TransactionId>();
   readonly domains = new Map<string, DomainMetadata>();
   private batches: AddBatch[] = [];
@@ -109,7 +105,7 @@ export class ReplayState implements RowResolver<FileEntry> {
     return batch.pathOf(i);
   }
 
-  valueOf(r: number): FileEntry {
+  valueOf(r: number): LiveEntry {
     const { batch, i } = this.rowOf(r);
     return batch.addAt(i) as LazyAddFile;
   }
@@ -197,7 +193,7 @@ export class ReplayState implements RowResolver<FileEntry> {
 
   /** An add that is not a plain fast-path row: keyed by its canonical path (and DV id). */
   private applyAdd(a: AddFile, version: number, hooks?: ReplayHooks): void {
-    let e: FileEntry;
+    let e: LiveEntry;
     if (isPlainRelative(a.path)) {
       e = { add: a, version, key: a.path, outside: false, absolute: undefined };
     } else {

@@ -33,16 +33,18 @@ interface FileColumns {
 
 // Parquet footers do not change for a given path, size and mtime: cache across views (bisect
 // registers many snapshots over mostly the same files).
+// Keyed by the file as its store names it (the local path, the URL), never by a cached copy's name.
 const schemaCache = new Map<string, FileColumns>();
-const cacheKey = (f: ActiveFile): string => `${f.absolutePath}\u0000${f.size}\u0000${f.modificationTime}`;
+type CacheKey = (f: ActiveFile) => string;
+const cacheKeyIn = (storage: Storage): CacheKey => (f) => `${storage.describe(f.path)}\u0000${f.size}\u0000${f.modificationTime}`;
 
-async function loadFileColumns(conn: DuckDBConnection, files: ActiveFile[], engineOf: Map<ActiveFile, string>, ctx?: JobContext): Promise<void> {
+async function loadFileColumns(conn: DuckDBConnection, files: ActiveFile[], engineOf: Map<ActiveFile, string>, cacheKey: CacheKey, ctx?: JobContext): Promise<void> {
   const todo = files.filter((f) => !schemaCache.has(cacheKey(f)));
   const batch = 256;
   for (let i = 0; i < todo.length; i += batch) {
     throwIfCancelled(ctx);
     const part = todo.slice(i, i + batch);
-    const nameOf = (f: ActiveFile): string => engineOf.get(f) ?? f.absolutePath;
+    const nameOf = (f: ActiveFile): string => engineOf.get(f)!;
     const byPath = new Map(part.map((f) => [nameOf(f), f]));
     let rows: unknown[][];
     try {
@@ -101,6 +103,8 @@ function tempName(viewName: string, suffix: string): string {
 }
 
 const globChars = /[*?[\]{}]/;
+/** A path naming another store (s3://, https://, ...): two or more letters before the colon, never a drive letter. */
+const isUrl = (p: string): boolean => /^[A-Za-z][A-Za-z0-9+.-]+:/.test(p);
 
 /** Requests in flight when a scan fetches a remote table's files (LAKEREC_REMOTE_PARALLEL). */
 const remoteParallel = (): number => Math.max(1, Math.min(64, Number(storeEnv().LAKEREC_REMOTE_PARALLEL) || 8));
@@ -168,7 +172,7 @@ export async function registerSnapshotView(
     if (f.outside && !opts.allowOutsidePaths) {
       throw new LakerecError('path_outside_table', `"${f.add.path}" resolves outside the table root; it is not read unless outside paths are allowed`, { path: f.add.path });
     }
-    if (f.outside && /^[A-Za-z][A-Za-z0-9+.-]+:/.test(f.absolutePath)) {
+    if (f.outside && isUrl(f.path)) {
       throw new LakerecError('io_error', `data file "${f.add.path}" names another store by URL; only files under the table's own location are read`, { path: f.add.path });
     }
     let checked: string;
@@ -193,7 +197,8 @@ export async function registerSnapshotView(
     return;
   }
 
-  await loadFileColumns(conn, files, engineOf, ctx);
+  const cacheKey = cacheKeyIn(storage);
+  await loadFileColumns(conn, files, engineOf, cacheKey, ctx);
 
   // Files table: absolute path -> log path and raw partition values (cast in the view).
   const partList = snapshot.partitionColumns;
@@ -202,7 +207,7 @@ export async function registerSnapshotView(
   {
     const app = await conn.createAppender(`${viewName}__lakerec_files`, 'main', 'temp');
     for (const f of files) {
-      app.appendVarchar(engineOf.get(f) ?? f.absolutePath);
+      app.appendVarchar(engineOf.get(f)!);
       app.appendVarchar(f.path);
       for (const p of partList) {
         const v = f.partitionValues[p];
@@ -224,7 +229,7 @@ export async function registerSnapshotView(
     for (const f of dvFiles) {
       throwIfCancelled(ctx);
       const rows = await readDeletionVector(f.deletionVector!, storage, { allowOutsidePaths: opts.allowOutsidePaths, numRecords: numRecordsOfAdd(f.add) });
-      const abs = engineOf.get(f) ?? f.absolutePath;
+      const abs = engineOf.get(f)!;
       for (const r of rows) {
         app.appendVarchar(abs);
         app.appendBigInt(BigInt(r));
@@ -258,7 +263,7 @@ export async function registerSnapshotView(
       return `${logicalValueExpr(`t.${sqlIdent(col)}`, type, snapshot.columnMapping)} AS ${sqlIdent(fd.name)}`;
     });
     if (provenance) exprs.push('f.path AS _lakerec_file', 't.file_row_number AS _lakerec_row');
-    const list = `[${g.files.map((f) => sqlString(engineOf.get(f) ?? f.absolutePath)).join(', ')}]`;
+    const list = `[${g.files.map((f) => sqlString(engineOf.get(f)!)).join(', ')}]`;
     let from = `read_parquet(${list}, filename = true, file_row_number = true, union_by_name = true) AS t`;
     if (needJoin) from += ` JOIN ${filesTable} AS f ON f.abs = t.filename`;
     if (g.files.some((f) => f.deletionVector)) from += ` ANTI JOIN ${dvTable} AS d ON d.abs = t.filename AND d.row = t.file_row_number`;
@@ -316,9 +321,40 @@ export async function checkedDataFile(snapshot: Snapshot, f: ActiveFile, opts: {
   return dataFilePath(storage, f, []);
 }
 
+/**
+ * What a query engine locked to a run's files (`duck.restrict`) must be let read for these files
+ * of a snapshot, as the snapshot's store says: its engine folders, and each file outside the table
+ * root (allowed only with allowOutsidePaths) by the local path the log names. Never a prefix test
+ * on path strings: a sibling folder whose name starts with the root's is outside too.
+ */
+export function engineAccess(snapshot: Snapshot, files: ActiveFile[] = snapshot.files): { dirs: string[]; files: string[] } {
+  const storage = storageOf(snapshot);
+  if (!storage) throw new LakerecError('internal', `the snapshot of ${snapshot.root} at version ${snapshot.version} was not read through a store, so its files cannot be read`);
+  return { dirs: storage.engineDirs(), files: outsideLocalFiles(files) };
+}
+
+/** The local paths of the files outside the table root (a file another store names by URL is never read). */
+export function outsideLocalFiles(files: Iterable<{ path: string; outside?: boolean }>): string[] {
+  const out: string[] = [];
+  for (const f of files) if (f.outside && !isUrl(f.path)) out.push(f.path);
+  return out;
+}
+
+/**
+ * A snapshot file's local path as its store names it, for what must reference the user's files by
+ * path without reading them (the mutation sandbox's log); refused for a store not on this machine.
+ */
+export function localPathOf(snapshot: Snapshot, f: ActiveFile): string {
+  const storage = storageOf(snapshot);
+  if (!(storage instanceof LocalStorage)) throw new LakerecError('unsupported_feature', `${snapshot.root} is not on this machine: its files cannot be referenced by a local path`);
+  if (f.outside && isUrl(f.path)) throw new LakerecError('unsupported_feature', `data file "${f.path}" names another store by URL; it cannot be referenced by a local path`, { path: f.path });
+  return storage.describe(f.path);
+}
+
 /** The name DuckDB reads a data file by, after the store's checks (real root, regular file). */
 async function dataFilePath(storage: Storage, f: ActiveFile, held: EngineFile[], signal?: AbortSignal): Promise<string> {
-  const path = f.outside ? f.absolutePath : f.path;
+  // Inside the root the path is table-relative; outside it is the absolute path the log names.
+  const path = f.path;
   // On disk the check is synchronous (one lstat per file, folders resolved once): a 300k-file
   // snapshot must not pay an await per file.
   if (storage instanceof LocalStorage) return storage.checkedLocalPath(path, undefined);

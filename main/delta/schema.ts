@@ -168,6 +168,18 @@ export function physicalToLogical(schema: StructType, mode: ColumnMappingMode): 
   return m;
 }
 
+/**
+ * A log's partitionValues (keyed by physical column name under column mapping) keyed by logical
+ * name, a missing value as null: the one decoder, for the snapshot's files and the history's
+ * entries. Without column mapping (`toLogical` null) the object itself.
+ */
+export function decodePartitionValues(pv: Record<string, string | null>, toLogical: ReadonlyMap<string, string> | null): Record<string, string | null> {
+  if (!toLogical) return pv;
+  const out: Record<string, string | null> = {};
+  for (const k of Object.keys(pv)) out[toLogical.get(k) ?? k] = pv[k] ?? null;
+  return out;
+}
+
 /** Renames physical keys of a stats object (minValues etc.) to logical names, recursively. */
 export function statsToLogical(values: unknown, schema: StructType, mode: ColumnMappingMode): unknown {
   if (mode === 'none' || !values || typeof values !== 'object' || Array.isArray(values)) return values;

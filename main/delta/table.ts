@@ -589,9 +589,9 @@ export class DeltaTable {
     // The one presence check (presence.ts): each folder listed once through the store. A file that
     // is refused or unknown (outside the root) is not "missing": the read names the refusal.
     const present = presenceOf(this.storage);
-    const check = async (path: string | null, f?: { absolutePath: string | null; outside: boolean }): Promise<boolean> => {
+    const check = async (path: string | null, f?: { outside: boolean }): Promise<boolean> => {
       if (path === null) return false;
-      return (await present({ path, absolutePath: f?.absolutePath ?? null, outside: f?.outside ?? false })) !== false;
+      return (await present({ path, outside: f?.outside ?? false })) !== false;
     };
     const missingById = new Map<number, boolean>();
     const missingOf = async (id: number): Promise<boolean> => {

@@ -1,6 +1,6 @@
 // The reader's public shapes. Other modules (reconcile, forensics, bisect, proof, the API) code
 // against these; main/delta/table.ts produces them.
-import type { UnreadableCause } from '../../shared/forensics';
+import type { TimestampSource, UnreadableCause } from '../../shared/forensics';
 import type {
   AddFile, ColumnMappingMode, CommitInfo, DeletionVectorDescriptor, FileStats, Metadata, Protocol,
   RemoveFile, StructType,
@@ -15,10 +15,10 @@ import type {
  * objects are shared between files).
  */
 export interface ActiveFile {
-  /** Path as written in the log, URL-decoded and canonical (relative to the table root when inside it). */
+  /** Path as written in the log, URL-decoded and canonical: relative to the table root when inside it
+   *  (the Delta `path`, resolved through the table's store where bytes are read); for a file outside
+   *  the root (read only with allowOutsidePaths) the absolute path or URL the log names. */
   path: string;
-  /** Absolute path on disk (after the outside-root check). */
-  absolutePath: string;
   size: number;
   modificationTime: number;
   /** Raw partition values keyed by LOGICAL column name (null = null partition). */
@@ -73,7 +73,7 @@ export interface VersionChange {
   hasCheckpoint: boolean;
 }
 
-export type TimestampSource = 'inCommitTimestamp' | 'commitInfo' | 'file_mtime' | 'checkpoint_mtime';
+export type { TimestampSource };
 
 export interface VersionInfo {
   version: number;

@@ -1,6 +1,6 @@
 // The per-version summary: one VersionSummary per version that exists, from the history alone.
 // A file re-added in place (a deletion-vector delete) counts net: the rows it deleted.
-import type { VersionSummary } from '../../shared/forensics';
+import { operationParametersOf, type VersionSummary } from '../../shared/forensics';
 import { partitionLabel, whoOf, type FileEntry, type History } from '../delta/history';
 import { iso, removeRows } from './helpers';
 import type { Partitioner } from './partitions';
@@ -49,7 +49,7 @@ export function versionSummaries(h: History, part: Partitioner): VersionSummary[
       timestamp: change?.timestamp ?? 0,
       when: change?.timestamp ? iso(change.timestamp) : '',
       operation: ci?.operation ?? (st.fromSnapshot ? 'CHECKPOINT' : null),
-      operationParameters: (ci?.operationParameters as Record<string, unknown> | undefined) ?? {},
+      operationParameters: operationParametersOf(ci?.operationParameters),
       writer: ci?.engineInfo ?? null,
       who: whoOf(ci),
       timestampSource: change?.timestampSource ?? 'none',

@@ -7,21 +7,9 @@ import type {
 import { levelIndex } from '../../shared/reconcile';
 import { makeFinding } from './findings';
 
-/** What the log says about the partitions that lost rows (from commit history, no data read). */
-export interface PartitionRemoval {
-  partition: string;
-  version: number;
-  operation: string;
-  predicate: string | null;
-  /** The removing commit added no file back to this partition... */
-  addedBackHere: boolean;
-  /** ...while adding files to other partitions. */
-  addedElsewhere: boolean;
-  /** The commit's own predicate covers this partition (null: could not be evaluated). */
-  predicateCovers: boolean | null;
-  /** The partition ever held a file in this table's history. */
-  everLoaded: boolean;
-}
+// What the log says about a partition that lost rows: forensics' record (main/forensics/removals.ts).
+export type { PartitionRemoval } from '../forensics/removals';
+import type { PartitionRemoval } from '../forensics/removals';
 
 /** Files of one partition whose stats repeat another file's exactly (a retried batch). */
 export interface StatsDuplicate {

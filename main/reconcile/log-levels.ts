@@ -7,7 +7,6 @@ import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
 import { levelIndex, type Level, type PartitionResult, type SchemaComparison } from '../../shared/reconcile';
 import { sqlIdent, sqlString } from '../engine/duck';
 import { checkScalarExpression } from '../engine/expression';
-import { declaredPredicate, evaluatePredicate } from '../delta/predicate';
 import { physicalName } from '../delta/schema';
 import type { ActiveFile } from '../delta/types';
 import { statsSignature } from '../delta/active-files';
@@ -16,7 +15,8 @@ import { materialise, sumsSql, type PassPlan } from './pass';
 import type { CountsLevel, SchemaLevel } from './levels';
 import type { Tally } from './result';
 import { contractError, type Contract } from './contract';
-import type { Evidence, PartitionRemoval, StatsDuplicate } from './classify';
+import type { Evidence, StatsDuplicate } from './classify';
+import { partitionRemovals, type PartitionRemoval } from '../forensics/removals';
 import { registerTargetView, targetChanges, type SourceSide, type TargetSide } from './sides';
 import { dayOf, execWithProgress, label, num, rows, sideProgress, sourceRowTotal, text, uncast, type PartitionSpec } from './sql';
 import { pushTo } from '../../shared/group';
@@ -253,42 +253,12 @@ export async function valuesEverLoaded(target: TargetSide, column: string): Prom
   return out;
 }
 
-/** For each partition: the last commit that removed files from it, read from the log (no data). */
+/** For each partition: the last commit that removed files from it, read from the log (no data): forensics' one implementation. */
 export async function removalsFromLog(conn: DuckDBConnection, target: TargetSide, part: PartitionSpec): Promise<Map<string, PartitionRemoval>> {
   const col = part.column!;
   // The log's actions key partitionValues by the physical name under column mapping.
-  const key = partitionKey(target, col);
-  const out = new Map<string, PartitionRemoval>();
-  const ever = new Set<string>();
-  const changes = (await targetChanges(target)).filter((c) => c.version <= target.snapshot.version);
-  for (const c of changes) {
-    const addedHere = new Set(c.adds.map((a) => a.partitionValues?.[key] ?? null));
-    for (const v of addedHere) ever.add(label(col, v));
-    const removedHere = new Set(c.removes.map((r) => r.partitionValues?.[key] ?? null));
-    for (const v of removedHere) {
-      const l = label(col, v);
-      const params = c.commitInfo?.operationParameters ?? {};
-      const predicate = declaredPredicate(params);
-      out.set(l, {
-        partition: l,
-        version: c.version,
-        operation: `${c.commitInfo?.operation ?? 'unknown'}${typeof params.mode === 'string' ? ` (${params.mode})` : ''}`,
-        predicate,
-        addedBackHere: addedHere.has(v),
-        addedElsewhere: [...addedHere].some((x) => x !== v),
-        predicateCovers: predicate ? await predicateCovers(conn, predicate, col, part.type, v) : null,
-        everLoaded: true,
-      });
-    }
-  }
-  for (const [l, r] of out) r.everLoaded = ever.has(l);
-  return out;
-}
-
-/** Evaluates a commit's predicate on a partition value alone; null when it needs other columns. */
-export async function predicateCovers(conn: DuckDBConnection, predicate: string, col: string, type: string | null, value: string | null): Promise<boolean | null> {
-  const held = await evaluatePredicate(conn, predicate, [{ name: col, type: type ?? 'VARCHAR' }], [[value]]);
-  return held === null ? null : held[0];
+  const changes = await targetChanges(target);
+  return partitionRemovals(conn, changes, { column: col, key: partitionKey(target, col), type: part.type, label: (v) => label(col, v) }, target.snapshot.version);
 }
 
 /** Files in one partition whose full stats repeat another file's: the signature of a retried batch. */

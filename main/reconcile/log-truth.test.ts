@@ -8,7 +8,7 @@ import { openDuck, sqlString, type Duck } from '../engine/duck';
 import { declaredPredicate, evaluatePredicate } from '../delta/predicate';
 import { declaredPredicate as forensicsPredicate } from '../forensics/helpers';
 import { parseContract } from './contract';
-import { predicateCovers } from './log-levels';
+import { predicateCovers } from '../forensics/removals';
 import { reconcile } from './reconcile';
 
 let duck: Duck;

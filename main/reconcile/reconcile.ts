@@ -10,6 +10,7 @@ import { openDuck, interruptOnAbort } from '../engine/duck';
 import { DEFAULT_DIGEST, digestName, type DigestMode } from './canonical';
 import { checkContractColumns, loadContract, type Contract } from './contract';
 import type { DeltaTable } from '../delta/table';
+import { outsideLocalFiles } from '../delta/scan';
 import { openSource, openTarget } from './sides';
 import { readBaseline, writeBaselineFile, type Baseline } from './baseline';
 import { duckVersion, profile } from './sql';
@@ -95,7 +96,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileResult
     // the type mapping and the expression check: no SQL of the run can open another file).
     await duck.restrict({
       dirs: [...target.table.storage.engineDirs(), ...(source.access.dirs ?? [])],
-      files: [...(source.access.files ?? []), ...target.snapshot.files.filter((f) => !f.absolutePath.startsWith(target.root)).map((f) => f.absolutePath)],
+      files: [...(source.access.files ?? []), ...outsideLocalFiles(target.snapshot.files)],
     });
 
     const schema = await schemaLevel(conn, contract, source, target);

@@ -7,7 +7,7 @@ import type { PartitionSpec } from './sql';
 
 const part: PartitionSpec = { column: 'dt', sourceSql: 'dt', targetSql: 'dt', targetIsDeltaPartition: true, type: 'DATE', expressionSql: null };
 const file = (path: string, version: number, dt: string, cardinality = 0): ActiveFile => ({
-  path, absolutePath: `/t/${path}`, size: 1, modificationTime: 0, partitionValues: { dt },
+  path, size: 1, modificationTime: 0, partitionValues: { dt },
   stats: { numRecords: 100, minValues: { id: 1 }, maxValues: { id: 100 }, nullCount: { id: 0 } },
   deletionVector: cardinality ? { storageType: 'u', pathOrInlineDv: 'x', offset: 1, sizeInBytes: 36, cardinality } : null,
   numRecords: 100 - cardinality, addedInVersion: version, add: { path, partitionValues: { dt }, size: 1, modificationTime: 0, dataChange: true },

@@ -33,9 +33,16 @@ describe('the main/ layer map (eslint.config.js)', () => {
   });
 
   it('fails an import between siblings of one tier', async () => {
-    const e = await layerErrors('main/reconcile/planted.ts', "import { forensics } from '../forensics/forensics';\nexport const x = forensics;\n");
+    const e = await layerErrors('main/reconcile/planted.ts', "import { fingerprint } from '../proof/fingerprint';\nexport const x = fingerprint;\n");
     expect(e).toHaveLength(1);
-    expect(e[0]).toMatch(/\(reconcile\) may not import main\/forensics\/forensics \(forensics\)/);
+    expect(e[0]).toMatch(/\(reconcile\) may not import main\/proof\/fingerprint \(proof\)/);
+  });
+
+  it('keeps forensics below reconcile: reconcile reads its record, forensics never imports reconcile', async () => {
+    expect(await layerErrors('main/reconcile/planted.ts', "import { partitionRemovals } from '../forensics/removals';\nexport const x = partitionRemovals;\n")).toHaveLength(0);
+    const e = await layerErrors('main/forensics/planted.ts', "import { reconcile } from '../reconcile/reconcile';\nexport const x = reconcile;\n");
+    expect(e).toHaveLength(1);
+    expect(e[0]).toMatch(/\(forensics\) may not import main\/reconcile\/reconcile \(reconcile\)/);
   });
 
   it('keeps the CLI and the window apart: neither imports the other', async () => {

@@ -14,6 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { LakerecError } from '../../shared/errors';
 import type { AddFile, DeletionVectorDescriptor } from '../../shared/delta';
 import { deletionVectorLocation } from '../delta/dv';
+import { localPathOf } from '../delta/scan';
 import { DeltaTable } from '../delta/table';
 import { openTable } from '../delta/open';
 import type { Snapshot } from '../delta/types';
@@ -97,7 +98,7 @@ export function sandboxLog(snapshot: Snapshot, now = Date.now()): string {
     const plain = JSON.parse(JSON.stringify(f.add, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as AddFile;
     const add: AddFile = {
       ...plain,
-      path: pathToFileURL(f.absolutePath).href,
+      path: pathToFileURL(localPathOf(snapshot, f)).href,
       dataChange: true,
       ...(f.deletionVector ? { deletionVector: absoluteDv(f.deletionVector, snapshot.root) } : {}),
     };

@@ -4,7 +4,7 @@
 // every level's DuckDB-dialect SQL through it and require the local engine's figures.
 import { LakerecError } from '../../shared/errors';
 import { openDuck, sqlIdent, type Duck } from '../engine/duck';
-import { registerSnapshotView } from '../delta/scan';
+import { outsideLocalFiles, registerSnapshotView } from '../delta/scan';
 import { checkScalarExpression } from '../engine/expression';
 import type { Snapshot } from '../delta/types';
 import { assertReadOnly, cellText, DEFAULT_MAX_ROWS, textBytes, withDeadline, type Connector, type QueryOptions, type QueryResult } from './connector';
@@ -50,7 +50,7 @@ export class DuckdbConnector implements Connector {
       for (const t of tables) await registerSnapshotView(duck.conn, t.snapshot, t.name, { allowOutsidePaths: t.allowOutsidePaths });
       // Other relations (a local Parquet source): views defined by lakerec itself, never user SQL.
       for (const v of opts.views ?? []) await createView(duck, v);
-      const outside = tables.flatMap((t) => t.snapshot.files.filter((f) => !f.absolutePath.startsWith(t.root)).map((f) => f.absolutePath));
+      const outside = tables.flatMap((t) => outsideLocalFiles(t.snapshot.files));
       await duck.restrict({ dirs: [...tables.map((t) => t.root), ...(opts.extraDirs ?? [])], files: [...outside, ...(opts.extraFiles ?? [])] });
     } catch (e) {
       duck.close();

@@ -64,8 +64,7 @@ export async function diffVersions(root: string, o: DiffOptions): Promise<DiffRe
   const commits: DiffCommit[] = summary.versions
     .filter((v) => v.version > lo && v.version <= hi)
     .map((v) => ({
-      version: v.version, timestamp: v.timestamp, operation: v.operation,
-      operationParameters: Object.fromEntries(Object.entries(v.operationParameters).map(([k, x]) => [k, typeof x === 'string' ? x : JSON.stringify(x)])),
+      version: v.version, timestamp: v.timestamp, operation: v.operation, operationParameters: v.operationParameters,
       addedFiles: v.addedFiles, removedFiles: v.removedFiles, addedRows: v.addedRows, removedRows: v.removedRows,
     }));
   return {

@@ -111,7 +111,8 @@ describe('the grid\'s DuckDB is locked to the table folder', () => {
     try {
       await lockToFolder(d, [root]);
       const { openTable } = await import('../delta/open');
-      const f = (await (await openTable(root)).snapshot()).files[0].absolutePath;
+      const t = await openTable(root);
+      const f = t.storage.describe((await t.snapshot()).files[0].path);
       const n = await d.conn.runAndReadAll(`SELECT count(*) FROM read_parquet('${f.replace(/'/g, "''")}')`);
       expect(Number(n.getRows()[0][0])).toBeGreaterThan(0);
       await expect(d.conn.run(`SELECT * FROM read_csv('${join(dir, 'secret.csv')}')`)).rejects.toThrow(/Permission|disabled/);

@@ -26,7 +26,7 @@ export function TableHeader() {
       </div>
       {s && (
         <dl className="facts" data-testid="table-facts">
-          <div><dt>Version</dt><dd className="mono">{s.version}</dd></div>
+          <div><dt>Version</dt><dd className="mono">{s.latestVersion}</dd></div>
           <div><dt>Commits</dt><dd className="mono">{s.commitCount}</dd></div>
           <div><dt>Last commit</dt><dd title={formatUtc(s.lastCommitAt) + ' UTC'}>{formatAgo(s.lastCommitAt)}</dd></div>
           <div><dt>Partitions</dt><dd className="mono">{s.partitionColumns.length ? s.partitionColumns.join(', ') : 'none'}</dd></div>

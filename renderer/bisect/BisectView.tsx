@@ -226,7 +226,7 @@ export function BisectView() {
   const table = useWorkbench((s) => s.table);
   const st = useBisect((s) => s);
   const tablePath = table?.status === 'ready' ? table.summary?.path ?? null : null;
-  const latest = table?.summary?.version ?? -1;
+  const latest = table?.summary?.latestVersion ?? -1;
   const stale = st.path !== null && st.path !== tablePath;
 
   // The form's examples are the open table's (its header and timeline, read once for both screens).

@@ -47,7 +47,7 @@ export function CompareView() {
   const tableStatus = useWorkbench((st) => st.table?.status ?? null);
   const client = useClient();
   const path = useWorkbench((s) => s.table?.summary?.path ?? null);
-  const latest = useWorkbench((s) => s.table?.summary?.version ?? null);
+  const latest = useWorkbench((s) => s.table?.summary?.latestVersion ?? null);
   const request = useNav((s) => s.compareRequest);
   const store = compareStoreFor(client);
   const s = useCompare((x) => x);

@@ -134,7 +134,7 @@ export function DataView() {
   const client = useClient();
   const table = useWorkbench((s) => s.table);
   const tablePath = table?.summary?.path ?? table?.path ?? null;
-  const latest = table?.summary?.version ?? null;
+  const latest = table?.summary?.latestVersion ?? null;
   const rowsRequest = useNav((s) => s.rowsRequest);
   const s = useData((x) => x);
   const store = dataStoreFor(client);

@@ -2,13 +2,14 @@
 // largest partitions, and the table at the selected version), small files under a threshold the
 // user sets, and the whole table's sizes over time. All from the log: no data file is read.
 import { useEffect, useMemo, useState } from 'react';
-import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { partitionsAt, type PartitionHealth } from '../../shared/workbench';
 import { TableGate } from '../app/TableGate';
 import { useClient, useWorkbench } from '../state/context';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { JobProgress } from '../ui/JobProgress';
 import { CopyButton } from '../ui/CopyButton';
+import { StepChart } from '../ui/StepChart';
+import type { StepSeries } from '../ui/stepchart';
 import { compact, formatBytes, formatInt } from '../ui/format';
 import { partitionsStoreFor, usePartitions } from './store';
 import './partitions.css';
@@ -18,14 +19,14 @@ const MB = 1024 * 1024;
 
 type Metric = 'rows' | 'files' | 'bytes';
 
-function seriesFor(h: PartitionHealth, metric: Metric, top: string[]) {
+function seriesFor(h: PartitionHealth, metric: Metric, top: string[]): StepSeries[] {
   const state = new Map<string, number>();
-  return h.versions.map((v) => {
+  const values = top.map(() => [] as number[]);
+  for (const v of h.versions) {
     for (const p of v.partitions) state.set(p.partition, metric === 'rows' ? p.rows ?? 0 : metric === 'files' ? p.files : p.bytes);
-    const row: Record<string, number> = { version: v.version };
-    for (const t of top) row[t] = state.get(t) ?? 0;
-    return row;
-  });
+    top.forEach((t, i) => values[i].push(state.get(t) ?? 0));
+  }
+  return top.map((t, i) => ({ name: t || '(whole table)', color: COLORS[i % COLORS.length], values: values[i] }));
 }
 
 function PartitionChart({ h, metric, log, onPick, selected }: { h: PartitionHealth; metric: Metric; log: boolean; onPick(v: number): void; selected: number | null }) {
@@ -35,43 +36,30 @@ function PartitionChart({ h, metric, log, onPick, selected }: { h: PartitionHeal
     for (const v of h.versions) for (const p of v.partitions) peak.set(p.partition, Math.max(peak.get(p.partition) ?? 0, metric === 'rows' ? p.rows ?? 0 : metric === 'files' ? p.files : p.bytes));
     return [...peak.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k]) => k);
   }, [h, metric]);
-  const data = useMemo(() => seriesFor(h, metric, top), [h, metric, top]);
+  const series = useMemo(() => seriesFor(h, metric, top), [h, metric, top]);
+  const xs = useMemo(() => h.versions.map((v) => v.version), [h]);
   const fmt = metric === 'bytes' ? formatBytes : compact;
   return (
     <div className="pt-chart" data-testid="partition-health-chart" data-partitions={h.partitions.length}>
       <p className="muted small">{metric} per partition at every version: the {top.length} largest of {h.partitions.length} partitions seen{latest.length !== h.partitions.length ? ` (${latest.length} hold files at the latest version)` : ''}. Click a point to open that version.</p>
-      <ResponsiveContainer width="100%" height={260}>
-        <LineChart data={data} margin={{ top: 18, right: 18, bottom: 4, left: 6 }} onClick={(e) => { const v = Number((e as { activeLabel?: unknown } | null)?.activeLabel); if (Number.isFinite(v)) onPick(v); }}>
-          <CartesianGrid stroke="#eef0f3" />
-          <XAxis dataKey="version" tick={{ fontSize: 11, fill: '#57606a' }} />
-          <YAxis scale={log ? 'log' : 'auto'} domain={log ? [1, (max: number) => Math.max(10, max * 2)] : [0, 'auto']} allowDataOverflow={log} tickFormatter={(n: number) => fmt(n)} tick={{ fontSize: 11, fill: '#57606a' }} width={60} />
-          <Tooltip isAnimationActive={false} formatter={(v) => fmt(Number(v))} labelFormatter={(l) => `version ${String(l)}`} />
-          <Legend wrapperStyle={{ fontSize: 11 }} />
-          {selected !== null && <ReferenceLine x={selected} stroke="#1f2328" strokeDasharray="3 3" label={{ value: `v${selected}`, position: 'top', fontSize: 11, fill: '#1f2328' }} />}
-          {top.map((t, i) => <Line key={t} type="stepAfter" dataKey={(d: Record<string, number>) => (log ? Math.max(d[t], 1) : d[t])} name={t || '(whole table)'} stroke={COLORS[i % COLORS.length]} dot={false} isAnimationActive={false} strokeWidth={1.6} />)}
-        </LineChart>
-      </ResponsiveContainer>
+      <StepChart xs={xs} series={series} height={260} log={log} format={fmt} selected={selected} onPick={onPick} label={`${metric} per partition at every version`} />
     </div>
   );
 }
 
+const mbText = (n: number): string => `${compact(n)} MB`;
+
 function SizesChart({ h, log }: { h: PartitionHealth; log: boolean }) {
-  const data = h.versions.map((v) => ({ version: v.version, mb: v.bytes / MB, files: v.files, small: v.smallFiles }));
+  const xs = useMemo(() => h.versions.map((v) => v.version), [h]);
+  const series = useMemo((): StepSeries[] => [
+    { name: 'size', color: '#0969da', values: h.versions.map((v) => v.bytes / MB) },
+    { name: 'files', color: '#8250df', values: h.versions.map((v) => v.files), axis: 'right' },
+    { name: 'small files', color: '#bc4c00', values: h.versions.map((v) => v.smallFiles), axis: 'right', dashed: true },
+  ], [h]);
   return (
     <div className="pt-chart" data-testid="sizes-chart">
-      <ResponsiveContainer width="100%" height={200}>
-        <LineChart data={data} margin={{ top: 6, right: 18, bottom: 4, left: 6 }}>
-          <CartesianGrid stroke="#eef0f3" />
-          <XAxis dataKey="version" tick={{ fontSize: 11, fill: '#57606a' }} />
-          <YAxis yAxisId="mb" scale={log ? 'log' : 'auto'} domain={log ? [0.001, (max: number) => Math.max(0.01, max * 2)] : [0, 'auto']} allowDataOverflow={log} tick={{ fontSize: 11, fill: '#57606a' }} width={60} tickFormatter={(n: number) => `${compact(n)} MB`} />
-          <YAxis yAxisId="files" orientation="right" tick={{ fontSize: 11, fill: '#57606a' }} width={44} />
-          <Tooltip isAnimationActive={false} labelFormatter={(l) => `version ${String(l)}`} formatter={(v, name) => (name === 'size' ? `${Number(v).toFixed(2)} MB` : formatInt(Number(v)))} />
-          <Legend wrapperStyle={{ fontSize: 11 }} />
-          <Line yAxisId="mb" dataKey="mb" name="size" stroke="#0969da" dot={false} isAnimationActive={false} type="stepAfter" />
-          <Line yAxisId="files" dataKey="files" name="files" stroke="#8250df" dot={false} isAnimationActive={false} type="stepAfter" />
-          <Line yAxisId="files" dataKey="small" name="small files" stroke="#bc4c00" dot={false} isAnimationActive={false} type="stepAfter" strokeDasharray="4 3" />
-        </LineChart>
-      </ResponsiveContainer>
+      <StepChart xs={xs} series={series} height={200} log={log} logFloor={0.001} format={mbText} formatRight={formatInt}
+        formatTip={(n, s) => (s.name === 'size' ? `${n.toFixed(2)} MB` : formatInt(n))} label="Table size, files and small files at every version" />
     </div>
   );
 }

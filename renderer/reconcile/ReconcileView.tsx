@@ -285,12 +285,12 @@ export function ReconcileView() {
         <h1>Reconcile</h1>
         <span className="muted">target</span>
         <code className="rc-target" title={tablePath}>{table.summary?.name ?? tablePath}</code>
-        {table.summary && <span className="count">v{table.summary.version}</span>}
+        {table.summary && <span className="count">v{table.summary.latestVersion}</span>}
       </header>
       <div className="rc-setup">
         <SourcePanel />
         <ContractEditor table={tablePath} />
-        <RunPanel table={tablePath} latest={table.summary?.version ?? null} />
+        <RunPanel table={tablePath} latest={table.summary?.latestVersion ?? null} />
       </div>
       {status === 'running' && <Progressing />}
       {status === 'error' && error && (

@@ -105,7 +105,7 @@ export function SchemaView() {
   const tableStatus = useWorkbench((st) => st.table?.status ?? null);
   const client = useClient();
   const path = useWorkbench((s) => s.table?.summary?.path ?? null);
-  const latest = useWorkbench((s) => s.table?.summary?.version ?? null);
+  const latest = useWorkbench((s) => s.table?.summary?.latestVersion ?? null);
   const store = schemaStoreFor(client);
   const at = useSchema((s) => s.at);
   const [v, setV] = useState('');

@@ -22,11 +22,11 @@ function client(script: Script): ApiClient & { calls: string[] } {
 }
 
 const summary = (path: string) => ({
-  path, name: path.split('/').pop()!, version: 1, oldestVersion: 0, commitCount: 2, lastCommitAt: 0,
+  path, name: path.split('/').pop()!, latestVersion: 1, oldestCommitVersion: 0, commitCount: 2, lastCommitAt: 0,
   partitionColumns: [], tableName: null, minReaderVersion: 1, minWriterVersion: 2,
 });
 const head = (path: string, n = 2) => ({ path, name: path.split('/').pop()!, latestVersion: n - 1, commitCount: n, versions: [row(n - 1)] });
-const row = (version: number) => ({ version, timestamp: 0, operation: 'WRITE', operationParameters: {}, engineInfo: null, who: NO_WHO, addedFiles: 1, removedFiles: 0 });
+const row = (version: number) => ({ version, timestamp: 0, operation: 'WRITE', operationParameters: {}, writer: null, who: NO_WHO, addedFiles: 1, removedFiles: 0 });
 
 describe('workbench store', () => {
   it('boots, opens the initial table, lists its versions', async () => {

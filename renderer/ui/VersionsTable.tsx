@@ -39,7 +39,7 @@ export function VersionsTable({ versions }: { versions: VersionRow[] }) {
                 <td className="num mono add">{v.addedFiles > 0 ? `+${v.addedFiles}` : '0'}</td>
                 <td className="num mono remove">{v.removedFiles > 0 ? `−${v.removedFiles}` : '0'}</td>
                 <td className="muted ellipsis" data-testid="version-who" title={who}>{who || '—'}</td>
-                <td className="muted ellipsis" title={v.engineInfo ?? ''}>{v.engineInfo ?? '—'}</td>
+                <td className="muted ellipsis" title={v.writer ?? ''}>{v.writer ?? '—'}</td>
               </tr>
             );
           })}
@@ -74,7 +74,7 @@ function WindowedVersions({ versions }: { versions: VersionRow[] }) {
               <span className="num mono add">{v.addedFiles > 0 ? `+${v.addedFiles}` : '0'}</span>
               <span className="num mono remove">{v.removedFiles > 0 ? `−${v.removedFiles}` : '0'}</span>
               <span className="muted ellipsis" title={who}>{who || '—'}</span>
-              <span className="muted ellipsis" title={v.engineInfo ?? ''}>{v.engineInfo ?? '—'}</span>
+              <span className="muted ellipsis" title={v.writer ?? ''}>{v.writer ?? '—'}</span>
             </div>
           );
         }}

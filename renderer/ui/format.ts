@@ -1,5 +1,6 @@
 // Formatting shared by the history screens. Times are shown in UTC: a log's timestamps are
 // compared across machines and time zones, and the CLI prints UTC too.
+import type { OperationParameters } from '../../shared/forensics';
 export function formatUtc(ms: number): string {
   if (!Number.isFinite(ms)) return '—';
   const d = new Date(ms);
@@ -31,10 +32,10 @@ export function operationKind(op: string | null): 'create' | 'write' | 'delete' 
   return 'other';
 }
 
-export function formatParams(p: Record<string, string | number | boolean | null>): string {
+export function formatParams(p: OperationParameters): string {
   return Object.entries(p)
-    .filter(([, v]) => v !== null && v !== '' && v !== '[]')
-    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .filter(([, v]) => v !== 'null' && v !== '' && v !== '[]')
+    .map(([k, v]) => `${k}=${v}`)
     .join('  ');
 }
 

@@ -2,7 +2,7 @@
 import type { ProofStep } from '../proof';
 import type { ContractSummary, Level, ReconcileResult } from '../reconcile';
 import type { BisectPlan, PredicateSpec, ProbeEvent } from '../bisect';
-import type { CommitWho } from '../forensics';
+import type { VersionSummary } from '../forensics';
 import type { MutationProgress } from '../trust';
 
 export type TransportMode = 'electron' | 'web';
@@ -38,39 +38,25 @@ export interface RecentTable {
   openedAt: number;
 }
 
-export interface TableSummary {
-  /** Absolute table root. */
-  path: string;
-  name: string;
-  /** Latest version. */
-  version: number;
+/**
+ * What opening a table answers: the header's part that the log listing already knows (the header
+ * is `TableOverview`, below, one shape for the table's latest state), and what only the listing
+ * counts.
+ */
+export type TableSummary = Pick<TableOverview, 'path' | 'name' | 'latestVersion' | 'partitionColumns' | 'minReaderVersion' | 'minWriterVersion'> & {
   /** Oldest version that still has a JSON commit. */
-  oldestVersion: number;
+  oldestCommitVersion: number;
   /** Number of versions with a JSON commit. */
   commitCount: number;
   /** ms since epoch of the latest commit. */
   lastCommitAt: number;
-  partitionColumns: string[];
   /** Table name from metaData, when written. */
   tableName: string | null;
-  minReaderVersion: number | null;
-  minWriterVersion: number | null;
-}
+};
 
-export interface VersionRow {
-  version: number;
-  /** ms since epoch (in-commit timestamp, else commitInfo.timestamp, else the file's mtime). */
-  timestamp: number;
-  /** commitInfo.operation; null when the commit has no commitInfo. */
-  operation: string | null;
-  /** commitInfo.operationParameters, values as written in the log. */
-  operationParameters: Record<string, string | number | boolean | null>;
-  engineInfo: string | null;
-  /** Who wrote it and why (commitInfo's userName, userId, userMetadata, job, notebook, ...). */
-  who: CommitWho;
-  addedFiles: number;
-  removedFiles: number;
-}
+/** A row of the History list: the version's summary (the one per-version model), picked. */
+export type VersionRow = Pick<VersionSummary,
+  'version' | 'timestamp' | 'operation' | 'operationParameters' | 'writer' | 'who' | 'addedFiles' | 'removedFiles'>;
 
 /** How many of the newest versions the first page of a history holds (historyHead). */
 export const FIRST_PAGE_VERSIONS = 50;
@@ -94,8 +80,10 @@ export interface TableHead {
 
 /** The investigation header: the table as its latest version stands (log only). */
 export interface TableOverview {
+  /** The table's location as shown (a local root, or a remote URL without secrets). */
   path: string;
   name: string;
+  /** Latest version. */
   latestVersion: number;
   oldestReadableVersion: number | null;
   minReaderVersion: number | null;

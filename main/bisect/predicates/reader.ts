@@ -5,7 +5,7 @@ import type { Metadata, StructType } from '../../../shared/delta';
 import type { JobContext } from '../../../shared/jobs';
 import type { ActiveFile, Snapshot } from '../../delta/types';
 import { columnMappingMode, parseSchemaString } from '../../delta/schema';
-import { registerSnapshotView, dropSnapshotView, sameStore } from '../../delta/scan';
+import { registerSnapshotView, dropSnapshotView, outsideLocalFiles, sameStore } from '../../delta/scan';
 import { boundedMemoryLimit, openDuck, sqlIdent, type Duck } from '../../engine/duck';
 import type { FileEntry, History } from '../../delta/history';
 import { historyPresence, type Presence } from '../../delta/presence';
@@ -91,7 +91,7 @@ export class DataReader {
   snapshotOf(files: FileEntry[]): Snapshot {
     const md = this.md;
     const active: ActiveFile[] = files.map((f) => ({
-      path: f.path, absolutePath: f.absolutePath ?? f.add.path, size: f.size, modificationTime: f.add.modificationTime,
+      path: f.path, size: f.size, modificationTime: f.add.modificationTime,
       partitionValues: f.partitionValues, stats: null, deletionVector: f.deletionVector, numRecords: f.numRecords,
       addedInVersion: f.addedIn, add: f.add, outside: f.outside,
     }));
@@ -126,7 +126,7 @@ export class DataReader {
  */
 export async function openBisectDuck(h: Pick<History, 'root' | 'files'> & Partial<Pick<History, 'engineDirs'>>, source: string | null): Promise<Duck> {
   const duck = await openDuck({ threads: 2, memoryLimit: boundedMemoryLimit(512) });
-  const outside = h.files.map((f) => f.absolutePath).filter((p): p is string => p !== null && !isUnder(p, h.root));
+  const outside = outsideLocalFiles(h.files);
   const src = source !== null && existsSync(source) ? source : null;
   const srcIsDir = src !== null && statSync(src).isDirectory();
   try {
@@ -136,9 +136,4 @@ export async function openBisectDuck(h: Pick<History, 'root' | 'files'> & Partia
     throw e;
   }
   return duck;
-}
-
-function isUnder(path: string, root: string): boolean {
-  const r = root.endsWith('/') ? root : root + '/';
-  return path.startsWith(r);
 }

@@ -1,0 +1,68 @@
+// One model of a version: the History list's row, the timeline's summary and Compare's commit are
+// views of the same VersionSummary (shared/versions.ts), so a commit reads the same on every screen.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiHandlers } from '../../shared/api';
+import { TinyLake } from '../testing/forensics-tables';
+import { diffVersions } from '../workbench/diff';
+import { createService } from './service';
+
+let dir: string;
+let root: string;
+let service: ApiHandlers;
+const ctx = {};
+// Values a writer may put in operationParameters besides strings (the protocol's commitInfo is free JSON).
+const PARAMS = { mode: 'Append', batch: 7, replay: false, owner: null, tags: ['a', 'b'] };
+const DV = { storageType: 'u' as const, pathOrInlineDv: 'vBn[lx{q8@P<9BNH/isA', offset: 1, sizeInBytes: 36, cardinality: 1 };
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'lakerec-one-model-'));
+  root = join(dir, 't');
+  const lake = await TinyLake.create(root, [{ name: 'id', type: 'long' }, { name: 'v', type: 'string' }]);
+  await lake.append([[{ id: 1, v: 'a' }, { id: 2, v: 'b' }]]); // v1
+  await lake.append([[{ id: 3, v: 'c' }]], { operationParameters: PARAMS }); // v2
+  // v3: a deletion-vector delete re-adds the first file in place (same path, a DV): a rewrite.
+  const first = lake.liveFiles()[0];
+  lake.writeCommit([
+    { protocol: { minReaderVersion: 3, minWriterVersion: 7, readerFeatures: ['deletionVectors'], writerFeatures: ['deletionVectors'] } },
+    { remove: { path: first.path, deletionTimestamp: 1, dataChange: true, extendedFileMetadata: true, partitionValues: {}, size: first.size, stats: first.stats } },
+    { add: { ...first, deletionVector: DV } },
+  ], { operation: 'DELETE', operationParameters: { predicate: '["id = 1"]' } });
+  lake.close();
+  service = createService({ mode: 'web', userDataDir: join(dir, 'userdata'), cwd: dir });
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('one model of a version', () => {
+  it('the History row and the timeline summary say the same of each commit', async () => {
+    const { versions: rows } = await service.listVersions({ path: root }, ctx);
+    const { forensics } = await service.forensics({ path: root }, ctx);
+    for (const row of rows) {
+      const s = forensics.versions.find((x) => x.version === row.version)!;
+      expect({ v: row.version, ...row }).toEqual({
+        v: s.version, version: s.version, timestamp: s.timestamp, operation: s.operation, operationParameters: s.operationParameters,
+        writer: s.writer, who: s.who, addedFiles: s.addedFiles, removedFiles: s.removedFiles,
+      });
+    }
+    // The DV delete rewrote one file in place: neither added nor removed on any screen.
+    expect(rows.find((r) => r.version === 3)).toMatchObject({ addedFiles: 0, removedFiles: 0 });
+  });
+
+  it('operationParameters are encoded once, as the protocol names them: strings, other values as their JSON', async () => {
+    const { forensics } = await service.forensics({ path: root }, ctx);
+    const want = { mode: 'Append', batch: '7', replay: 'false', owner: 'null', tags: '["a","b"]' };
+    expect(forensics.versions.find((v) => v.version === 2)!.operationParameters).toEqual(want);
+    expect((await service.listVersions({ path: root }, ctx)).versions.find((v) => v.version === 2)!.operationParameters).toEqual(want);
+    const diff = await diffVersions(root, { from: 1, to: 2, keys: ['id'] });
+    expect(diff.commits.map((c) => c.operationParameters)).toEqual([want]);
+    // Compare's commit is the summary's fields, picked.
+    const s = forensics.versions.find((v) => v.version === 2)!;
+    expect(diff.commits[0]).toEqual({
+      version: 2, timestamp: s.timestamp, operation: s.operation, operationParameters: want,
+      addedFiles: s.addedFiles, removedFiles: s.removedFiles, addedRows: s.addedRows, removedRows: s.removedRows,
+    });
+  });
+});
