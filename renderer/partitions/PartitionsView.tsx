@@ -3,7 +3,7 @@
 // user sets, and the whole table's sizes over time. All from the log: no data file is read.
 import { useEffect, useMemo, useState } from 'react';
 import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { partitionsAt, type PartitionHealth } from '../../shared/workbench';
+import { partitionsAt, type PartitionHealth } from '../../shared/views';
 import { HistoryView } from '../history/HistoryView';
 import { useClient, useWorkbench } from '../state/context';
 import { ErrorPanel } from '../ui/ErrorPanel';
