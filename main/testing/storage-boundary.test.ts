@@ -31,7 +31,7 @@ describe('no node:fs above the storage layer (build/storage-boundary.mjs)', () =
   it('passes the storage layer, a named allowed file and tests', async () => {
     const code = "import { existsSync } from 'node:fs';\nexport const x = existsSync;\n";
     expect(await fsErrors('main/storage/planted.ts', code)).toEqual([]);
-    expect(await fsErrors('main/app/recent.ts', code)).toEqual([]);
+    expect(await fsErrors('main/app/lineage.ts', code)).toEqual([]);
     expect(await fsErrors('main/forensics/planted.test.ts', code)).toEqual([]);
   });
 });
