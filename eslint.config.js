@@ -36,7 +36,8 @@ export const MAIN_LAYERS = [
   [
     { name: 'bisect', folders: ['main/bisect'] },
     { name: 'trust', folders: ['main/trust'] },
-    { name: 'workbench', folders: ['main/workbench'] },
+    // The window's table views: rows, schema history, compare, partitions, the contract template.
+    { name: 'views', folders: ['main/views'] },
     // Pushed work: the same levels as SQL for a warehouse, its connectors (issue #22).
     { name: 'warehouse', folders: ['main/warehouse'] },
   ],

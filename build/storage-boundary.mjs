@@ -2,7 +2,7 @@
 // only through main/storage (openTable, the handle's store), never with node's fs. What is truly
 // local keeps fs by name below, each with its reason: settings, runs, outputs, temp sandboxes,
 // contracts and reconcile sources (read from this machine only in this build), the server itself.
-export const FS_FREE_LAYERS = ['main/forensics', 'main/bisect', 'main/reconcile', 'main/trust', 'main/workbench', 'main/app'];
+export const FS_FREE_LAYERS = ['main/forensics', 'main/bisect', 'main/reconcile', 'main/trust', 'main/views', 'main/app'];
 
 export const FS_ALLOWED = {
   'main/bisect/predicates/reader.ts': 'the matches-source source folder or file (local sources only)',
@@ -14,13 +14,12 @@ export const FS_ALLOWED = {
   'main/trust/mutate.ts': 'checks its temp sandbox was removed',
   'main/trust/sandbox.ts': 'builds the temp sandbox table',
   'main/trust/keys.ts': 'the referenced table or file of a key check (local only)',
-  'main/workbench/rows.ts': 'locks the grid DuckDB to the local folder',
-  'main/workbench/contract-file.ts': 'reads the contract file',
-  'main/app/lineage.ts': 'reads the per-table lineage settings file in the app-data folder',
+  'main/views/rows.ts': 'locks the grid DuckDB to the local folder',
+  'main/views/contract-file.ts': 'reads the contract file',
+  'main/app/lineage.ts': 'the real path of a local table, the key of its lineage setting',
   'main/app/uploads.ts': 'hashes an uploaded source file in the web server\'s upload folder (local by nature)',
-  'main/workbench/diff.ts': 'reads the contract file',
+  'main/views/diff.ts': 'reads the contract file',
   'main/app/demo-table.ts': 'builds the demo table in a temp folder',
-  'main/app/recent.ts': 'the recent-tables settings file',
   'main/app/screens.ts': 'the reconcile source side and local output folders',
   'main/app/web-server.ts': 'web mode uploads and static files',
   'main/app/electron.ts': 'the window shell',
@@ -28,9 +27,8 @@ export const FS_ALLOWED = {
   'main/app/engine-worker.ts': 'writes exported reports (local outputs)',
   'main/app/samples.ts': 'finds the built sample lakes',
   'main/app/web-main.ts': 'web mode start-up checks',
-  'main/app/contract-trust.ts': 'the trusted-contracts settings file',
   'main/app/paths.ts': 'the folder picker (local folders)',
-  'main/app/workbench.ts': 'the workbench settings',
+  'main/app/views.ts': 'a versioned source path (SRC@N) or a real file named SRC@N',
   'main/app/investigate.ts': 'a local table log folder mtime (cache freshness)',
 };
 

@@ -203,6 +203,8 @@ describe.skipIf(missing !== null)('workbench screens in Chromium', () => {
   it('Schema: the columns at a version and what each version changed', async () => {
     await page.locator('[data-testid=tab-schema]').click();
     await page.locator('[data-testid=schema-history] [data-testid=schema-version]').first().waitFor();
+    // The fields come with their own answer, which may land after the history's on a loaded machine.
+    await page.locator('[data-testid=schema-field]').nth(5).waitFor();
     expect(await page.locator('[data-testid=schema-field]').count()).toBe(6);
     const v4 = page.locator('[data-testid=schema-version][data-version="4"]');
     expect(await v4.textContent()).toMatch(/ADD COLUMNS.*added\s*channel string/);

@@ -3,13 +3,13 @@ import { createRoot } from 'react-dom/client';
 import { createClient } from './api/client';
 import { App } from './app/App';
 import { WorkbenchContext } from './state/context';
-import { createWorkbenchStore } from './state/workbench';
+import { createWindowStore } from './state/store';
 // The shared stylesheets, once for every screen (after the screens' own: app.css wins).
 import './styles/screens.css';
 import './styles/app.css';
 
 const client = createClient();
-const store = createWorkbenchStore(client);
+const store = createWindowStore(client);
 const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(

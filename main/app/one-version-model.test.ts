@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiHandlers } from '../../shared/api';
 import { TinyLake } from '../testing/forensics-tables';
-import { diffVersions } from '../workbench/diff';
+import { diffVersions } from '../views/diff';
 import { createService } from './service';
 
 let dir: string;

@@ -76,4 +76,4 @@ export async function assertTableFolder(root: string): Promise<string> {
 }
 
 // The name a list shows (one definition, beside the contract template that uses it too).
-export { tableName } from '../workbench/contract-template';
+export { tableName } from '../views/contract-template';

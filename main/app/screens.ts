@@ -24,12 +24,12 @@ import { ContractInvalid, contractSummary, parseContract, readContractFile } fro
 import { AcceptedContracts, sha256Of } from './contract-trust';
 import { reconcile } from '../reconcile/reconcile';
 import { defaultDataDir, getRun, listRuns, recordRun, type RunInput } from '../runs/store';
-import { contractFileFor } from '../workbench/contract-file';
+import { contractFileFor } from '../views/contract-file';
 import { assertTableFolder, resolveUserPath, tableName } from './paths';
 import { withProvenance } from '../trust/provenance';
 import { checkLaws } from '../trust/laws';
 import { uploadedFile } from './uploads';
-import { contractTemplate } from '../workbench/contract-template';
+import { contractTemplate } from '../views/contract-template';
 import { levelIndex } from '../../shared/reconcile';
 import {
   composeIncident, incidentFileName, incidentSections, renderIncidentHtml, type IncidentTrust,

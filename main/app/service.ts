@@ -19,7 +19,7 @@ import { RecentTables } from './recent';
 import { createScreenHandlers, recordedBisect } from './screens';
 import { createTrustHandlers, TrustResults } from './trust';
 import { createLineageHandlers } from './lineage';
-import { createWorkbenchHandlers } from './workbench';
+import { createViewsHandlers } from './views';
 
 
 export interface ServiceOptions {
@@ -172,7 +172,7 @@ export function createService(opts: ServiceOptions): ApiHandlers {
   return {
     ...screens,
     ...createTrustHandlers({ runsDir, cwd, results: trustResults, ...(opts.log ? { log: opts.log } : {}) }),
-    ...createWorkbenchHandlers({ cwd, tables: investigation }),
+    ...createViewsHandlers({ cwd, tables: investigation }),
     ...createLineageHandlers({ userDataDir: opts.userDataDir, cwd }),
 
     async appInfo() {

@@ -11,7 +11,7 @@ import type { StructType } from '../../shared/delta';
 import { openDuck, sqlString } from '../engine/duck';
 import { openTable } from '../delta/open';
 import { DeltaWriter } from '../writer';
-import { RowsService } from '../workbench/rows';
+import { RowsService } from '../views/rows';
 
 export interface GridFigures {
   rows: number;

@@ -1,5 +1,5 @@
 // `lakerec contract init SOURCE TABLE [--out FILE]`: the starting contract the window's Reconcile
-// screen proposes (main/workbench/contract-template.ts, one template for both), printed, or
+// screen proposes (main/views/contract-template.ts, one template for both), printed, or
 // written to FILE. It never writes into the table's folder and never replaces a file.
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -8,7 +8,7 @@ import { LakerecError } from '../../shared/errors';
 import { parseArgs, str } from '../engine/args';
 import { ARGS } from './commands';
 import type { CliIO } from './io';
-import { contractTemplate } from '../workbench/contract-template';
+import { contractTemplate } from '../views/contract-template';
 import { tableArg } from '../engine/location';
 
 const USAGE = 'lakerec contract init SOURCE TABLE [--out FILE]';

@@ -9,7 +9,7 @@ import { bool, int, parseArgs, requirePositional, str } from '../engine/args';
 import { ARGS } from './commands';
 import type { CliIO } from './io';
 import { renderJson } from '../reconcile/report';
-import { diffVersions, renderDiffText } from '../workbench/diff';
+import { diffVersions, renderDiffText } from '../views/diff';
 import { maskReconcileResult, schemaSensitivity, sensitivityOf } from '../incident/mask';
 
 const USAGE = 'lakerec diff TABLE --from V1 --to V2 [--keys K[,K2]] [--check] [--json]';

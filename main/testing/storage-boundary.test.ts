@@ -15,7 +15,7 @@ async function fsErrors(file: string, code: string): Promise<string[]> {
 }
 
 describe('no node:fs above the storage layer (build/storage-boundary.mjs)', () => {
-  it.each(['main/forensics/planted.ts', 'main/bisect/planted.ts', 'main/reconcile/planted.ts', 'main/trust/planted.ts', 'main/workbench/planted.ts', 'main/app/planted.ts'])(
+  it.each(['main/forensics/planted.ts', 'main/bisect/planted.ts', 'main/reconcile/planted.ts', 'main/trust/planted.ts', 'main/views/planted.ts', 'main/app/planted.ts'])(
     'fails node:fs, fs and fs/promises planted in %s', async (file) => {
       for (const mod of ['node:fs', 'fs', 'node:fs/promises']) {
         const e = await fsErrors(file, `import { existsSync } from '${mod}';\nexport const x = existsSync;\n`);
@@ -31,7 +31,7 @@ describe('no node:fs above the storage layer (build/storage-boundary.mjs)', () =
   it('passes the storage layer, a named allowed file and tests', async () => {
     const code = "import { existsSync } from 'node:fs';\nexport const x = existsSync;\n";
     expect(await fsErrors('main/storage/planted.ts', code)).toEqual([]);
-    expect(await fsErrors('main/app/recent.ts', code)).toEqual([]);
+    expect(await fsErrors('main/app/lineage.ts', code)).toEqual([]);
     expect(await fsErrors('main/forensics/planted.test.ts', code)).toEqual([]);
   });
 });

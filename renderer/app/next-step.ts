@@ -2,7 +2,7 @@
 // arguments filled in (the keys from the contract beside the table when there is one).
 import { useCallback } from 'react';
 import type { ApiClient } from '../../shared/api';
-import { bisectForFinding } from '../../shared/workbench';
+import { bisectForFinding } from '../../shared/views';
 import { bisectStoreFor } from '../state/bisect';
 import { useClient, useWorkbench } from '../state/context';
 import { useNav } from './nav';

@@ -3,7 +3,7 @@
 // the scrollbar onto the rows proportionally, since a browser caps an element's height.
 import { useEffect, useRef, useState } from 'react';
 import { useElementHeight, useElementWidth } from '../ui/useElementHeight';
-import type { GridColumn, SortDirection } from '../../shared/workbench';
+import type { GridColumn, SortDirection } from '../../shared/views';
 
 export const ROW_HEIGHT = 28;
 /** Tallest scroll area drawn (px); beyond it the scrollbar is proportional. */

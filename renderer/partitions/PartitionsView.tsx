@@ -2,7 +2,7 @@
 // largest partitions, and the table at the selected version), small files under a threshold the
 // user sets, and the whole table's sizes over time. All from the log: no data file is read.
 import { useEffect, useMemo, useState } from 'react';
-import { partitionsAt, type PartitionHealth } from '../../shared/workbench';
+import { partitionsAt, type PartitionHealth } from '../../shared/views';
 import { TableGate } from '../app/TableGate';
 import { useClient, useWorkbench } from '../state/context';
 import { ErrorPanel } from '../ui/ErrorPanel';

@@ -4,7 +4,7 @@ import { createStore } from 'zustand/vanilla';
 import type { ApiClient } from '../../shared/api';
 import type { LakerecErrorData } from '../../shared/errors';
 import type { Progress } from '../../shared/jobs';
-import { DEFAULT_SMALL_FILE_BYTES, type PartitionHealth } from '../../shared/workbench';
+import { DEFAULT_SMALL_FILE_BYTES, type PartitionHealth } from '../../shared/views';
 import { useClientStore } from '../state/context';
 import { createJob, perClient } from '../state/job';
 

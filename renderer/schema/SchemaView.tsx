@@ -2,7 +2,7 @@
 // ids and physical names, the field metadata as written) and, beside it, every version that changed
 // the schema with what was added, dropped, retyped or renamed.
 import { useEffect, useState } from 'react';
-import type { SchemaChange } from '../../shared/workbench';
+import type { SchemaChange } from '../../shared/views';
 import { formatUtc } from '../ui/format';
 import { TableGate } from '../app/TableGate';
 import { useClient, useWorkbench } from '../state/context';

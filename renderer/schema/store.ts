@@ -3,7 +3,7 @@ import { createStore } from 'zustand/vanilla';
 import type { ApiClient } from '../../shared/api';
 import type { LakerecErrorData } from '../../shared/errors';
 import type { Progress } from '../../shared/jobs';
-import type { SchemaAt, SchemaHistory } from '../../shared/workbench';
+import type { SchemaAt, SchemaHistory } from '../../shared/views';
 import { useClientStore } from '../state/context';
 import { createJob, perClient } from '../state/job';
 

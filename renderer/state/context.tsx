@@ -1,10 +1,10 @@
 import { createContext, useContext } from 'react';
 import { useStore, type StoreApi } from 'zustand';
 import type { ApiClient, SampleTable } from '../../shared/api';
-import type { WorkbenchState } from './workbench';
+import type { WindowState } from './store';
 
 export interface Workbench {
-  store: StoreApi<WorkbenchState>;
+  store: StoreApi<WindowState>;
   client: ApiClient;
 }
 
@@ -16,7 +16,7 @@ function useWorkbenchContext(): Workbench {
   return wb;
 }
 
-export function useWorkbench<T>(selector: (s: WorkbenchState) => T): T {
+export function useWorkbench<T>(selector: (s: WindowState) => T): T {
   return useStore(useWorkbenchContext().store, selector);
 }
 

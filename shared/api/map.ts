@@ -14,7 +14,7 @@ import type {
 } from './shapes';
 import type { KeysResult, LawsResult, MutationResult } from '../trust';
 import type { LineageAttachment, LineageRequest, LineageRun } from '../lineage';
-import type { DiffRequest, DiffResult, PartitionHealth, PartitionHealthRequest, RowsPage, RowsRequest, SchemaAt, SchemaHistory } from '../workbench';
+import type { DiffRequest, DiffResult, PartitionHealth, PartitionHealthRequest, RowsPage, RowsRequest, SchemaAt, SchemaHistory } from '../views';
 
 export type Empty = Record<string, never>;
 

@@ -6,7 +6,7 @@ import { PROOF_MODES, type ProofMode, type RunKind } from '../proof';
 import { LEVELS, type Level } from '../reconcile';
 import { PREDICATE_NAMES, type PredicateName } from '../bisect';
 import type { BisectRequest, ReconcileRequest, ProofRequest, TrustRequest, MutationRequest } from './shapes';
-import { MAX_PAGE_ROWS, type DiffRequest, type RowsRequest } from '../workbench';
+import { MAX_PAGE_ROWS, type DiffRequest, type RowsRequest } from '../views';
 import type { ApiMethod, ApiRequest, Empty } from './map';
 import { isJobId } from './wire';
 

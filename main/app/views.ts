@@ -2,18 +2,18 @@
 // and the contract checked against both sides' columns.
 import { existsSync } from 'node:fs';
 import type { ApiHandlers, ContractCheck } from '../../shared/api';
-import type { DiffResult } from '../../shared/workbench';
+import type { DiffResult } from '../../shared/views';
 import { assertTableFolder, resolveUserPath } from './paths';
 import { maskReconcileResult, schemaSensitivity, sensitivityOf } from '../incident/mask';
 import { checkContract } from './screens';
 import { openDuck } from '../engine/duck';
 import { parseContract } from '../reconcile/contract';
 import { openSource, openTarget } from '../reconcile/sides';
-import { contractColumnProblems } from '../workbench/contract-columns';
-import { diffVersions } from '../workbench/diff';
-import { partitionHealth } from '../workbench/partitions';
-import { RowsService } from '../workbench/rows';
-import { schemaAt, schemaHistory } from '../workbench/schema-history';
+import { contractColumnProblems } from '../views/contract-columns';
+import { diffVersions } from '../views/diff';
+import { partitionHealth } from '../views/partitions';
+import { RowsService } from '../views/rows';
+import { schemaAt, schemaHistory } from '../views/schema-history';
 import type { InvestigationCache } from './investigate';
 import type { DeltaTable } from '../delta/table';
 
@@ -22,7 +22,7 @@ export async function maskDiff(d: DiffResult, table?: DeltaTable): Promise<DiffR
   return { ...d, result: maskReconcileResult(d.result, sensitivityOf(d.result, await schemaSensitivity(table ?? d.path, d.to))) };
 }
 
-export type WorkbenchMethods = 'rows' | 'schemaAt' | 'schemaHistory' | 'compareVersions' | 'partitionHealth' | 'checkContractColumns';
+export type ViewsMethods = 'rows' | 'schemaAt' | 'schemaHistory' | 'compareVersions' | 'partitionHealth' | 'checkContractColumns';
 
 /**
  * The contract checked as text, then against both sides' columns and key types (every problem,
@@ -53,7 +53,7 @@ export async function checkContractColumns(text: string, table: string, sourceSp
 
 /** `tables`: the service's open tables, so schema history and partition health reuse the history the
  *  investigation screens built (the log read once per open table). */
-export function createWorkbenchHandlers(o: { cwd: string; tables?: InvestigationCache }): Pick<ApiHandlers, WorkbenchMethods> {
+export function createViewsHandlers(o: { cwd: string; tables?: InvestigationCache }): Pick<ApiHandlers, ViewsMethods> {
   const rows = new RowsService();
   const root = async (p: string): Promise<string> => {
     const r = resolveUserPath(p, o.cwd);

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StructType } from '../../shared/delta';
-import { partitionsAt, type PartitionHealth } from '../../shared/workbench';
+import { partitionsAt, type PartitionHealth } from '../../shared/views';
 import { openDuck, type Duck } from '../engine/duck';
 import { openTable } from '../delta/open';
 import { DeltaWriter } from '../writer';

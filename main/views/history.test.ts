@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Action, StructType } from '../../shared/delta';
-import { partitionsAt } from '../../shared/workbench';
+import { partitionsAt } from '../../shared/views';
 import { openDuck, type Duck } from '../engine/duck';
 import { DeltaWriter } from '../writer';
 import { run as runDiffCli } from '../cli/diff';

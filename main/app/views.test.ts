@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeDemoTable } from './demo-table';
-import { checkContractColumns } from './workbench';
+import { checkContractColumns } from './views';
 
 let dir: string;
 let table: string;
@@ -56,7 +56,7 @@ describe('checkContractColumns', () => {
 
 describe('key types', () => {
   it('a key typed differently on a typed source is a problem on its line', async () => {
-    const { contractColumnProblems } = await import('../workbench/contract-columns');
+    const { contractColumnProblems } = await import('../views/contract-columns');
     const { parseContract } = await import('../reconcile/contract');
     const text = 'version: 1\nkeys: [id, dt]\n';
     const p = contractColumnProblems(parseContract(text), text, [{ name: 'id', type: 'VARCHAR' }, { name: 'dt', type: 'DATE' }], [{ name: 'id', type: 'BIGINT' }, { name: 'dt', type: 'DATE' }]);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { add, commitInfo, HandLog, metaData, protocol } from '../testing/handlog';
 import { InvestigationCache } from './investigate';
-import { createWorkbenchHandlers } from './workbench';
+import { createViewsHandlers } from './views';
 
 let dir: string;
 beforeAll(() => { dir = mkdtempSync(join(tmpdir(), 'lakerec-wbhist-svc-')); });
@@ -20,7 +20,7 @@ describe('workbench handlers over the open table', () => {
       .commit(0, [commitInfo(0, 'WRITE'), protocol(), metaData(['dt']), add('dt=1/a.parquet', 10, { dt: '1' })])
       .commit(1, [commitInfo(1, 'WRITE'), add('dt=2/b.parquet', 5, { dt: '2' })]);
     const tables = new InvestigationCache();
-    const wb = createWorkbenchHandlers({ cwd: dir, tables });
+    const wb = createViewsHandlers({ cwd: dir, tables });
     await tables.forensics(root, {});
     const table = await tables.table(root, {});
     const history = await table.history();

@@ -10,7 +10,7 @@ import { report, throwIfCancelled } from '../../shared/jobs';
 import { columnTags, isCountsOnly, maskValue } from '../../shared/sensitivity';
 import {
   MAX_PAGE_ROWS, typeText, type GridColumn, type RowsPage, type RowsRequest,
-} from '../../shared/workbench';
+} from '../../shared/views';
 import { openDuck, queryTimeLimitMs, sqlIdent, sqlString, withTimeLimit, type Duck } from '../engine/duck';
 import { registerSnapshotView } from '../delta/scan';
 import { DeltaTable } from '../delta/table';

@@ -1,5 +1,5 @@
 // The workbench screens' shapes: rows of a version (the Data tab), schema at a version and its
-// history, compare two versions, partition health over time. Produced by main/workbench/.
+// history, compare two versions, partition health over time. Produced by main/views/.
 import type { DataType } from './delta';
 import type { ReconcileResult } from './reconcile';
 import type { Sensitivity } from './sensitivity';
@@ -20,7 +20,7 @@ export interface RowsRequest {
   sort?: { column: string; direction: SortDirection } | null;
   /** column = value pickers (value null: IS NULL); values compared as text. */
   equals?: { column: string; value: string | null }[];
-  /** A SQL boolean expression over the columns, checked before it runs (main/workbench/where.ts). */
+  /** A SQL boolean expression over the columns, checked before it runs (main/views/where.ts). */
   where?: string;
 }
 

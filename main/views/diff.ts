@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { LakerecError } from '../../shared/errors';
 import type { JobContext } from '../../shared/jobs';
 import type { ReconcileResult } from '../../shared/reconcile';
-import type { DiffCommit, DiffResult, VersionChanges } from '../../shared/workbench';
+import type { DiffCommit, DiffResult, VersionChanges } from '../../shared/views';
 import { openTable, type TableHandle } from '../delta/open';
 import { forensicsOfHistory } from '../forensics/forensics';
 import { parseContract, type Contract } from '../reconcile/contract';
@@ -44,7 +44,7 @@ export function diffContract(root: string, keys: string[] | undefined, partition
   return { contract: parseContract(lines.join('\n') + '\n', null), keysFrom: 'request' };
 }
 
-/** The comparison; `result` is the engine's, unmasked: every caller masks it as reports do (maskDiff in main/app/workbench.ts). */
+/** The comparison; `result` is the engine's, unmasked: every caller masks it as reports do (maskDiff in main/app/views.ts). */
 export async function diffVersions(root: string, o: DiffOptions): Promise<DiffResult> {
   const table = o.table ?? await openTable(root);
   for (const [name, v] of [['from', o.from], ['to', o.to]] as const) {

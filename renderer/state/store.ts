@@ -19,7 +19,7 @@ export interface OpenTableState {
   error: LakerecErrorData | null;
 }
 
-export interface WorkbenchState {
+export interface WindowState {
   info: AppInfo | null;
   /** The window could not even start talking to the engine (e.g. no token in web mode). */
   bootError: LakerecErrorData | null;
@@ -37,10 +37,10 @@ export interface WorkbenchState {
   setNotice(n: LakerecErrorData | null): void;
 }
 
-export function createWorkbenchStore(client: ApiClient): StoreApi<WorkbenchState> {
+export function createWindowStore(client: ApiClient): StoreApi<WindowState> {
   const open = createJob();
 
-  return createStore<WorkbenchState>()((set, get) => ({
+  return createStore<WindowState>()((set, get) => ({
     info: null,
     bootError: null,
     recent: [],

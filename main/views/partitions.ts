@@ -3,12 +3,12 @@
 // under the small-file threshold. It reads the reader's one history of the log
 // (main/delta/history.ts: files keyed by path + DV id as the snapshot replay keys them), so its
 // counts are the snapshot's and the forensics' at every version. Each version carries the
-// partitions its commit touched; `partitionsAt` (shared/workbench.ts) carries them forward.
+// partitions its commit touched; `partitionsAt` (shared/views.ts) carries them forward.
 import type { JobContext } from '../../shared/jobs';
 import { throwIfCancelled } from '../../shared/jobs';
 import {
   DEFAULT_SMALL_FILE_BYTES, type PartitionHealth, type PartitionPoint, type PartitionVersion,
-} from '../../shared/workbench';
+} from '../../shared/views';
 import { logicalPartitionValues, partitionLabel, type FileEntry, type History } from '../delta/history';
 import { DeltaTable } from '../delta/table';
 import { openTable } from '../delta/open';

@@ -8,7 +8,7 @@ import type { JobContext } from '../../shared/jobs';
 import { columnTags } from '../../shared/sensitivity';
 import {
   typeText, type SchemaAt, type SchemaChange, type SchemaField, type SchemaHistory, type SchemaVersion,
-} from '../../shared/workbench';
+} from '../../shared/views';
 import { DeltaTable } from '../delta/table';
 import { openTable } from '../delta/open';
 import { columnMappingMode, parseSchemaString } from '../delta/schema';

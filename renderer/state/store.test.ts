@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { NO_WHO } from '../../shared/forensics';
 import { ApiCallError, type ApiClient, type ApiMethod, type ApiRequest, type ApiResponse, type InvokeOptions } from '../../shared/api';
-import { createWorkbenchStore } from './workbench';
+import { createWindowStore } from './store';
 
 type Script = Partial<{ [M in ApiMethod]: (req: ApiRequest<M>, opts?: InvokeOptions) => Promise<ApiResponse<M>> }>;
 
@@ -40,7 +40,7 @@ describe('workbench store', () => {
         return { versions: [row(1), row(0)] };
       },
     });
-    const store = createWorkbenchStore(c);
+    const store = createWindowStore(c);
     await store.getState().boot();
     const s = store.getState();
     expect(c.calls).toEqual(['appInfo', 'recentTables', 'historyHead', 'openTable', 'listVersions']);
@@ -60,7 +60,7 @@ describe('workbench store', () => {
       },
       listVersions: async () => ({ versions: [row(0)] }),
     });
-    const store = createWorkbenchStore(c);
+    const store = createWindowStore(c);
     await store.getState().openTable('/bad');
     expect(store.getState().table).toMatchObject({ status: 'error', error: { code: 'log_corrupt', message: 'broken' } });
 
@@ -81,7 +81,7 @@ describe('workbench store', () => {
       },
       listVersions: async () => ({ versions: [row(1), row(0)] }),
     });
-    const store = createWorkbenchStore(c);
+    const store = createWindowStore(c);
     const opening = store.getState().openTable('/t/long');
     await new Promise((r) => setTimeout(r, 10));
     // The first page is in, the open is still reading: loading, with the log's size known.
@@ -94,7 +94,7 @@ describe('workbench store', () => {
 
   it('asks for a path instead of calling the engine with an empty one', async () => {
     const c = client({});
-    const store = createWorkbenchStore(c);
+    const store = createWindowStore(c);
     await store.getState().openTable('   ');
     expect(c.calls).toEqual([]);
     expect(store.getState().notice?.code).toBe('usage');
