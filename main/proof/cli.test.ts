@@ -1,7 +1,7 @@
 // The CLI faces of the proof: `lakerec fingerprint` prints exact integers, `lakerec proof` exits 1
 // on a failing check; in-process and through the real installed command.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,7 +114,12 @@ describe('lakerec proof', () => {
 describe('the installed command', () => {
   const entry = join(repo, 'dist', 'main', 'cli.js');
   beforeAll(() => {
-    if (!existsSync(entry) || !readFileSync(entry, 'utf8').includes('[--json] [--check] [--sql')) {
+    // Build when the dist is absent or predates this usage line (in cli.js or one of its chunks:
+    // looking in cli.js alone rebuilt dist/main on every run, emptying it under the other files).
+    const bundled = (d: string): string[] => (existsSync(d) ? readdirSync(d).filter((f) => f.endsWith('.js')).map((f) => join(d, f)) : []);
+    const built = existsSync(entry) && [...bundled(join(repo, 'dist', 'main')), ...bundled(join(repo, 'dist', 'main', 'chunks'))]
+      .some((f) => readFileSync(f, 'utf8').includes('[--json] [--check] [--sql'));
+    if (!built) {
       const b = spawnSync('npm', ['run', 'build:node'], { cwd: repo, encoding: 'utf8' });
       if (b.status !== 0) throw new Error(`build failed: ${b.stderr}`);
     }

@@ -44,7 +44,8 @@ function hashTree(root: string): Record<string, string> {
   walk(root);
   return out;
 }
-const sandboxes = () => readdirSync(tmpdir()).filter((n) => n.startsWith(SANDBOX_PREFIX));
+// This process's sandboxes (their names hold the pid): another test file's run may make its own meanwhile.
+const sandboxes = () => readdirSync(tmpdir()).filter((n) => n.startsWith(`${SANDBOX_PREFIX}${process.pid}-`));
 
 async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
