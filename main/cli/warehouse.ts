@@ -25,7 +25,9 @@ import { DuckdbConnector, type DuckdbTable, type DuckdbView } from '../warehouse
 import { PUSHED_LEVELS, statementsFor, type BisectPredicate, type PushedLevel } from '../warehouse/levels';
 import { remoteConnector } from '../warehouse/remote';
 import { PushLog, pushedFingerprint, runStatement } from '../warehouse/run';
-import { warehouseLines, warehouseReconcile, duckTypeOf, type WarehouseSide } from '../warehouse/reconcile';
+import { duckTypeOf, type WarehouseSide } from '../warehouse/reconcile';
+import { pushedLines, pushedReconcile } from '../warehouse/result';
+import { renderJson, renderTerminal } from '../reconcile/report';
 
 /** Where the accepted connection files are remembered (path and content hash), as accepted contracts are. */
 export function acceptedConnections(env: Record<string, string | undefined>): AcceptedContracts {
@@ -204,8 +206,9 @@ export async function reconcileCommand(argv: string[], io: CliIO): Promise<numbe
   let t: WarehouseSide | null = null;
   try {
     t = await open(target, which !== 'source', 'lk_target');
-    const r = await warehouseReconcile({ source: s, target: t, contract, level, rowCap: int(p, 'row-cap') });
-    io.out(bool(p, 'json') ? JSON.stringify(r, null, 2) + '\n' : warehouseLines(r).join('\n') + '\n');
+    // The one result every face renders: the local reconcile's terminal text and JSON, plus what ran where.
+    const r = await pushedReconcile({ source: s, target: t, contract, level, rowCap: int(p, 'row-cap') });
+    io.out(bool(p, 'json') ? renderJson(r) : renderTerminal(r) + pushedLines(r).join('\n') + '\n');
     return r.exitCode;
   } finally {
     await s.connector.close();
