@@ -12,7 +12,7 @@ import { SCENARIOS } from '../../sample-lakes/scenarios';
 import type { Level, ReconcileResult } from '../../shared/reconcile';
 import { reconcile } from '../reconcile/reconcile';
 import { loadContract } from '../reconcile/contract';
-import { localSide } from '../cli/warehouse';
+import { localSide } from './sides';
 import { pushedReconcile } from './result';
 
 /** Modes a pushed run cannot name as the local run does, and why (each also said in the result's notExamined). */
