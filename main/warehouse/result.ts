@@ -100,7 +100,8 @@ export function keyEvidence(
     const f = fields(key) ?? [];
     const rec = Object.fromEntries(keys.map((k, i) => [k, f[i] ?? null]));
     ev.exampleKeys[kind].push(keys.map((k, i) => `${k}=${f[i] ?? 'null'}`).join(', '));
-    const rd: RowDiff = { key: rec, sourcePartition: sp, targetPartition: tp, kind: kind === 'stale' || kind === 'unicode' ? 'changed' : kind, columns: [], source: null, target: null };
+    // Only the key and the row digest came back: a side's row is shown by its partition, without values.
+    const rd: RowDiff = { key: rec, sourcePartition: sp, targetPartition: tp, kind: kind === 'stale' || kind === 'unicode' ? 'changed' : kind, columns: [], source: sp === null ? null : {}, target: tp === null ? null : {} };
     ev.examples[kind].push(rd);
   };
   const min = (xs: string[]) => xs.reduce((a, b) => (b < a ? b : a));

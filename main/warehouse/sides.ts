@@ -1,15 +1,15 @@
 // The two sides of a pushed reconcile, as the CLI and the window open them: a local side (a Delta
 // table or Parquet, read by the DuckDB connector with the same pushed SQL) or a side in the
 // warehouse a named connection reaches; and the connections found, by name and kind only.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
 import { sqlString } from '../engine/duck';
 import { openTable } from '../delta/open';
 import type { Contract } from '../reconcile/contract';
-import { AcceptedContracts } from '../engine/accepted-files';
-import { findConnection, type WarehouseConnection } from './connections';
+import { AcceptedContracts, sha256Of } from '../engine/accepted-files';
+import { connectionFiles, findConnection, type WarehouseConnection } from './connections';
 import { DuckdbConnector, type DuckdbTable, type DuckdbView } from './duckdb-connector';
 import { remoteConnector } from './remote';
 import type { WarehouseSide } from './reconcile';
@@ -49,4 +49,21 @@ export async function warehouseSide(name: string, relation: string, where: { env
   const c = connectionNamed(name, where, settings);
   if (c.kind === 'duckdb') return localSide(relation, where.cwd, contract, viewName);
   return { connector: remoteConnector(c), relation, label: `${relation} on ${c.kind} ${c.name}` };
+}
+
+/** The connections found in the connection files, each with whether its file still needs the user's trust; files that cannot be read are problems, one line each. */
+export function listConnections(where: { env: Record<string, string | undefined>; cwd: string }, settings?: string): { connections: { connection: WarehouseConnection; needsTrust: boolean }[]; problems: string[] } {
+  const trusted = acceptedConnections(where.env);
+  const connections: { connection: WarehouseConnection; needsTrust: boolean }[] = [];
+  const problems: string[] = [];
+  for (const { file, read } of connectionFiles({ env: where.env, cwd: where.cwd, settings: settings ?? null })) {
+    if (!existsSync(file) || statSync(file).size > 1024 * 1024) continue;
+    try {
+      const text = readFileSync(file, 'utf8');
+      for (const c of read(text, file)) connections.push({ connection: c, needsTrust: c.origin.needsTrust && !trusted.isAccepted(file, sha256Of(text)) });
+    } catch (e) {
+      problems.push((e as Error).message);
+    }
+  }
+  return { connections, problems };
 }
