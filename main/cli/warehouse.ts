@@ -7,6 +7,7 @@ import { LEVELS, type Level } from '../../shared/reconcile';
 import { compareFingerprints, formatFingerprint } from '../../shared/fingerprint';
 import { bool, int, parseArgs, requirePositional, str } from '../engine/args';
 import { openTable } from '../delta/open';
+import { tableArg } from '../engine/location';
 import { deltaTypeToDuckDb } from '../delta/schema';
 import { registerSnapshotView } from '../delta/scan';
 import { loadContract, parseContract, type Contract } from '../reconcile/contract';
@@ -194,7 +195,8 @@ export async function fingerprintCommand(argv: string[], io: CliIO): Promise<num
     let differences: string[] | null = null;
     const cmp = str(p, 'compare');
     if (cmp) {
-      const table = await openTable(resolve(io.cwd, cmp));
+      // The shared table argument: a folder, file://, or a remote location (s3://, abfss://, gs://).
+      const table = await openTable(tableArg(io.cwd, cmp));
       const snap = await table.snapshot();
       const duck = await openDuck({ threads: 2 });
       try {

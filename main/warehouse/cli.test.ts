@@ -2,12 +2,13 @@
 // `reconcile --warehouse` and `fingerprint --warehouse`, through a `type: duckdb` connection (the
 // one engine reachable here) and a Trino connection to a closed loopback port.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildSampleLakes, type BuiltLake } from '../../sample-lakes/build';
+import { s3Env, s3Putter, startS3rver, uploadFolder } from '../testing/object-servers';
 
 const bin = join(resolve(__dirname, '..', '..'), 'main', 'bin', 'lakerec.mjs');
 let dir: string;
@@ -18,6 +19,18 @@ const PASSWORD = 'pw-0f9e8d7c6b5a';
 function lakerec(args: string[], extra: Record<string, string> = {}): { code: number | null; out: string; err: string } {
   const r = spawnSync(process.execPath, [bin, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env, ...extra, LAKEREC_DEBUG: '' }, timeout: 120_000 });
   return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+function lakerecAsync(args: string[], extra: Record<string, string> = {}): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((res) => {
+    const c = spawn(process.execPath, [bin, ...args], { cwd: dir, env: { ...process.env, ...env, ...extra, LAKEREC_DEBUG: '' } });
+    let out = '';
+    let err = '';
+    c.stdout.on('data', (b: Buffer) => { out += b.toString(); });
+    c.stderr.on('data', (b: Buffer) => { err += b.toString(); });
+    const timer = setTimeout(() => c.kill('SIGKILL'), 50_000);
+    c.on('close', (code) => { clearTimeout(timer); res({ code, out, err }); });
+  });
 }
 
 beforeAll(async () => {
@@ -116,4 +129,27 @@ describe('reconcile and fingerprint --warehouse', () => {
     expect(r.out).toContain('ods-fingerprint-v1');
     expect(r.out).toContain(`the same as ${lakes.control.tablePath}`);
   });
+});
+
+describe('fingerprint --warehouse --compare takes a table location as every table argument does', () => {
+  it('a file:// location is the local table (not a path under the working folder)', () => {
+    const r = lakerec(['fingerprint', lakes.control.tablePath, '--warehouse', 'local', '--compare', `file://${lakes.control.tablePath}`]);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain(`the same as file://${lakes.control.tablePath}`);
+  });
+
+  it('an s3:// location (the table uploaded to s3rver) is read through the storage layer', async () => {
+    const s3 = await startS3rver(['lake']);
+    try {
+      await uploadFolder(lakes.control.tablePath, 'control', await s3Putter(s3.endpoint, 'lake'));
+      // Not spawnSync: s3rver runs in this process and must answer while the command runs.
+      const r = await lakerecAsync(['fingerprint', lakes.control.tablePath, '--warehouse', 'local', '--compare', 's3://lake/control'], s3Env(s3.endpoint) as Record<string, string>);
+      expect(r.err).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.out).toContain('the same as s3://lake/control');
+    } finally {
+      await s3.close();
+    }
+  }, 60_000);
 });
