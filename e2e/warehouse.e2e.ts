@@ -29,9 +29,10 @@ describe.skipIf(missing !== null)('Reconcile screen: a side pushed to a warehous
   const errors: string[] = [];
   let localSaid: string[] = [];
 
-  const shots = async (state: string) => {
+  const shots = async (state: string, scrollTo?: string) => {
     for (const w of WIDTHS) {
       await page.setViewportSize({ width: w, height: 1000 });
+      if (scrollTo) await page.locator(scrollTo).scrollIntoViewIfNeeded();
       await page.screenshot({ path: join(ensureArtifacts(), `warehouse-${state}-${w}.png`), fullPage: true });
     }
     await page.setViewportSize({ width: 1400, height: 1000 });
@@ -110,6 +111,7 @@ describe.skipIf(missing !== null)('Reconcile screen: a side pushed to a warehous
     expect(await page.textContent('[data-testid=pushed-not-examined]')).toContain("the target's Delta log is not read");
     expect(await page.textContent('[data-testid=partition-row][data-state=differs] td')).toBe('dt=2026-08-12');
     await shots('full');
+    await shots('full-ran', '[data-testid=pushed-not-examined]');
   });
 
   it('a warehouse that never answers: determinate progress, then Cancel', async () => {
@@ -134,6 +136,7 @@ describe.skipIf(missing !== null)('Reconcile screen: a side pushed to a warehous
     expect(text).toMatch(/trino gone: .*(ECONNREFUSED|could not connect|the query failed)/);
     expect(text).not.toContain(PASSWORD);
     expect(text).not.toContain('\n');
+    expect(await page.textContent('[data-testid=error-panel] h2')).toBe('The warehouse could not run the query');
     await shots('error');
     // Nothing was written into the table.
     expect(treeState(table)).toEqual(before);

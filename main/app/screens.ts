@@ -164,6 +164,10 @@ async function pushedRun(req: ReconcileRequest, contract: Contract, table: strin
   try {
     t = await open(req.version !== undefined ? `${table}@${req.version}` : table, w.side !== 'source', w.targetRelation, 'lk_target');
     return await pushedReconcile({ source: s, target: t, contract, level: req.level, ctx });
+  } catch (e) {
+    // An engine that could not be reached or run the statement: said as such (not a folder's permissions).
+    if (e instanceof LakerecError && e.code === 'io_error') throw new LakerecError('io_error', e.message, { ...(e.detail ?? {}), reason: 'warehouse' });
+    throw e;
   } finally {
     await s.connector.close();
     await t?.connector.close();

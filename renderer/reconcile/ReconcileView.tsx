@@ -266,11 +266,11 @@ function WherePanel() {
       {problems.length > 0 ? <span className="error-text" data-testid="warehouse-problems">{problems.join(' ')}</span> : null}
       {chosen && (
         <>
-          <div className="levels where-sides" role="radiogroup" aria-label="Side pushed">
+          <span className="muted">Computed on {chosen.name} ({chosen.kind}):</span>
+          <div className="levels where-sides" role="radiogroup" aria-label={`Side computed on ${chosen.name}`}>
             {WAREHOUSE_SIDES.map((side) => (
               <button key={side} type="button" role="radio" aria-checked={w.side === side} className={`level${w.side === side ? ' active' : ''}`} data-testid={`warehouse-side-${side}`} onClick={() => setWarehouse({ side })}>
                 <span className="level-name">{SIDE_WORDS[side]}</span>
-                <span className="level-q">computed on {chosen.name}</span>
               </button>
             ))}
           </div>
