@@ -139,7 +139,8 @@ export interface ReadStats {
 export interface SideSummary {
   /** What the user named (path; a Delta table with @version). */
   description: string;
-  kind: 'parquet' | 'csv' | 'json' | 'delta';
+  /** 'warehouse': the side was computed where it lives (see ReconcileResult.pushed). */
+  kind: 'parquet' | 'csv' | 'json' | 'delta' | 'warehouse';
   /** Rows on this side; null when the level read none (schema): unknown, not zero. */
   rows: number | null;
   /** Table checksum, 32 hex digits; null below checksum level. */
@@ -225,6 +226,35 @@ export interface ReconcileResult {
   durationMs: number;
   /** Things the reader should know about this run (e.g. the source was re-read in full). */
   notes: string[];
+  /** A pushed run (a side computed by a warehouse, or by DuckDB over its files): what ran where. */
+  pushed?: PushedRun;
+}
+
+/** One pushed statement as it ran: its level, SQL identity, engine, query id, bytes back. */
+export interface PushedStatementRun {
+  level: string;
+  purpose: string;
+  sqlId: string;
+  where: string;
+  connection: string;
+  queryId: string | null;
+  bytes: number;
+  rows: number;
+  ms: number;
+}
+
+/** What a pushed run did: where each side was computed, every statement, and what it could not examine. */
+export interface PushedRun {
+  source: { label: string; where: string };
+  target: { label: string; where: string };
+  ran: PushedStatementRun[];
+  bytesTransferred: number;
+  /** The key-level rows fetched from the disagreeing partitions, and the cap on them. */
+  keyRowsFetched: number;
+  keyRowCap: number;
+  capped: boolean;
+  /** Evidence the local engine reads that a pushed run does not (each a sentence). */
+  notExamined: string[];
 }
 
 /**

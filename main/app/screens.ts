@@ -20,7 +20,10 @@ import { runProof } from '../proof/run';
 import { postToDagster } from '../proof/dagster';
 import { ProofQueue } from '../proof/one-at-a-time';
 import { readProofSettings, SETTINGS_FILE, writeProofSettings } from '../proof/settings';
-import { ContractInvalid, contractSummary, parseContract, readContractFile } from '../reconcile/contract';
+import { ContractInvalid, contractSummary, parseContract, readContractFile, type Contract } from '../reconcile/contract';
+import { listConnections, localSide, warehouseSide } from '../warehouse/sides';
+import { pushedReconcile } from '../warehouse/result';
+import type { WarehouseSide } from '../warehouse/reconcile';
 import { AcceptedContracts, sha256Of } from './contract-trust';
 import { reconcile } from '../reconcile/reconcile';
 import { defaultDataDir, getRun, listRuns, recordRun, type RunInput } from '../runs/store';
@@ -37,7 +40,7 @@ import {
 import { maskReconcileResult, schemaSensitivity, sensitivityOf } from '../incident/mask';
 
 export type ScreenMethods =
-  | 'pickSource' | 'validateContract' | 'defaultContract' | 'acceptContract' | 'reconcile' | 'exportReport'
+  | 'pickSource' | 'validateContract' | 'defaultContract' | 'acceptContract' | 'reconcile' | 'warehouseConnections' | 'exportReport'
   | 'proofEngines' | 'runProof' | 'proofSettings' | 'setProofMode' | 'listRuns' | 'getRun';
 
 export interface ScreenServiceOptions {
@@ -145,6 +148,32 @@ async function trustForReport(kept: KeptResult, cached: IncidentTrust | null, cw
   }
 }
 
+/**
+ * A reconcile with a side (or both) pushed to a warehouse connection: each side computed where it
+ * lives, only partials and the disagreeing partitions' key-level rows back, the one result from
+ * the local classifier (main/warehouse/result.ts), as `lakerec reconcile --warehouse` runs it.
+ */
+async function pushedRun(req: ReconcileRequest, contract: Contract, table: string, source: string, cwd: string, ctx: JobContext): Promise<ReconcileResult> {
+  const w = req.warehouse!;
+  if (req.baseline) throw new LakerecError('usage', 'A baseline is kept for local runs only: turn it off to push a side to a warehouse.');
+  if (req.version !== undefined && w.side !== 'source') throw new LakerecError('usage', 'A pushed target is read at its latest version: clear the target version, or run the target locally.');
+  const where = { env: process.env, cwd };
+  const open = (path: string, pushed: boolean, relation: string | undefined, view: string) => (pushed ? warehouseSide(w.connection, relation ?? path, where, contract, view) : localSide(path, where.cwd, contract, view));
+  const s = await open(source, w.side !== 'target', w.sourceRelation, 'lk_source');
+  let t: WarehouseSide | null = null;
+  try {
+    t = await open(req.version !== undefined ? `${table}@${req.version}` : table, w.side !== 'source', w.targetRelation, 'lk_target');
+    return await pushedReconcile({ source: s, target: t, contract, level: req.level, ctx });
+  } catch (e) {
+    // An engine that could not be reached or run the statement: said as such (not a folder's permissions).
+    if (e instanceof LakerecError && e.code === 'io_error') throw new LakerecError('io_error', e.message, { ...(e.detail ?? {}), reason: 'warehouse' });
+    throw e;
+  } finally {
+    await s.connector.close();
+    await t?.connector.close();
+  }
+}
+
 export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string) => void = () => {}): Pick<ApiHandlers, ScreenMethods> {
   // Recent reconcile results, for exportReport; a window keeps a handful at most.
   const results = new Map<string, KeptResult>();
@@ -223,10 +252,12 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
           ensureOutputDir(dir, 'the baselines folder');
           baseline = join(dir, `${createHash('sha256').update(`${table}\0${source}\0${contract.name}`).digest('hex').slice(0, 24)}.json`);
         }
-        const plain = await reconcile({
-          source, target: { root: table, ...(req.version !== undefined ? { version: req.version } : {}), ...(o.tables ? { table: await o.tables.table(table, ctx) } : {}) },
-          contract, level: req.level, cwd: o.cwd, ctx, baseline, writeBaseline: baseline,
-        });
+        const plain = req.warehouse
+          ? await pushedRun(req, contract, table, source, o.cwd, ctx)
+          : await reconcile({
+            source, target: { root: table, ...(req.version !== undefined ? { version: req.version } : {}), ...(o.tables ? { table: await o.tables.table(table, ctx) } : {}) },
+            contract, level: req.level, cwd: o.cwd, ctx, baseline, writeBaseline: baseline,
+          });
         // The commit behind each example row (a post-processing step over the result); an
         // uploaded source is named by its upload (name, size, sha256), not its temporary path.
         const upload = uploadedFile(source);
@@ -251,6 +282,12 @@ export function createScreenHandlers(o: ScreenServiceOptions, log: (line: string
         await record('reconcile', { status: failedStatus(e), title, startedAt: started, summary: { table, source, level: req.level, error: toErrorData(e) } });
         throw e;
       }
+    },
+
+    async warehouseConnections() {
+      // Names and kinds only: a host, a user or a secret never reaches the window.
+      const found = listConnections({ env: process.env, cwd: o.cwd });
+      return { connections: found.connections.map(({ connection: c, needsTrust }) => ({ name: c.name, kind: c.kind, needsTrust })), problems: found.problems };
     },
 
     async exportReport({ resultId, save }, ctx) {

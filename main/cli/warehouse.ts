@@ -1,38 +1,34 @@
 // `lakerec warehouse sql|check|list|trust`, and the --warehouse forms of reconcile and
 // fingerprint. Exit: 0 ok / matches, 1 a disagreement, 2 invocation wrong, 3 a side could not be read.
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
 import { LEVELS, type Level } from '../../shared/reconcile';
 import { compareFingerprints, formatFingerprint } from '../../shared/fingerprint';
 import { bool, int, parseArgs, requirePositional, str } from '../engine/args';
-import { sqlString } from '../engine/duck';
 import { openTable } from '../delta/open';
+import { tableArg } from '../engine/location';
 import { deltaTypeToDuckDb } from '../delta/schema';
 import { registerSnapshotView } from '../delta/scan';
 import { loadContract, parseContract, type Contract } from '../reconcile/contract';
 import { fingerprintDuckdb } from '../proof/fingerprint';
 import { openDuck } from '../engine/duck';
-import { AcceptedContracts, sha256Of } from '../engine/accepted-files';
-import { homedir } from 'node:os';
+import { sha256Of } from '../engine/accepted-files';
 import { ARGS } from './commands';
 import type { CliIO } from './io';
 import { AWKWARD_VALUES } from '../warehouse/awkward';
 import { checkStatements, compareCheck, checkFigures, localFigures } from '../warehouse/check';
-import { connectionFiles, connectionSummary, findConnection, type WarehouseConnection } from '../warehouse/connections';
+import { connectionFiles, connectionSummary } from '../warehouse/connections';
 import { records, type Connector } from '../warehouse/connector';
+import { acceptedConnections, connectionNamed, localSide, warehouseSide } from '../warehouse/sides';
 import { isDialect, DIALECTS, type Dialect, type WarehouseColumn } from '../warehouse/dialect';
-import { DuckdbConnector, type DuckdbTable, type DuckdbView } from '../warehouse/duckdb-connector';
+import { DuckdbConnector } from '../warehouse/duckdb-connector';
 import { PUSHED_LEVELS, statementsFor, type BisectPredicate, type PushedLevel } from '../warehouse/levels';
 import { remoteConnector } from '../warehouse/remote';
 import { PushLog, pushedFingerprint, runStatement } from '../warehouse/run';
-import { warehouseLines, warehouseReconcile, duckTypeOf, type WarehouseSide } from '../warehouse/reconcile';
-import { tableArg } from '../engine/location';
-
-/** Where the accepted connection files are remembered (path and content hash), as accepted contracts are. */
-export function acceptedConnections(env: Record<string, string | undefined>): AcceptedContracts {
-  return new AcceptedContracts(env.LAKEREC_CONFIG_DIR ?? join(env.HOME ?? homedir(), '.config', 'lakerec'), 'accepted-connection-files.json');
-}
+import { duckTypeOf, type WarehouseSide } from '../warehouse/reconcile';
+import { pushedLines, pushedReconcile } from '../warehouse/result';
+import { renderJson, renderTerminal } from '../reconcile/report';
 
 const USAGE = [
   'lakerec warehouse sql --dialect spark|snowflake|trino|duckdb --level LEVEL --contract FILE [--like TABLE] [--relation R] [--partitions P=V,...] [--versions N,...] [--predicate P] [--cap N]',
@@ -84,10 +80,6 @@ async function sqlCommand(argv: string[], io: CliIO): Promise<number> {
   const note = dialect === 'duckdb' ? '' : `-- generated for ${dialect}, parsed by a grammar in lakerec's tests, not run against ${dialect} by lakerec (lakerec warehouse check proves the dialect on yours)\n`;
   io.out(sts.map((s) => `${note}-- ${s.purpose}; sql ${s.id}\n${s.sql};\n`).join('\n'));
   return 0;
-}
-
-function connectionNamed(name: string, io: CliIO, settings?: string): WarehouseConnection {
-  return findConnection(name, { env: io.env, cwd: io.cwd, settings: settings ?? null, trusted: acceptedConnections(io.env) });
 }
 
 async function checkCommand(argv: string[], io: CliIO): Promise<number> {
@@ -158,34 +150,6 @@ async function trustCommand(argv: string[], io: CliIO): Promise<number> {
   return 0;
 }
 
-// ---- sides ----
-
-/** A local side: a Delta table (path[@version]) or a Parquet file or folder, read through the DuckDB connector. */
-export async function localSide(path: string, cwd: string, contract: Contract, viewName: string): Promise<WarehouseSide> {
-  const m = /^(.*)@(\d+)$/.exec(path);
-  const root = resolve(cwd, m ? m[1] : path);
-  if (existsSync(join(root, '_delta_log'))) {
-    const table = await openTable(root);
-    const snapshot = await table.snapshot(m ? { version: Number(m[2]) } : {});
-    const t: DuckdbTable = { name: viewName, snapshot, root: table.root, allowOutsidePaths: table.allowOutsidePaths };
-    const connector = await DuckdbConnector.open('local', [t]);
-    return { connector, relation: `"${viewName}"`, label: `${root} v${snapshot.version} (local files, DuckDB)` };
-  }
-  if (!existsSync(root)) throw new LakerecError('not_found', `nothing at ${root}`);
-  const isDir = statSync(root).isDirectory();
-  if (!isDir && !/\.parquet$/i.test(root)) throw new LakerecError('usage', `${root}: a pushed reconcile reads a local side as a Delta table or Parquet; reconcile a CSV or JSON source without --warehouse`);
-  const glob = isDir ? join(root, '**', '*.parquet') : root;
-  const view: DuckdbView = { name: viewName, sql: `SELECT * FROM read_parquet(${sqlString(glob)})`, ...(contract.partitioning?.expression ? { derive: { column: contract.partitioning.column, expression: contract.partitioning.expression } } : {}) };
-  const connector = await DuckdbConnector.open('local', [], isDir ? { extraDirs: [root], views: [view] } : { extraFiles: [root], views: [view] });
-  return { connector, relation: `"${viewName}"`, label: `${root} (local Parquet, DuckDB)` };
-}
-
-async function warehouseSide(name: string, relation: string, io: CliIO, contract: Contract, viewName: string, settings?: string): Promise<WarehouseSide> {
-  const c = connectionNamed(name, io, settings);
-  if (c.kind === 'duckdb') return localSide(relation, io.cwd, contract, viewName);
-  return { connector: remoteConnector(c), relation, label: `${relation} on ${c.kind} ${c.name}` };
-}
-
 const RECONCILE_USAGE = 'lakerec reconcile SOURCE TABLE --contract FILE --warehouse NAME [--warehouse-side target|source|both] [--level schema|counts|checksum|keys|rows] [--row-cap N] [--settings F] [--json]';
 
 /** `lakerec reconcile SOURCE TABLE --warehouse NAME`: the named side(s) in the warehouse, partials combined with the local side's. */
@@ -206,8 +170,9 @@ export async function reconcileCommand(argv: string[], io: CliIO): Promise<numbe
   let t: WarehouseSide | null = null;
   try {
     t = await open(target, which !== 'source', 'lk_target');
-    const r = await warehouseReconcile({ source: s, target: t, contract, level, rowCap: int(p, 'row-cap') });
-    io.out(bool(p, 'json') ? JSON.stringify(r, null, 2) + '\n' : warehouseLines(r).join('\n') + '\n');
+    // The one result every face renders: the local reconcile's terminal text and JSON, plus what ran where.
+    const r = await pushedReconcile({ source: s, target: t, contract, level, rowCap: int(p, 'row-cap') });
+    io.out(bool(p, 'json') ? renderJson(r) : renderTerminal(r) + pushedLines(r).join('\n') + '\n');
     return r.exitCode;
   } finally {
     await s.connector.close();
@@ -231,6 +196,7 @@ export async function fingerprintCommand(argv: string[], io: CliIO): Promise<num
     let differences: string[] | null = null;
     const cmp = str(p, 'compare');
     if (cmp) {
+      // The shared table argument: a folder, file://, or a remote location (s3://, abfss://, gs://).
       const table = await openTable(tableArg(io.cwd, cmp));
       const snap = await table.snapshot();
       const duck = await openDuck({ threads: 2 });

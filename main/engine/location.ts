@@ -5,7 +5,8 @@ import { resolve } from 'node:path';
 import { displayLocation, looksRemote, parseLocation } from '../../shared/location';
 
 export function tableArg(cwd: string, raw: string): string {
-  if (looksRemote(raw)) return displayLocation(parseLocation(raw));
+  // A URL (s3://, abfss://, gs://, and file:// for this machine's files) is parsed, never taken for a relative path.
+  if (looksRemote(raw) || /^file:/i.test(raw)) return displayLocation(parseLocation(raw));
   return resolve(cwd, raw);
 }
 

@@ -185,8 +185,50 @@ export function rowsStatement(side: PushSide, labels: string[], cap = DEFAULT_RO
   const key = canonicalRowSql(keyColumns(side), side.dialect, side.contract.naiveIsUtc);
   const row = canonicalRowSql(digest, side.dialect, side.contract.naiveIsUtc);
   const p = partitionText(side).sql;
-  const sql = `SELECT ${p} AS p, ${key} AS k, ${d.md5Hex(row)} AS h FROM ${side.relation} WHERE ${partitionsWhere(side, labels)} ORDER BY k, h ${d.limit(cap + 1)}`;
-  return stmt('rows', `key and row digest of each row of ${labels.length} disagreeing partition(s), at most ${cap} (p, k, h)`, header(side, 'rows') + sql);
+  // The contract's ordering column, as canonical text (integers and timestamps as integers), so
+  // stale rows (an older ordering value in the target) are named as the local engine names them.
+  const ord = orderingText(side);
+  // Float columns compared within a tolerance are compared row by row, as locally: their values come back too.
+  const fl = tolerantFloats(side).map((f, i) => `, CAST(${d.ident(f.name)} AS ${d.double}) AS f${i}`).join('');
+  const sql = `SELECT ${p} AS p, ${key} AS k, ${d.md5Hex(row)} AS h${ord ? `, ${ord} AS o` : ''}${fl} FROM ${side.relation} WHERE ${partitionsWhere(side, labels)} ORDER BY k, h ${d.limit(cap + 1)}`;
+  return stmt('rows', `key and row digest of each row of ${labels.length} disagreeing partition(s), at most ${cap} (p, k, h${ord ? ', o' : ''})`, header(side, 'rows') + sql);
+}
+
+/** The float columns the contract compares within a tolerance, in target-name order, with their target names. */
+export function tolerantFloats(side: PushSide): { name: string; target: string; tolerance: number }[] {
+  return digestPlan(side).floats
+    .map((f) => ({ name: f.name, target: targetName(side, f.name), rule: side.contract.floats[targetName(side, f.name)] }))
+    .filter((f): f is { name: string; target: string; rule: { tolerance: number } } => !!f.rule && f.rule !== 'exclude')
+    .sort((a, b) => (a.target < b.target ? -1 : a.target > b.target ? 1 : 0))
+    .map((f) => ({ name: f.name, target: f.target, tolerance: f.rule.tolerance }));
+}
+
+/** The ordering column's value as text comparable by orderingCompare, or null (no ordering, or a type it is not written for). */
+function orderingText(side: PushSide): string | null {
+  const o = side.contract.ordering;
+  if (!o) return null;
+  const c = side.columns.find((x) => x.name === sideName(side, o));
+  if (!c) return null;
+  const fam = compareFamily(c.type, side.contract.naiveIsUtc);
+  if (!['integer', 'decimal', 'timestamp', 'timestamp_naive', 'date', 'string'].includes(fam)) return null;
+  const d = DIALECT_SQL[side.dialect];
+  return d.valueText(d.ident(c.name), fam, decimalScale(c.type) ?? 0);
+}
+
+/** Orders two ordering texts as the values they came from: integers and timestamps (epoch micros) as numbers, dates and strings as text. */
+export function orderingCompare(a: string, b: string): number {
+  const num = /^(-?)(\d+)(?:\.(\d+))?$/;
+  const ma = num.exec(a);
+  const mb = num.exec(b);
+  if (ma && mb) {
+    // Integers, epoch microseconds and decimals (their scale digits padded to one length): exactly.
+    const w = Math.max(ma[3]?.length ?? 0, mb[3]?.length ?? 0);
+    const big = (m: RegExpExecArray) => BigInt(`${m[1]}${m[2]}${(m[3] ?? '').padEnd(w, '0')}`);
+    const x = big(ma);
+    const y = big(mb);
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** A Delta type for a column the local engine typed (the fingerprint is defined over Delta types). */

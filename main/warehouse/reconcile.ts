@@ -10,10 +10,10 @@ import type { Contract } from '../reconcile/contract';
 import { compareFamily } from '../reconcile/canonical';
 import { exactSumToNumber, exactSumsEqual } from '../reconcile/checksum';
 import type { Connector } from './connector';
-import type { WarehouseColumn } from './dialect';
+import type { Dialect, WarehouseColumn } from './dialect';
 import { DEFAULT_ROW_CAP, type PushSide } from './levels';
 import { comparable, hex, tableSum } from './partials';
-import { PushLog, pushedChecksum, pushedCounts, pushedKeyDigests, pushedRows, pushedSchema, type RanStatement } from './run';
+import { PushLog, pushedChecksum, pushedCounts, pushedKeyDigests, pushedRows, pushedSchema, type PushedRow, type RanStatement } from './run';
 
 export interface WarehouseSide {
   connector: Connector;
@@ -50,6 +50,8 @@ export interface WarehouseKeyDiff {
 export interface WarehouseReconcileResult {
   level: Level;
   digest: string;
+  /** The source side's dialect (the key text is read by it). */
+  sourceDialect: Dialect;
   source: { label: string; where: string; columns: WarehouseColumn[] };
   target: { label: string; where: string; columns: WarehouseColumn[] };
   schema: { compared: string[]; onlyInSource: string[]; onlyInTarget: string[]; typeChanges: { column: string; source: string; target: string }[] };
@@ -58,6 +60,8 @@ export interface WarehouseReconcileResult {
   sourceTotal: { rows: string; checksum: string | null } | null;
   targetTotal: { rows: string; checksum: string | null } | null;
   keyDiff: WarehouseKeyDiff | null;
+  /** The key-level rows fetched (disagreeing partitions only, capped): the evidence the modes are named from. */
+  keyRows: { source: PushedRow[]; target: PushedRow[] } | null;
   /** Every statement, where it ran, its SQL identity, query id and bytes back. */
   ran: RanStatement[];
   bytesTransferred: number;
@@ -136,6 +140,7 @@ export async function warehouseReconcile(opts: { source: WarehouseSide; target: 
   let targetTotal: WarehouseReconcileResult['targetTotal'] = null;
   const floats: WarehouseReconcileResult['floats'] = [];
   let keyDiff: WarehouseKeyDiff | null = null;
+  let keyRows: WarehouseReconcileResult['keyRows'] = null;
 
   if (at >= levelIndex('counts') && at < levelIndex('checksum')) {
     throwIfCancelled(ctx);
@@ -199,6 +204,7 @@ export async function warehouseReconcile(opts: { source: WarehouseSide; target: 
     // Only the partitions that disagree, capped: the rest of the table does not move.
     const sr = await pushedRows(opts.source.connector, sSide, disagreeing, log, cap, q);
     const tr = await pushedRows(opts.target.connector, tSide, disagreeing, log, cap, q);
+    keyRows = { source: sr.rows, target: tr.rows };
     const sm = new Map(sr.rows.map((r) => [r.key, r.digest]));
     const tm = new Map(tr.rows.map((r) => [r.key, r.digest]));
     keyDiff = {
@@ -216,35 +222,10 @@ export async function warehouseReconcile(opts: { source: WarehouseSide; target: 
   report(ctx, { phase: 'done', done: 5, total: 5 });
   const diverges = disagreeing.length > 0 || schema.typeChanges.length > 0 || floats.some((f) => !f.agree);
   return {
-    level, digest: 'md5-canonical-v1',
+    level, digest: 'md5-canonical-v1', sourceDialect: opts.source.connector.dialect,
     source: { label: opts.source.label, where: opts.source.connector.describe(), columns: srcCols },
     target: { label: opts.target.label, where: opts.target.connector.describe(), columns: tgtCols },
-    schema, partitions: [...partitions.values()].sort((a, b) => (a.partition < b.partition ? -1 : 1)), floats, sourceTotal, targetTotal, keyDiff,
+    schema, partitions: [...partitions.values()].sort((a, b) => (a.partition < b.partition ? -1 : 1)), floats, sourceTotal, targetTotal, keyDiff, keyRows,
     ran: log.ran, bytesTransferred: log.bytes, verdict: diverges ? 'diverges' : 'matches', exitCode: diverges ? 1 : 0, notes,
   };
-}
-
-/** The result as terminal lines: the verdict, the partitions that disagree, what ran where. */
-export function warehouseLines(r: WarehouseReconcileResult): string[] {
-  const out: string[] = [];
-  out.push(`lakerec reconcile (pushed, level ${r.level}, digest ${r.digest}): ${r.verdict === 'matches' ? 'the target matches the source' : 'the target DIVERGES from the source'}`);
-  out.push(`  source: ${r.source.label}`, `  target: ${r.target.label}`);
-  if (r.schema.typeChanges.length) out.push(`  type changes (not compared): ${r.schema.typeChanges.map((t) => `${t.column} ${t.source} -> ${t.target}`).join(', ')}`);
-  if (r.schema.onlyInSource.length) out.push(`  only in the source: ${r.schema.onlyInSource.join(', ')}`);
-  if (r.schema.onlyInTarget.length) out.push(`  only in the target: ${r.schema.onlyInTarget.join(', ')}`);
-  if (r.sourceTotal && r.targetTotal) out.push(`  rows: source ${r.sourceTotal.rows}, target ${r.targetTotal.rows}${r.sourceTotal.checksum ? `; checksum source ${r.sourceTotal.checksum.slice(0, 16)}, target ${r.targetTotal.checksum?.slice(0, 16)}` : ''}`);
-  const bad = r.partitions.filter((p) => p.state !== 'match');
-  out.push(`  partitions: ${r.partitions.length}, ${bad.length} disagree${bad.length ? ':' : ''}`);
-  for (const p of bad.slice(0, 20)) out.push(`    ${p.partition}  ${p.state}  rows ${p.sourceRows ?? '-'} -> ${p.targetRows ?? '-'}`);
-  if (bad.length > 20) out.push(`    ... ${bad.length - 20} more`);
-  for (const f of r.floats.filter((x) => !x.agree)) out.push(`  float ${f.column} ${f.partition}: exact sum ${f.source} -> ${f.target}`);
-  if (r.keyDiff) {
-    const k = r.keyDiff;
-    out.push(`  keys in the disagreeing partitions${k.capped ? ` (first ${k.cap} rows a side)` : ''}: ${k.missing.length} missing, ${k.extra.length} extra, ${k.changed.length} changed`);
-    for (const [what, ks] of [['missing', k.missing], ['extra', k.extra], ['changed', k.changed]] as const) for (const key of ks.slice(0, 5)) out.push(`    ${what}  ${key}`);
-  }
-  for (const n of r.notes) out.push(`  note: ${n}`);
-  out.push(`  what ran where (${r.ran.length} statement(s), ${r.bytesTransferred} bytes of results transferred):`);
-  for (const x of r.ran) out.push(`    ${x.level.padEnd(8)} sql ${x.sqlId}  ${x.where}  query id ${x.queryId ?? '(none given)'}  ${x.rows} row(s), ${x.bytes} bytes, ${x.ms} ms`);
-  return out;
 }

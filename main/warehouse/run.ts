@@ -7,7 +7,7 @@ import { records, type Connector, type QueryOptions, type QueryResult } from './
 import { addPartial, combineLimbs, emptyPartials, exactInteger, PUSHED_DIGEST, type PartialSet } from './partials';
 import {
   checksumStatements, countsStatement, fingerprintSchema, fingerprintStatement, keysStatement, partitionLabel, rowsStatement, schemaStatement,
-  DEFAULT_ROW_CAP, type PushedLevel, type PushedStatement, type PushSide,
+  DEFAULT_ROW_CAP, tolerantFloats, type PushedLevel, type PushedStatement, type PushSide,
 } from './levels';
 
 /** One statement as it ran: the report's "what ran where". */
@@ -112,13 +112,25 @@ export async function pushedKeyDigests(conn: Connector, side: PushSide, log: Pus
   return digestPartials(await runStatement(conn, keysStatement(side), log, opts), side, KEY_DIGEST, conn.describe());
 }
 
-export interface PushedRow { partition: string; key: string; digest: string }
+export interface PushedRow {
+  partition: string;
+  key: string;
+  digest: string;
+  /** The ordering column's text, when the contract names one. */
+  order?: string | null;
+  /** Float columns compared within a tolerance (target names): their values, as text. */
+  floats?: Record<string, string | null>;
+}
 
 /** Key-level rows of the named partitions only, capped; `capped` says more existed. */
 export async function pushedRows(conn: Connector, side: PushSide, labels: string[], log: PushLog, cap = DEFAULT_ROW_CAP, opts?: QueryOptions): Promise<{ rows: PushedRow[]; capped: boolean }> {
   if (labels.length === 0) return { rows: [], capped: false };
   const r = records(await runStatement(conn, rowsStatement(side, labels, cap), log, { ...opts, maxRows: cap + 1 }));
-  const rows = r.slice(0, cap).map((x) => ({ partition: partitionLabel(partitionColumn(side), x.p), key: x.k ?? '', digest: x.h ?? '' }));
+  const fl = tolerantFloats(side);
+  const rows = r.slice(0, cap).map((x) => ({
+    partition: partitionLabel(partitionColumn(side), x.p), key: x.k ?? '', digest: x.h ?? '', ...('o' in x ? { order: x.o } : {}),
+    ...(fl.length ? { floats: Object.fromEntries(fl.map((f, i) => [f.target, x[`f${i}`] ?? null])) } : {}),
+  }));
   return { rows, capped: r.length > cap };
 }
 

@@ -4,6 +4,7 @@
 // partitions and example rows, and the incident report.
 import { useEffect, useRef, useState, type ChangeEvent, type DragEvent, type FormEvent } from 'react';
 import { LEVELS, type Level } from '../../shared/reconcile';
+import { WAREHOUSE_SIDES, type WarehouseSideChoice } from '../../shared/api';
 import { ErrorPanel } from '../ui/ErrorPanel';
 import { JobProgress } from '../ui/JobProgress';
 import { PathInput } from '../ui/PathInput';
@@ -179,6 +180,7 @@ function RunPanel({ table, latest }: { table: string; latest: number | null }) {
   const check = useReconcile((s) => s.check);
   const run = useReconcile((s) => s.run);
   const unaccepted = useReconcile((s) => s.contractOrigin === 'file' && !s.contractAccepted);
+  const pushed = useReconcile((s) => s.warehouse.connection !== null);
   const running = status === 'running';
   const blockedBy = !source ? 'Choose a source first' : check && !check.ok ? 'Fix the contract first' : unaccepted ? 'Accept the table’s contract first' : null;
   return (
@@ -214,9 +216,10 @@ function RunPanel({ table, latest }: { table: string; latest: number | null }) {
         />
       </label>
       <label className="baseline-pick" title="Kept in the app-data folder, never beside the table. Needs level checksum or deeper.">
-        <input type="checkbox" data-testid="use-baseline" checked={useBaseline} disabled={level === 'schema' || level === 'counts'} onChange={(e) => setUseBaseline(e.target.checked)} />
+        <input type="checkbox" data-testid="use-baseline" checked={useBaseline && !pushed} disabled={level === 'schema' || level === 'counts' || pushed} onChange={(e) => setUseBaseline(e.target.checked)} />
         <span>Baseline: reuse the checksums of unchanged partitions</span>
       </label>
+      <WherePanel />
       <div className="run-row">
         <button type="button" className="btn btn-primary" data-testid="run-reconcile" disabled={running || blockedBy !== null} title={blockedBy ?? ''} onClick={() => void run(table)}>
           Reconcile
@@ -224,6 +227,63 @@ function RunPanel({ table, latest }: { table: string; latest: number | null }) {
         {blockedBy && <span className="muted">{blockedBy}</span>}
       </div>
     </section>
+  );
+}
+
+const SIDE_WORDS: Record<WarehouseSideChoice, string> = { target: 'the target', source: 'the source', both: 'both sides' };
+
+/** Where the run goes: this machine, or a side (or both) pushed to a warehouse connection (names and kinds only reach the window). */
+function WherePanel() {
+  const connections = useReconcile((s) => s.connections);
+  const problems = useReconcile((s) => s.connectionProblems);
+  const error = useReconcile((s) => s.connectionsError);
+  const w = useReconcile((s) => s.warehouse);
+  const setWarehouse = useReconcile((s) => s.setWarehouse);
+  const load = useReconcile((s) => s.loadConnections);
+  useEffect(() => { if (connections === null) void load(); }, [connections, load]);
+  const chosen = connections?.find((c) => c.name === w.connection) ?? null;
+  const relationHint = chosen?.kind === 'duckdb' ? 'default: its local path (DuckDB reads its files)' : 'catalog.schema.table, as that engine knows it';
+  return (
+    <div className="where-pick" data-testid="where-panel">
+      <label className="version-pick">
+        <span>Run on</span>
+        <select
+          className="path-input"
+          data-testid="warehouse-connection"
+          value={w.connection ?? ''}
+          disabled={connections === null}
+          onChange={(e) => setWarehouse({ connection: e.target.value === '' ? null : e.target.value })}
+        >
+          <option value="">this machine (local engine)</option>
+          {(connections ?? []).map((c) => (
+            <option key={c.name} value={c.name} disabled={c.needsTrust}>{c.name} ({c.kind}){c.needsTrust ? ' — needs lakerec warehouse trust' : ''}</option>
+          ))}
+        </select>
+      </label>
+      {connections === null ? <span className="muted" data-testid="warehouse-loading">Looking for warehouse connections…</span> : null}
+      {connections !== null && connections.length === 0 && !error ? <span className="muted" data-testid="warehouse-none">No warehouse connection found (a <code>connections:</code> section in the lakerec settings file, ~/.databrickscfg, connections.toml or dbt profiles.yml).</span> : null}
+      {error ? <span className="error-text" data-testid="warehouse-error">{error.message}</span> : null}
+      {problems.length > 0 ? <span className="error-text" data-testid="warehouse-problems">{problems.join(' ')}</span> : null}
+      {chosen && (
+        <>
+          <span className="muted">Computed on {chosen.name} ({chosen.kind}):</span>
+          <div className="levels where-sides" role="radiogroup" aria-label={`Side computed on ${chosen.name}`}>
+            {WAREHOUSE_SIDES.map((side) => (
+              <button key={side} type="button" role="radio" aria-checked={w.side === side} className={`level${w.side === side ? ' active' : ''}`} data-testid={`warehouse-side-${side}`} onClick={() => setWarehouse({ side })}>
+                <span className="level-name">{SIDE_WORDS[side]}</span>
+              </button>
+            ))}
+          </div>
+          {w.side !== 'target' && (
+            <PathInput testId="warehouse-source-relation" label="Source relation" placeholder={`source: ${relationHint}`} value={w.sourceRelation} onChange={(v) => setWarehouse({ sourceRelation: v })} />
+          )}
+          {w.side !== 'source' && (
+            <PathInput testId="warehouse-target-relation" label="Target relation" placeholder={`target: ${relationHint}`} value={w.targetRelation} onChange={(v) => setWarehouse({ targetRelation: v })} />
+          )}
+          <span className="muted">Only partials come back (per-partition counts and digests), then the keys of the partitions that disagree.</span>
+        </>
+      )}
+    </div>
   );
 }
 

@@ -2,7 +2,7 @@
 // edited and its problems, the level, the run (progress, cancel, result) and the exported report.
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import {
-  SOURCE_FILE_PATTERN, type ApiClient, type ContractCheck, type ExportedReport, type UploadableFile,
+  SOURCE_FILE_PATTERN, type ApiClient, type ContractCheck, type ExportedReport, type UploadableFile, type WarehouseConnectionInfo, type WarehouseSideChoice,
 } from '../../shared/api';
 import type { LakerecErrorData } from '../../shared/errors';
 import type { Progress } from '../../shared/jobs';
@@ -62,6 +62,15 @@ export interface ReconcileState {
 
   report: { status: JobStatus; progress: Progress | null; exported: ExportedReport | null; error: LakerecErrorData | null };
 
+  /** The warehouse connections the engine found (names and kinds only); null until asked. */
+  connections: WarehouseConnectionInfo[] | null;
+  connectionProblems: string[];
+  connectionsError: LakerecErrorData | null;
+  /** Where the run goes: no connection is everything local; else the side(s) pushed and their relations. */
+  warehouse: { connection: string | null; side: WarehouseSideChoice; sourceRelation: string; targetRelation: string };
+
+  loadConnections(): Promise<void>;
+  setWarehouse(w: Partial<ReconcileState['warehouse']>): void;
   loadContract(table: string, force?: boolean): Promise<void>;
   setContractText(text: string): void;
   acceptContract(): Promise<void>;
@@ -130,6 +139,23 @@ export function createReconcileStore(client: ApiClient): StoreApi<ReconcileState
       ranOn: null,
       error: null,
       report: { status: 'idle', progress: null, exported: null, error: null },
+      connections: null,
+      connectionProblems: [],
+      connectionsError: null,
+      warehouse: { connection: null, side: 'target', sourceRelation: '', targetRelation: '' },
+
+      async loadConnections() {
+        try {
+          const r = await client.invoke('warehouseConnections', {});
+          set({ connections: r.connections, connectionProblems: r.problems, connectionsError: null });
+        } catch (e) {
+          set({ connections: [], connectionsError: errorOf(e) });
+        }
+      },
+
+      setWarehouse(w) {
+        set((st) => ({ warehouse: { ...st.warehouse, ...w } }));
+      },
 
       async loadContract(table, force = false) {
         const s = get();
@@ -225,7 +251,18 @@ export function createReconcileStore(client: ApiClient): StoreApi<ReconcileState
         }
         const source = s.source.path;
         set({ status: 'running', progress: null, error: null, result: null, resultId: null, ranOn: { table, source }, report: { status: 'idle', progress: null, exported: null, error: null } });
-        const request = { source, table, contract: s.contractText, level: s.level, ...(s.version !== null ? { version: s.version } : {}), ...(s.useBaseline && s.level !== 'schema' && s.level !== 'counts' ? { baseline: true } : {}) };
+        const w = s.warehouse;
+        const pushed = w.connection !== null;
+        const warehouse = pushed ? {
+          connection: w.connection!, side: w.side,
+          ...(w.side !== 'target' && w.sourceRelation.trim() ? { sourceRelation: w.sourceRelation.trim() } : {}),
+          ...(w.side !== 'source' && w.targetRelation.trim() ? { targetRelation: w.targetRelation.trim() } : {}),
+        } : null;
+        const request = {
+          source, table, contract: s.contractText, level: s.level, ...(s.version !== null ? { version: s.version } : {}),
+          ...(!pushed && s.useBaseline && s.level !== 'schema' && s.level !== 'counts' ? { baseline: true } : {}),
+          ...(warehouse ? { warehouse } : {}),
+        };
         await runJob.run(({ signal, onProgress }) => client.invoke('reconcile', request, { signal, onProgress }), {
           progress: (progress) => set({ progress }),
           done: (r) => set({ status: 'done', result: r.result, resultId: r.resultId, progress: null }),

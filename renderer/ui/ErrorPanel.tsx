@@ -2,12 +2,14 @@ import type { LakerecErrorData } from '../../shared/errors';
 import { errorHint, errorTitle } from './errors';
 
 export function ErrorPanel({ error, onRetry, onDismiss }: { error: LakerecErrorData; onRetry?: () => void; onDismiss?: () => void }) {
-  const hint = errorHint(error.code);
+  // A pushed side's engine failed: the folder and source wording of the code would not be true.
+  const warehouse = error.detail?.reason === 'warehouse';
+  const hint = warehouse ? 'Check the connection (lakerec warehouse check NAME runs a small self-test) and that the engine is reachable from this machine.' : errorHint(error.code);
   return (
     <section className="error-panel" role="alert" data-testid="error-panel" data-code={error.code}>
       <div className="error-icon" aria-hidden="true">!</div>
       <div className="error-body">
-        <h2>{errorTitle(error.code)}</h2>
+        <h2>{warehouse ? 'The warehouse could not run the query' : errorTitle(error.code)}</h2>
         <p className="error-message" data-testid="error-message">{error.message}</p>
         {hint && <p className="error-hint">{hint}</p>}
         <div className="error-meta">

@@ -39,15 +39,25 @@ function Verdict({ r }: { r: ReconcileResult }) {
         <div className="verdict-sub">
           level <b>{r.level}</b> · exit code {r.exitCode} · {r.level === 'schema'
             ? <span data-testid="schema-no-rows">the schema level compares columns and types and reads no rows ({r.source.kind} source, target @ v{r.target.version ?? '?'})</span>
-            : <>source {fmt(r.source.rows)} {r.source.rows === 1 ? 'row' : 'rows'} ({r.source.kind}) · target {fmt(r.target.rows)} {r.target.rows === 1 ? 'row' : 'rows'} @ v{r.target.version ?? '?'}</>} · {(r.durationMs / 1000).toFixed(2)} s
+            : r.pushed
+              ? <>source {fmt(r.source.rows)} {r.source.rows === 1 ? 'row' : 'rows'} computed on {r.pushed.source.where} · target {fmt(r.target.rows)} {r.target.rows === 1 ? 'row' : 'rows'} computed on {r.pushed.target.where}</>
+              : <>source {fmt(r.source.rows)} {r.source.rows === 1 ? 'row' : 'rows'} ({r.source.kind}) · target {fmt(r.target.rows)} {r.target.rows === 1 ? 'row' : 'rows'} @ v{r.target.version ?? '?'}</>} · {(r.durationMs / 1000).toFixed(2)} s
         </div>
       </div>
+      {r.pushed ? (
+        <dl className="reads" data-testid="reads">
+          <div><dt>Statements run</dt><dd className="mono">{fmt(r.pushed.ran.length)}</dd></div>
+          <div><dt>Bytes back</dt><dd className="mono">{fmt(r.pushed.bytesTransferred)}</dd></div>
+          <div><dt>Key rows fetched</dt><dd className="mono">{fmt(r.pushed.keyRowsFetched)}{r.pushed.capped ? ` (capped at ${fmt(r.pushed.keyRowCap)})` : ''}</dd></div>
+        </dl>
+      ) : (
       <dl className="reads" data-testid="reads">
         <div><dt>Target rows read</dt><dd className="mono">{fmt(r.reads.targetRowsRead)}</dd></div>
         <div><dt>Avoided (baseline)</dt><dd className="mono">{fmt(r.reads.targetRowsAvoided)}</dd></div>
         <div><dt>Source rows read</dt><dd className="mono">{fmt(r.reads.sourceRowsRead)}</dd></div>
         <div><dt>Files read</dt><dd className="mono">{fmt(r.reads.targetFilesRead)} / {fmt(r.reads.targetFilesTotal)}</dd></div>
       </dl>
+      )}
     </div>
   );
 }
@@ -204,9 +214,39 @@ export function ReconcileResultView({ result: r, exportable = true }: { result: 
           <RowDiffs rows={examples} />
         </>
       )}
+      {r.pushed && <PushedRuns p={r.pushed} />}
       {r.notes.length > 0 && (
         <ul className="rc-notes">{r.notes.map((n, i) => <li key={i}>{n}</li>)}</ul>
       )}
     </div>
+  );
+}
+
+/** What ran where: every pushed statement with its SQL identity, engine, query id and bytes, and what the run did not examine. */
+function PushedRuns({ p }: { p: NonNullable<ReconcileResult['pushed']> }) {
+  return (
+    <>
+      <div className="section-bar">
+        <h2>What ran where</h2>
+        <span className="count">{p.ran.length}</span>
+        <span className="section-note">source: {p.source.label} · target: {p.target.label} · {fmt(p.bytesTransferred)} bytes of results</span>
+      </div>
+      <div className="grid-wrap rc-grid">
+        <table className="grid" data-testid="pushed-ran">
+          <thead><tr><th>Level</th><th>SQL</th><th>Where</th><th>Query id</th><th className="num">Rows</th><th className="num">Bytes</th><th className="num">ms</th></tr></thead>
+          <tbody>
+            {p.ran.map((x, i) => (
+              <tr key={i} title={x.purpose}>
+                <td>{x.level}</td><td className="mono">{x.sqlId}</td><td className="mono muted">{x.where}</td><td className="mono muted">{x.queryId ?? '(none given)'}</td>
+                <td className="num mono">{fmt(x.rows)}</td><td className="num mono">{fmt(x.bytes)}</td><td className="num mono">{fmt(x.ms)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {p.notExamined.length > 0 && (
+        <ul className="rc-notes" data-testid="pushed-not-examined">{p.notExamined.map((n, i) => <li key={i}>Not examined: {n}</li>)}</ul>
+      )}
+    </>
   );
 }

@@ -10,7 +10,7 @@ import type { PackedRows } from './packed';
 /** A ForensicsResult whose `versions` travel packed (unpackRows gives the VersionSummary list back). */
 export type PackedForensics = Omit<ForensicsResult, 'versions'> & { versions: PackedRows };
 import type {
-  AppInfo, RecentTable, TableHead, TableSummary, VersionRow, TableOverview, CommitDetail, BisectRequest, ProgressDataMap, ContractCheck, ContractText, ReconcileRequest, ReconcileRun, ExportedReport, EngineChoice, ProofRequest, TrustRequest, MutationRequest,
+  AppInfo, RecentTable, TableHead, TableSummary, VersionRow, TableOverview, CommitDetail, BisectRequest, ProgressDataMap, ContractCheck, ContractText, ReconcileRequest, ReconcileRun, WarehouseConnectionInfo, ExportedReport, EngineChoice, ProofRequest, TrustRequest, MutationRequest,
 } from './shapes';
 import type { KeysResult, LawsResult, MutationResult } from '../trust';
 import type { LineageAttachment, LineageRequest, LineageRun } from '../lineage';
@@ -51,6 +51,8 @@ export interface ApiMap {
   acceptContract: { request: { path: string; sha256: string }; response: { accepted: true } };
   /** Reconcile a source against the table (a job: progress, cancel). Recorded in the run history. */
   reconcile: { request: ReconcileRequest; response: ReconcileRun };
+  /** The warehouse connections found (settings file, databrickscfg, connections.toml, dbt profiles): names and kinds only. */
+  warehouseConnections: { request: Empty; response: { connections: WarehouseConnectionInfo[]; problems: string[] } };
   /** The incident report of a kept reconcile result, with the table's timeline excerpt and a bisect: one self-contained HTML file (a job). Electron with `save`: a save dialog writes it. */
   exportReport: { request: { resultId: string; save: boolean }; response: ExportedReport };
   /** The engines a round-trip proof can pick. */

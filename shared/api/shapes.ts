@@ -184,6 +184,30 @@ export interface ReconcileRequest {
    * inherits the checksum of every partition whose file set is unchanged (checksum level and deeper).
    */
   baseline?: boolean;
+  /** Run a side (or both) pushed to a warehouse connection; absent: everything local. */
+  warehouse?: WarehousePick;
+}
+
+/** Which side a warehouse connection computes. */
+export type WarehouseSideChoice = 'target' | 'source' | 'both';
+export const WAREHOUSE_SIDES: readonly WarehouseSideChoice[] = ['target', 'source', 'both'];
+
+/** A reconcile side pushed to a connection: its name, the side, and each pushed side's relation as that engine knows it. */
+export interface WarehousePick {
+  connection: string;
+  side: WarehouseSideChoice;
+  /** The source as the engine knows it (catalog.schema.table); default the source path (a `type: duckdb` connection reads it). */
+  sourceRelation?: string;
+  /** The target as the engine knows it; default the open table's path. */
+  targetRelation?: string;
+}
+
+/** A warehouse connection as the window sees it: its name and kind only (never a host, user or secret). */
+export interface WarehouseConnectionInfo {
+  name: string;
+  kind: 'databricks' | 'snowflake' | 'trino' | 'duckdb';
+  /** It is in a file that came with a repository or table: not used until `lakerec warehouse trust FILE`. */
+  needsTrust: boolean;
 }
 
 export interface ReconcileRun {

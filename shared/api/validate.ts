@@ -5,7 +5,7 @@ import { LakerecError } from '../errors';
 import { PROOF_MODES, type ProofMode, type RunKind } from '../proof';
 import { LEVELS, type Level } from '../reconcile';
 import { PREDICATE_NAMES, type PredicateName } from '../bisect';
-import type { BisectRequest, ReconcileRequest, ProofRequest, TrustRequest, MutationRequest } from './shapes';
+import { WAREHOUSE_SIDES, type BisectRequest, type ReconcileRequest, type ProofRequest, type TrustRequest, type MutationRequest, type WarehousePick, type WarehouseSideChoice } from './shapes';
 import { MAX_PAGE_ROWS, type DiffRequest, type RowsRequest } from '../views';
 import type { ApiMethod, ApiRequest, Empty } from './map';
 import { isJobId } from './wire';
@@ -200,7 +200,7 @@ function plainTrustRequest(m: string): (v: unknown) => TrustRequest {
 
 function reconcileRequest(v: unknown): ReconcileRequest {
   const m = 'reconcile';
-  const o = objectWith(m, v, ['source', 'table', 'contract', 'level', 'version', 'baseline']);
+  const o = objectWith(m, v, ['source', 'table', 'contract', 'level', 'version', 'baseline', 'warehouse']);
   if (o.baseline !== undefined && typeof o.baseline !== 'boolean') throw bad(m, '"baseline" must be true or false');
   if (typeof o.level !== 'string' || !(LEVELS as readonly string[]).includes(o.level)) throw bad(m, `"level" must be one of ${LEVELS.join(', ')}`);
   const version = optionalInt(m, 'version', o.version, 0, Number.MAX_SAFE_INTEGER);
@@ -211,6 +211,19 @@ function reconcileRequest(v: unknown): ReconcileRequest {
     level: o.level as Level,
     ...(version !== undefined ? { version } : {}),
     ...(o.baseline === true ? { baseline: true } : {}),
+    ...(o.warehouse !== undefined ? { warehouse: warehousePick(m, o.warehouse) } : {}),
+  };
+}
+
+function warehousePick(m: string, v: unknown): WarehousePick {
+  const o = objectWith(m, v, ['connection', 'side', 'sourceRelation', 'targetRelation']);
+  if (typeof o.connection !== 'string' || !/^[A-Za-z0-9_.:@-]{1,200}$/.test(o.connection)) throw bad(m, '"warehouse.connection" must be a connection name');
+  if (typeof o.side !== 'string' || !(WAREHOUSE_SIDES as readonly string[]).includes(o.side)) throw bad(m, `"warehouse.side" must be one of ${WAREHOUSE_SIDES.join(', ')}`);
+  return {
+    connection: o.connection,
+    side: o.side as WarehouseSideChoice,
+    ...(o.sourceRelation !== undefined ? { sourceRelation: pathString(m, 'warehouse.sourceRelation', o.sourceRelation) } : {}),
+    ...(o.targetRelation !== undefined ? { targetRelation: pathString(m, 'warehouse.targetRelation', o.targetRelation) } : {}),
   };
 }
 
@@ -278,6 +291,7 @@ export const apiSpec: { [M in ApiMethod]: MethodSpec<M> } = {
     job: false,
   },
   reconcile: { validate: reconcileRequest, job: true },
+  warehouseConnections: { validate: empty('warehouseConnections'), job: false },
   exportReport: {
     validate: (v) => {
       const o = objectWith('exportReport', v, ['resultId', 'save']);
