@@ -17,9 +17,12 @@ import { openDuck, sqlString } from '../engine/duck';
 import { repoRoot } from '../engine/repo';
 import { RECONCILE_MEMORY_LIMIT } from '../reconcile/reconcile';
 import { rowsSql, schemaFor } from './reconcile';
+import { wideShape } from './reconcile-tables';
 
 export interface ScaleFigures {
   rows: number;
+  /** narrow: the 6 columns of the 10M bench; wide: the 60 columns of reconcile-tables' wide shape. */
+  shape: 'narrow' | 'wide';
   columns: number;
   /** Peak resident set size of the reconcile process (MB, /usr/bin/time's maximum RSS, else the sampled VmHWM). */
   peakRssMb: number;
@@ -43,8 +46,8 @@ export interface ScaleFigures {
   kept: boolean;
 }
 
-// The same rows and schema as the 10M bench (main/bench/reconcile.ts), at scale.
-const schema = schemaFor('int');
+// The same rows and schema as the 10M bench (main/bench/reconcile.ts), at scale; or the wide shape.
+const narrow = { schema: schemaFor('int'), sql: (n: number, divergent: boolean) => rowsSql(n, divergent), contract: 'version: 1\nname: scale\nkeys: [id]\npartitioning: { column: dt }\n' };
 
 /** Bytes under a folder (regular files; a file that vanishes mid-walk counts 0). */
 function sizeOf(dir: string): number {
@@ -76,15 +79,19 @@ const mb = (bytes: number): number => Math.round(bytes / 1048576);
  * `workDir`: build the data there (or reuse it when a previous run with the same size left it) and
  * keep it afterwards, for looking at one size several times; by default a fresh sandbox, deleted.
  */
-export async function benchReconcileScale(opts: { rows?: number; say?: (s: string) => void; workDir?: string } = {}): Promise<ScaleFigures> {
+export async function benchReconcileScale(opts: { rows?: number; say?: (s: string) => void; workDir?: string; shape?: 'narrow' | 'wide' } = {}): Promise<ScaleFigures> {
   const n = opts.rows ?? 100_000_000;
+  const shape = opts.shape ?? 'narrow';
+  const wide = shape === 'wide' ? wideShape(n) : null;
+  const schema = wide ? wide.schema : narrow.schema;
+  const sqlOf = (divergent: boolean): string => (wide ? wide.sql(divergent) : narrow.sql(n, divergent));
   const say = opts.say ?? ((): void => undefined);
   const cli = join(repoRoot(), 'dist', 'main', 'cli.js');
   if (!existsSync(cli)) throw new Error('dist/main/cli.js is missing: run `npm run build:node` first');
   const fs = statfsSync(tmpdir());
   const freeGb = (fs.bavail * fs.bsize) / 1073741824;
   // About 14 bytes a row a side in Parquet, and spill up to a few times the per-row tables.
-  const needGb = (n * 80) / 1073741824 + 2;
+  const needGb = (n * (wide ? 400 : 80)) / 1073741824 + 2;
   if (freeGb < needGb) throw new Error(`reconcile-scale: ${freeGb.toFixed(1)} GB free in ${tmpdir()}, ${needGb.toFixed(1)} GB needed for ${n.toLocaleString('en-US')} rows`);
   const keep = opts.workDir !== undefined;
   const dir = opts.workDir ?? mkdtempSync(join(tmpdir(), 'lakerec-bench-scale-'));
@@ -99,14 +106,14 @@ export async function benchReconcileScale(opts: { rows?: number; say?: (s: strin
     const source = join(dir, 'source.parquet');
     const table = join(dir, 'table');
     say(`reconcile-scale: building ${n.toLocaleString('en-US')} rows a side in ${dir} (${freeGb.toFixed(0)} GB free)`);
-    const built = join(dir, `built-${n}`);
+    const built = join(dir, `built-${shape}-${n}`);
     if (!existsSync(built)) {
       rmSync(source, { force: true });
       rmSync(table, { recursive: true, force: true });
       const duck = await openDuck();
       try {
-        await duck.conn.run(`COPY (${rowsSql(n, false)}) TO ${sqlString(source)} (FORMAT parquet)`);
-        const w = await DeltaWriter.create(table, { schema, partitionColumns: ['dt'], duck, data: { sql: rowsSql(n, true) } });
+        await duck.conn.run(`COPY (${sqlOf(false)}) TO ${sqlString(source)} (FORMAT parquet)`);
+        const w = await DeltaWriter.create(table, { schema, partitionColumns: ['dt'], duck, data: { sql: sqlOf(true) } });
         w.close();
       } finally {
         duck.close();
@@ -114,7 +121,7 @@ export async function benchReconcileScale(opts: { rows?: number; say?: (s: strin
       writeFileSync(built, '');
     }
     const contract = join(dir, 'contract.yaml');
-    writeFileSync(contract, 'version: 1\nname: scale\nkeys: [id]\npartitioning: { column: dt }\n');
+    writeFileSync(contract, wide ? wide.contract : narrow.contract);
     const setupMs = performance.now() - t0;
     const sourceMb = mb(statSync(source).size);
     const targetMb = mb(sizeOf(table));
@@ -169,7 +176,7 @@ export async function benchReconcileScale(opts: { rows?: number; say?: (s: strin
       findings = (j.findings ?? []).map((f) => f.mode);
     } catch { /* not JSON: leave the verdict unknown */ }
     return {
-      rows: n, columns: schema.fields.length, peakRssMb: Math.round(peakKb / 1024), rssSource, goalMb: 2048, ms: Math.round(ms), exitCode, verdict, findings,
+      rows: n, shape, columns: schema.fields.length, peakRssMb: Math.round(peakKb / 1024), rssSource, goalMb: 2048, ms: Math.round(ms), exitCode, verdict, findings,
       spillDir: spillDir.slice(dir.length + 1), spillPeakMb: mb(spillPeak), memoryLimit: RECONCILE_MEMORY_LIMIT, sourceMb, targetMb, setupMs: Math.round(setupMs), freeGb: Math.round(freeGb), kept: keep,
     };
   } finally {

@@ -23,7 +23,7 @@ export interface ShapeLevel {
   /** The documented contract, or the same with the float column ignored. */
   contract: string;
   level: 'rows' | 'checksum' | 'counts';
-  /** Our CLI, process start to exit, ms (best of rounds). */
+  /** Our CLI, process start to exit, ms (the median of the rounds; best of rounds in bench.json files without `stat`). */
   ms: number;
   /** The hand-written DuckDB query in a fresh Node process, start to exit, ms (best of rounds). */
   handMs: number;
@@ -53,6 +53,10 @@ export interface FloatCandidate {
 export interface ShapesFigures {
   rows: number;
   rounds: number;
+  /** How the rounds of each level are summarised (the float sum's candidates are the best of the rounds). */
+  stat: 'median';
+  /** The load average when the runs ended. */
+  loadAverageEnd: number;
   shape: string;
   levels: ShapeLevel[];
   floatSum: { plainMs: number; plainCpuMs: number; candidates: FloatCandidate[] };
@@ -60,12 +64,13 @@ export interface ShapesFigures {
   loadAverage: number;
 }
 
-const HAND_SCRIPT = `
+/** The hand-written query's process: DuckDB alone, the SQL from SQL (or from the file SQL_FILE, for SQL longer than an environment variable holds). */
+export const HAND_SCRIPT = `
 const { DuckDBInstance } = require(process.env.DUCK);
 (async () => {
   const i = await DuckDBInstance.create(':memory:');
   const c = await i.connect();
-  const r = await c.runAndReadAll(process.env.SQL);
+  const r = await c.runAndReadAll(process.env.SQL_FILE ? require('fs').readFileSync(process.env.SQL_FILE, 'utf8') : process.env.SQL);
   process.stdout.write(JSON.stringify(r.getRowObjectsJS(), (k, v) => typeof v === 'bigint' ? String(v) : v));
 })();
 `;
@@ -76,7 +81,7 @@ const TIME = '/usr/bin/time';
  * A child process, timed: wall ms and, where /usr/bin/time exists, its CPU ms (user + system, the
  * DuckDB threads included), which swings less than wall time on a shared machine.
  */
-function timedSpawn(args: string[], env: NodeJS.ProcessEnv, cpuFile: string): { ms: number; cpuMs: number | null; status: number | null; stdout: string; stderr: string } {
+export function timedSpawn(args: string[], env: NodeJS.ProcessEnv, cpuFile: string): { ms: number; cpuMs: number | null; status: number | null; stdout: string; stderr: string } {
   const withTime = existsSync(TIME);
   const t = performance.now();
   const p = withTime
@@ -89,18 +94,6 @@ function timedSpawn(args: string[], env: NodeJS.ProcessEnv, cpuFile: string): { 
     if (m) cpuMs = Math.round((Number(m[1]) + Number(m[2])) * 1000);
   }
   return { ms, cpuMs, status: p.status, stdout: p.stdout, stderr: p.stderr };
-}
-
-/** Best of rounds by wall time; CPU time is the least of the rounds too. */
-function best(rounds: number, f: () => { ms: number; cpuMs: number | null; stderr: string }): { ms: number; cpuMs: number | null; stderr: string } {
-  let out = { ms: Infinity, cpuMs: null as number | null, stderr: '' };
-  let cpu: number | null = null;
-  for (let i = 0; i < rounds; i++) {
-    const r = f();
-    if (r.ms < out.ms) out = { ...r };
-    if (r.cpuMs !== null) cpu = cpu === null ? r.cpuMs : Math.min(cpu, r.cpuMs);
-  }
-  return { ms: Math.round(out.ms), cpuMs: cpu, stderr: out.stderr };
 }
 
 /** The hand-written queries over the same files (the orders shape, its contract's rules). */
@@ -122,7 +115,19 @@ function handSql(src: string, targetFiles: string[], level: 'rows' | 'checksum' 
     FULL OUTER JOIN (SELECT order_id, dt AS p, hash(${cols}) AS h, amount_float AS f FROM ${tgt}) t USING (order_id)`;
 }
 
-function phasesOf(stderr: string): Record<string, number> {
+/**
+ * Median of rounds: wall time and CPU time each the median of the rounds (the shared machine's
+ * swings fall on both sides of it); the phases are the median-wall round's.
+ */
+export function medianRun(rounds: number, f: () => { ms: number; cpuMs: number | null; stderr: string }): { ms: number; cpuMs: number | null; stderr: string } {
+  const rs = Array.from({ length: rounds }, () => f());
+  const mid = <T>(xs: T[], key: (x: T) => number): T => [...xs].sort((a, b) => key(a) - key(b))[Math.floor((xs.length - 1) / 2)];
+  const byWall = mid(rs, (r) => r.ms);
+  const cpus = rs.map((r) => r.cpuMs).filter((c): c is number => c !== null);
+  return { ms: Math.round(byWall.ms), cpuMs: cpus.length ? mid(cpus, (c) => c) : null, stderr: byWall.stderr };
+}
+
+export function phasesOf(stderr: string): Record<string, number> {
   const out: Record<string, number> = {};
   for (const m of stderr.matchAll(/^\[lakerec\] phase (.+) at (\d+) ms$/gm)) out[m[1]] = Number(m[2]);
   return out;
@@ -195,13 +200,13 @@ export async function benchReconcileShapes(opts: { rows: number; rounds?: number
       const contract = v.path;
       const source = v.src.cli;
       const cpuFile = join(dir, 'bench-cpu.txt');
-      const ours = best(rounds, () => {
+      const ours = medianRun(rounds, () => {
         const p = timedSpawn([cli, 'reconcile', source, table, '--contract', contract, '--level', level, '--json'], { ...process.env, LAKEREC_PROFILE: '1' }, cpuFile);
         if (p.status !== 0 && p.status !== 1) throw new Error(`reconcile ${level} failed (exit ${p.status}): ${p.stderr.trim().split('\n').pop()}`);
         return p;
       });
       const sql = handSql(v.src.hand, targetFiles, level, v.withFloat);
-      const hand = best(rounds, () => {
+      const hand = medianRun(rounds, () => {
         const p = timedSpawn(['-e', HAND_SCRIPT], { ...process.env, DUCK: duckPath, SQL: sql }, cpuFile);
         if (p.status !== 0) throw new Error(`hand-written ${level} query failed: ${p.stderr.trim()}`);
         return p;
@@ -260,7 +265,7 @@ export async function benchReconcileShapes(opts: { rows: number; rounds?: number
       await add('groups', 'integer decomposition in one pass: mantissa and exponent per row, sum(HUGEINT) per exponent (before)', true, groups);
       await add('fsum', "DuckDB's fsum (Kahan-Babuska): not exact, order-dependent in the last bits", false, () => q(`SELECT p, fsum(f0) FROM ${both} GROUP BY p`));
       await add('decimal', 'sum(CAST(x AS DECIMAL(38,10))): rounds every value, not exact', false, () => q(`SELECT p, sum(CAST(f0 AS DECIMAL(38,10))) FROM ${both} GROUP BY p`));
-      return { rows: opts.rows, rounds, shape: 'orders (content_divergence): float tolerance, partition from ts, ordering column', levels, floatSum: { plainMs, plainCpuMs: plain.cpuMs, candidates }, loadAverage };
+      return { rows: opts.rows, rounds, shape: 'orders (content_divergence): float tolerance, partition from ts, ordering column', levels, floatSum: { plainMs, plainCpuMs: plain.cpuMs, candidates }, loadAverage, stat: 'median', loadAverageEnd: Math.round(loadavg()[0] * 100) / 100 };
     } finally {
       duck.close();
     }
@@ -270,7 +275,7 @@ export async function benchReconcileShapes(opts: { rows: number; rounds?: number
 }
 
 export function formatShapesFigures(f: ShapesFigures): string {
-  const lines = [`reconcile shapes: ${f.shape}, ${f.rows.toLocaleString('en-US')} rows a side, best of ${f.rounds}, load average ${f.loadAverage} at the start`];
+  const lines = [`reconcile shapes: ${f.shape}, ${f.rows.toLocaleString('en-US')} rows a side, median of ${f.rounds}, load average ${f.loadAverage} at the start, ${f.loadAverageEnd} at the end`];
   for (const l of f.levels) {
     const cpu = l.ratioCpu === null ? '' : `; CPU ${l.cpuMs} ms vs ${l.handCpuMs} ms, ${l.ratioCpu}x`;
     lines.push(`  ${(l.contract + ' ' + l.level).padEnd(24)} lakerec ${String(l.ms).padStart(6)} ms   hand-written DuckDB ${String(l.handMs).padStart(6)} ms   ${l.ratio}x${l.goal === null ? '' : ` (goal <= ${l.goal}x: ${l.ratio <= l.goal ? 'met' : 'missed'})`}${cpu}`);

@@ -4,8 +4,8 @@
 //
 //   npm run bench                 full sizes (10M rows, 10,000 versions)
 //   npm run bench -- --quick      the reconcile bench on 1M rows instead of 10M (ratios stay comparable)
-//   npm run bench -- --only log-replay,bisect --merge   (re-measure some, keep the rest; also: history, timeline-ui, reconcile, reconcile-keys, reconcile-shapes, reconcile-sources, demo, lineage)
-//   npm run bench -- --only reconcile-scale --merge [--scale-rows N] [--scale-dir D]   (peak RSS at 100M rows; minutes; not in --quick; D keeps the data)
+//   npm run bench -- --only log-replay,bisect --merge   (re-measure some, keep the rest; also: history, timeline-ui, reconcile, reconcile-keys, reconcile-shapes, reconcile-sources, reconcile-tables, demo, lineage)
+//   npm run bench -- --only reconcile-scale --merge [--scale-rows N] [--scale-dir D] [--scale-shape wide]   (peak RSS at 100M rows; minutes; not in --quick; D keeps the data; wide: the 60-column shape, its own section)
 //
 // The modules are imported dynamically so each stays its own chunk (each can also run alone).
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,10 +15,10 @@ import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { repoRoot } from '../engine/repo';
 
-interface Args { quick: boolean; only: Set<string> | null; runs: number; out: string; merge: boolean; scaleRows: number | null; scaleDir: string | null }
+interface Args { quick: boolean; only: Set<string> | null; runs: number; out: string; merge: boolean; scaleRows: number | null; scaleDir: string | null; scaleShape: 'narrow' | 'wide' }
 
 /** Every section --only may name, in the order they run. */
-const BENCHES = ['log-replay', 'reconcile', 'reconcile-keys', 'reconcile-shapes', 'reconcile-sources', 'reconcile-counts', 'reconcile-scale', 'bisect', 'trust', 'remote-log', 'lineage', 'history', 'timeline-ui', 'grid', 'demo'];
+const BENCHES = ['log-replay', 'reconcile', 'reconcile-keys', 'reconcile-shapes', 'reconcile-sources', 'reconcile-tables', 'reconcile-counts', 'reconcile-scale', 'bisect', 'trust', 'remote-log', 'lineage', 'history', 'timeline-ui', 'grid', 'demo'];
 
 function refuse(line: string): never {
   process.stderr.write(`bench: ${line}\n`);
@@ -32,7 +32,7 @@ function whole(flag: string, v: string | undefined, min: number): number {
 }
 
 function parse(argv: string[]): Args {
-  const a: Args = { quick: false, merge: false, only: null, scaleRows: null, scaleDir: null, runs: 3, out: join(repoRoot(), 'docs', 'experiments', 'bench.json') };
+  const a: Args = { quick: false, merge: false, only: null, scaleRows: null, scaleDir: null, scaleShape: 'narrow', runs: 3, out: join(repoRoot(), 'docs', 'experiments', 'bench.json') };
   for (let i = 0; i < argv.length; i++) {
     const f = argv[i];
     if (f === '--quick') a.quick = true;
@@ -46,7 +46,11 @@ function parse(argv: string[]): Args {
     else if (f === '--out') a.out = argv[++i] ?? refuse('--out needs a file');
     else if (f === '--scale-rows') a.scaleRows = Math.max(1000, whole('--scale-rows', argv[++i], 0));
     else if (f === '--scale-dir') a.scaleDir = argv[++i] ?? refuse('--scale-dir needs a folder');
-    else refuse(`unknown flag ${f}`);
+    else if (f === '--scale-shape') {
+      const v = argv[++i];
+      if (v !== 'narrow' && v !== 'wide') refuse('--scale-shape is narrow or wide');
+      a.scaleShape = v;
+    } else refuse(`unknown flag ${f}`);
   }
   return a;
 }
@@ -137,6 +141,25 @@ async function main(): Promise<void> {
     results.reconcileSources = f;
   }
 
+  // The other table shapes of issue #24: wide (60 columns), 20,000 small files, deletion vectors
+  // on 30% of the files; each level beside the hand-written DuckDB query, median of the rounds.
+  if (want('reconcile-tables')) {
+    const { benchReconcileTables, formatTablesFigures, tableShapeSizes } = await import('../bench/reconcile-tables');
+    const only = process.env.LAKEREC_BENCH_TABLES ? process.env.LAKEREC_BENCH_TABLES.split(',') as ('wide' | 'files' | 'dv')[] : undefined;
+    // LAKEREC_BENCH_TABLES_ROWS=wide=N,files=N,dv=N overrides the sizes (a loaded machine, a quick look).
+    const sizes = tableShapeSizes(args.quick);
+    for (const kv of (process.env.LAKEREC_BENCH_TABLES_ROWS ?? '').split(',').filter(Boolean)) {
+      const [k, v] = kv.split('=');
+      if ((k === 'wide' || k === 'files' || k === 'dv') && Number(v) >= 1000) sizes[k] = Number(v);
+    }
+    const f = await benchReconcileTables({ sizes, rounds: args.quick ? 1 : args.runs, say, ...(only ? { only } : {}) });
+    say(formatTablesFigures(f));
+    // --merge keeps the shapes of an earlier run that this one did not re-measure.
+    const earlier = args.merge && existsSync(args.out) ? (JSON.parse(readFileSync(args.out, 'utf8')) as { reconcileTables?: typeof f }).reconcileTables : undefined;
+    const kept = (earlier?.shapes ?? []).filter((s) => !f.shapes.some((x) => x.id === s.id));
+    results.reconcileTables = { ...f, shapes: [...kept, ...f.shapes] };
+  }
+
   if (want('reconcile-counts')) {
     // Issue #14's fixed costs: a counts-level `lakerec` process on the 5,400-row sample lake beside
     // node's own start and DuckDB's count by hand; the target-side counts on the 300k-file log.
@@ -149,9 +172,10 @@ async function main(): Promise<void> {
   if (want('reconcile-scale') && (args.only || !args.quick)) {
     // Issue #14: peak RSS at rows level on 100M rows x 6 columns (builds the data; several minutes).
     const { benchReconcileScale, formatScaleFigures } = await import('../bench/reconcile-scale');
-    const f = await benchReconcileScale({ rows: args.scaleRows ?? 100_000_000, say, ...(args.scaleDir ? { workDir: args.scaleDir } : {}) });
+    const f = await benchReconcileScale({ rows: args.scaleRows ?? 100_000_000, say, shape: args.scaleShape, ...(args.scaleDir ? { workDir: args.scaleDir } : {}) });
     say(formatScaleFigures(f));
-    results.reconcileScale = f;
+    // The wide shape (60 columns) is its own section: --merge keeps the narrow one's figures.
+    if (args.scaleShape === 'wide') results.reconcileScaleWide = f; else results.reconcileScale = f;
   }
 
   if (want('bisect')) {

@@ -111,6 +111,28 @@ function benchMetrics(bench: Json, ns: string, put: (name: string, v: unknown) =
     }
   }
 
+  // reconcile-tables (#24): the wide, many-files and deletion-vector shapes, CLI end to end beside
+  // the hand-written DuckDB query, per shape and level.
+  const tableShapes = get(bench, 'reconcileTables', 'shapes');
+  if (Array.isArray(tableShapes)) {
+    put(`${ns}.reconcile_tables.rounds`, get(bench, 'reconcileTables', 'rounds'));
+    for (const sh of tableShapes as Json[]) {
+      const k = `${ns}.reconcile_tables.${String(sh.id)}`;
+      for (const f of ['rows', 'columns', 'partitions', 'files', 'filesWithDv', 'deletedRows', 'loadAverage', 'loadAverageEnd']) put(`${k}.${f.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase())}`, sh[f]);
+      for (const l of (sh.levels as Json[] | undefined) ?? []) {
+        put(`${k}.${String(l.level)}.ratio`, l.ratio);
+        put(`${k}.${String(l.level)}.ratio_cpu`, l.ratioCpu);
+      }
+    }
+  }
+  // reconcile-scale on the wide shape (60 columns): the size measured and its peak RSS.
+  put(`${ns}.reconcile_scale_wide.peak_rss_mb`, get(bench, 'reconcileScaleWide', 'peakRssMb'));
+  put(`${ns}.reconcile_scale_wide.spill_mb`, get(bench, 'reconcileScaleWide', 'spillPeakMb'));
+  put(`${ns}.reconcile_scale_wide.columns`, get(bench, 'reconcileScaleWide', 'columns'));
+  put(`${ns}.reconcile_scale_wide.rows`, get(bench, 'reconcileScaleWide', 'rows'));
+  const wideMs = num(get(bench, 'reconcileScaleWide', 'ms'));
+  if (wideMs !== undefined) put(`${ns}.reconcile_scale_wide.seconds`, wideMs / 1000);
+
   // lineage: lakerec lineage on the reference project beside DuckDB building its models once.
   for (const k of ['models', 'claimed', 'confirmed', 'notExercised', 'viaJoinsAndFilters', 'unexplained', 'oursSeconds', 'duckdbBuildSeconds', 'ratio']) put(`${ns}.lineage.${k}`, get(bench, 'lineage', k));
   // reconcile-scale: peak RSS at rows level on the largest size built (full runs only).

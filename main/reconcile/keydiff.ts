@@ -34,6 +34,11 @@ export async function diffKeys(
   reads: ReconcileResult['reads'], onlyPartitions: string[] | null = null, stored: StoredColumns = { h2: true, o: true, pType: null },
   /** A view of the target's rows in these partitions only, without provenance (for targeted re-reads). */
   targetView: (partitions: string[]) => Promise<string> = async () => 'lk_tgt_all',
+  /**
+   * The target's rows with provenance: every file (`all`, for moved and null-key rows), and the
+   * files that can hold the example keys (`examples`, called once lk_ex holds them).
+   */
+  provenanceViews: { all: () => Promise<string>; examples: () => Promise<string> } = { all: async () => 'lk_tgt_all', examples: async () => 'lk_tgt_all' },
 ): Promise<KeyDiffResult> {
   const K = contract.keys.map((_, i) => `k${i}`);
   const keyCols = contract.keys;
@@ -167,7 +172,7 @@ export async function diffKeys(
   if (ev.moved > 0 && part.expressionSql && part.column) {
     try {
       const jk = keyCols.map((kc, i) => `t.${sqlIdent(kc)} = k.${K[i]}`).join(' AND ');
-      const r = (await rows(conn, `SELECT count(*) AS n FROM lk_kd k JOIN lk_tgt_all t ON ${jk}
+      const r = (await rows(conn, `SELECT count(*) AS n FROM lk_kd k JOIN ${sqlIdent(await provenanceViews.all())} t ON ${jk}
         WHERE k.kind = 'moved' AND CAST((${part.expressionSql}) AS VARCHAR) IS DISTINCT FROM CAST(t.${sqlIdent(part.column)} AS VARCHAR)`))[0];
       ev.movedExprMismatch = num(r.n);
     } catch {
@@ -235,7 +240,7 @@ export async function diffKeys(
     return m;
   };
   const sRows = await fetch('lk_src', srcType, false);
-  const tRows = await fetch('lk_tgt_all', tgtType, true);
+  const tRows = exRows.length ? await fetch(await provenanceViews.examples(), tgtType, true) : new Map<string, Record<string, CellText>[]>();
 
   const pv = (v: unknown) => (v === null || v === undefined ? null : label(part.column, text(v)));
   /** A column differs on a matched key as the verdict's comparison says (changedCond above). */
@@ -294,7 +299,7 @@ export async function diffKeys(
   if (wantColumns || wantUnicode) {
     const kinds = wantColumns ? `('changed', 'moved')` : `('changed')`;
     const tps = (await rows(conn, `SELECT DISTINCT CAST(tp AS VARCHAR) AS tp FROM lk_kd WHERE kind IN ${kinds}`)).map((r) => label(part.column, text(r.tp)));
-    const tView = tps.length ? await targetView(tps) : 'lk_tgt_all';
+    const tView = tps.length ? await targetView(tps) : await provenanceViews.all();
     const side = (view: string, types: Map<string, string>) => {
       const sel = keyCols.map((kc, i) => `v.${sqlIdent(kc)} AS ${K[i]}`);
       if (wantColumns) digestCols.forEach((c, i) => sel.push(`min(${columnHashSql(c, types.get(c)!, contract.naiveIsUtc, false, 'v')}) AS h_${i}`));
@@ -321,7 +326,7 @@ export async function diffKeys(
   // Null-key rows have no key to fetch by: show them from their file position.
   if (ev.nullKeyRowsTarget > 0) {
     const tNull = keyCols.map((k) => `${sqlIdent(k)} IS NULL`).join(' OR ');
-    for (const r of await rows(conn, `SELECT ${part.targetSql} AS p, _lakerec_file AS file, _lakerec_row AS rowno FROM lk_tgt_all WHERE ${tNull} ORDER BY file, rowno LIMIT ${limit}`)) {
+    for (const r of await rows(conn, `SELECT ${part.targetSql} AS p, _lakerec_file AS file, _lakerec_row AS rowno FROM ${sqlIdent(await provenanceViews.all())} WHERE ${tNull} ORDER BY file, rowno LIMIT ${limit}`)) {
       const key: Record<string, CellText> = {};
       keyCols.forEach((kc) => { key[kc] = null; });
       ev.examples.null_key.push({ key, sourcePartition: null, targetPartition: pv(r.p), kind: 'null_key', columns: [], source: null, target: null, targetFile: text(r.file), targetRow: r.rowno === null ? null : Number(r.rowno) });
@@ -460,14 +465,36 @@ export async function keysLevel(
   const at = levelIndex(run.level);
   report(ctx, { phase: 'diffing keys', done: 0, total: null });
   const skip = [...inherited.keys()].filter((l) => partitions.get(l)!.sourceChecksum === partitions.get(l)!.targetChecksum && !floatDisagrees(l));
-  await registerTargetView(conn, target, 'lk_tgt_all');
+  // The target's rows with provenance over every file: registered when first needed (over many
+  // small files the registration alone costs seconds: a check and a files-table row per file).
+  let allRegistered = false;
+  const all = async (): Promise<string> => {
+    if (!allRegistered) { await registerTargetView(conn, target, 'lk_tgt_all'); allRegistered = true; }
+    return 'lk_tgt_all';
+  };
   // Only partitions that disagree can hold a difference (ADR 0005).
   const disagree = [...partitions.values()].filter((p) => p.sourceRows !== p.targetRows || p.sourceChecksum !== p.targetChecksum || floatDisagrees(p.partition)).map((p) => p.partition);
   const only = part.column === null || disagree.length === partitions.size ? null : disagree;
+  const filesOf = (labels: Set<string>) => target.snapshot.files.filter((f) => labels.has(label(part.column, f.partitionValues[part.column!] ?? null)));
+  // The example keys' target rows, every copy: where the Delta partition is the contract's, they
+  // lie in the partitions the pass's per-row table (lk_t) holds those keys in, or in a partition
+  // it did not read (inherited from a baseline). Only those partitions' files are read for them;
+  // if a partition of lk_t names no file, every file is.
+  const examples = async (): Promise<string> => {
+    if (!part.targetIsDeltaPartition || part.column === null) return all();
+    const on = contract.keys.map((_, i) => `t.k${i} = e.k${i}`).join(' AND ');
+    const held = (await rows(conn, `SELECT DISTINCT CAST(t.p AS VARCHAR) AS p FROM lk_t t SEMI JOIN lk_ex e ON ${on}`)).map((r) => label(part.column, text(r.p)));
+    const named = new Set(target.snapshot.files.map((f) => label(part.column, f.partitionValues[part.column!] ?? null)));
+    if (!held.every((l) => named.has(l))) return all();
+    const files = filesOf(new Set([...held, ...inherited.keys()]));
+    if (files.length === target.snapshot.files.length) return all();
+    await registerTargetView(conn, target, 'lk_tgt_ex', files);
+    return 'lk_tgt_ex';
+  };
   return diffKeys(conn, contract, part, plan.digestCols, plan.floatCols, srcType, tgtType, skip, exampleLimit, at >= levelIndex('rows'), reads, only, storedColumns(plan.pass),
     async (labels) => {
-      const files = part.targetIsDeltaPartition ? target.snapshot.files.filter((f) => labels.includes(label(part.column, f.partitionValues[part.column!] ?? null))) : undefined;
+      const files = part.targetIsDeltaPartition ? filesOf(new Set(labels)) : undefined;
       await registerTargetView(conn, target, 'lk_tgt_some', files, false);
       return 'lk_tgt_some';
-    });
+    }, { all, examples });
 }

@@ -17,6 +17,7 @@ import { compareFamily } from './canonical';
 import type { Contract } from './contract';
 import { pushTo } from '../../shared/group';
 import { looksRemote } from '../../shared/location';
+import { profiled } from './sql';
 
 export type SourceKind = 'parquet' | 'csv' | 'json' | 'delta';
 
@@ -78,6 +79,14 @@ const MAX_LITERAL_PARTITIONS = 64;
  * (the one pass's largest cost on the target side after the hashing itself).
  */
 export async function registerTargetView(conn: DuckDBConnection, t: TargetSide, view: string, files?: Snapshot['files'], provenance = true): Promise<void> {
+  // LAKEREC_PROFILE: the registration's own time (file checks, footers, the files table), beside the queries'.
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  await registerTargetViewOnce(conn, t, view, files, provenance);
+  profiled(`(registering the view ${view} over ${(files ?? t.snapshot.files).length} files${provenance ? ', with provenance' : ''})`, t0, c0);
+}
+
+async function registerTargetViewOnce(conn: DuckDBConnection, t: TargetSide, view: string, files: Snapshot['files'] | undefined, provenance: boolean): Promise<void> {
   const snap = t.snapshot;
   const list = files ?? snap.files;
   const partCols = snap.partitionColumns;
