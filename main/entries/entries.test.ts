@@ -39,14 +39,14 @@ describe.skipIf(!existsSync(join(dist, 'cli.js')))('a wrong command line to an e
   });
 });
 
-// A bench the entry measures but --only does not name could never be re-measured alone (a merge
+// A bench the entry measures (by default, or only when named) but --only does not name could never be re-measured alone (a merge
 // once added reconcile-tables without it): the names --only accepts are exactly the ones measured.
 describe('npm run bench --only', () => {
   it('accepts every bench the entry measures, and no other', async () => {
     const { readFileSync } = await import('node:fs');
     const src = readFileSync(resolve(__dirname, 'bench.ts'), 'utf8');
     const listed = JSON.parse((/const BENCHES = (\[[^\]]*\])/.exec(src)?.[1] ?? '[]').replace(/'/g, '"')) as string[];
-    const measured = [...new Set([...src.matchAll(/want\('([a-z-]+)'\)/g)].map((m) => m[1]))];
+    const measured = [...new Set([...src.matchAll(/(?:want\(|only\?\.has\()'([a-z-]+)'\)/g)].map((m) => m[1]))];
     expect(measured.length).toBeGreaterThan(10);
     expect([...listed].sort()).toEqual([...measured].sort());
   });
