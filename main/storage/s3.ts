@@ -16,6 +16,7 @@ import { LakerecError } from '../../shared/errors';
 import { displayLocation } from '../../shared/location';
 import type { ObjectClient, ObjectMeta, RemoteLocation } from './object';
 import { remoteError } from './errors';
+import { proxyAgents } from './proxy';
 
 export interface S3Options {
   /** Unsigned requests (a public bucket): an explicit choice per location, never a fallback. */
@@ -62,6 +63,9 @@ export function s3Config(env: NodeJS.ProcessEnv, anonymous: boolean): { config: 
     maxAttempts: Number.isInteger(attempts) && attempts > 0 ? attempts : 4,
     retryMode: 'standard',
   };
+  // The AWS SDK reads no proxy setting itself: tunnelling agents when the environment sets one.
+  const agents = proxyAgents(env);
+  if (agents) config.requestHandler = { ...agents, connectionTimeout: 10_000 };
   let credentialSource: string;
   if (anonymous) {
     // Unsigned: the request goes out as built, with no Authorization header.
