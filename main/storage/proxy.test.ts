@@ -5,6 +5,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createServer, request, type Server } from 'node:http';
 import { connect, type Socket } from 'node:net';
+import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LakerecError } from '../../shared/errors';
 import type { AddressInfo } from 'node:net';
 import { BlobServiceClient } from '@azure/storage-blob';
 import { parseLocation } from '../../shared/location';
@@ -53,6 +59,8 @@ async function startForwardProxy(): Promise<ForwardProxy> {
 let s3: RunningServer;
 let az: RunningServer & { connectionString: string };
 let proxy: ForwardProxy;
+/** TLS in front of s3rver, with a self-signed certificate for 127.0.0.1 (openssl, made here). */
+let tls: { server: TlsServer; port: number; dir: string; cert: string };
 const body = Buffer.from('a file read through the proxy\n');
 
 beforeAll(async () => {
@@ -62,9 +70,24 @@ beforeAll(async () => {
   const container = BlobServiceClient.fromConnectionString(az.connectionString).getContainerClient('lake');
   await container.create();
   await container.getBlockBlobClient('t/x.txt').uploadData(body);
+  const dir = mkdtempSync(join(tmpdir(), 'lakerec-tls-'));
+  const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  const server = createTlsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (sock) => {
+    const up = connect(s3.port, '127.0.0.1');
+    sock.pipe(up).pipe(sock);
+    up.on('error', () => sock.destroy());
+    sock.on('error', () => up.destroy());
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  tls = { server, port: (server.address() as AddressInfo).port, dir, cert };
 }, 240_000);
 
 afterAll(async () => {
+  if (tls) {
+    await new Promise<void>((ok) => tls.server.close(() => ok()));
+    rmSync(tls.dir, { recursive: true, force: true });
+  }
   await proxy?.close();
   await Promise.all([s3?.close(), az?.close()]);
 });
@@ -99,6 +122,31 @@ describe.each(['s3', 'azure'] as const)('%s through a proxy', (kind) => {
     const before = seen();
     expect(await readThrough(kind, {})).toEqual(body);
     expect(seen()).toBe(before);
+  });
+});
+
+describe('s3 over https: AWS_CA_BUNDLE, and TLS inside the proxy tunnel', () => {
+  const tlsEnv = (extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...s3Env(`https://127.0.0.1:${tls.port}`), LAKEREC_S3_MAX_ATTEMPTS: '1', ...extra });
+  const read = async (env: NodeJS.ProcessEnv): Promise<Buffer> =>
+    (await storageFor(parseLocation('s3://lake/t'), { env })).read('x.txt', { maxBytes: 1024, what: 'file', knob: 'none' });
+
+  test('the bundle trusts the server\'s certificate; without it the read is refused', async () => {
+    expect(await read(tlsEnv({ AWS_CA_BUNDLE: tls.cert }))).toEqual(body);
+    const e = await read(tlsEnv({})).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(LakerecError);
+    expect((e as Error).message).not.toContain('\n');
+    console.log(`without the bundle: ${(e as LakerecError).code}: ${(e as Error).message}`);
+  });
+
+  test('HTTPS_PROXY: one CONNECT to the https endpoint, TLS inside the tunnel', async () => {
+    const before = proxy.connects.filter((c) => c === `127.0.0.1:${tls.port}`).length;
+    expect(await read(tlsEnv({ AWS_CA_BUNDLE: tls.cert, HTTPS_PROXY: proxy.url }))).toEqual(body);
+    expect(proxy.connects.filter((c) => c === `127.0.0.1:${tls.port}`).length).toBeGreaterThan(before);
+  });
+
+  test('an unreadable bundle is one line, exit 2 (usage)', async () => {
+    const e = await read(tlsEnv({ AWS_CA_BUNDLE: join(tls.dir, 'absent.pem') })).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: 'usage', message: `AWS_CA_BUNDLE (${join(tls.dir, 'absent.pem')}) could not be read (ENOENT)` });
   });
 });
 

@@ -5,9 +5,9 @@
 // NO_PROXY. Written on node:http / node:tls, no dependency.
 import { Agent as HttpAgent, request, type AgentOptions } from 'node:http';
 import { Agent as HttpsAgent } from 'node:https';
-import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
+import { connect as tlsConnect, rootCertificates, type ConnectionOptions } from 'node:tls';
 import type { Duplex } from 'node:stream';
-import type { Socket } from 'node:net';
+import { isIP, type Socket } from 'node:net';
 import { LakerecError } from '../../shared/errors';
 
 const pick = (env: NodeJS.ProcessEnv, name: string): string | undefined => env[name] || env[name.toLowerCase()] || undefined;
@@ -82,7 +82,7 @@ class TunnelHttpsAgent extends HttpsAgent {
     if (!proxy) return (HttpsAgent.prototype as any).createConnection.call(this, options, oncreate) as Duplex;
     tunnel(proxy, host, port, (err, socket) => {
       if (err || !socket) { oncreate(err); return; }
-      const tls = tlsConnect({ ...options, socket, servername: options.servername ?? (host.includes(':') ? undefined : host) });
+      const tls = tlsConnect({ ...options, socket, servername: options.servername ?? (isIP(host) ? undefined : host) });
       tls.once('secureConnect', () => oncreate(null, tls));
       tls.once('error', (e) => oncreate(e));
     });
@@ -90,10 +90,13 @@ class TunnelHttpsAgent extends HttpsAgent {
   }
 }
 
-/** The agents for a client: tunnelling ones when the environment sets a proxy, else null (the SDK's own). */
-export function proxyAgents(env: NodeJS.ProcessEnv): { httpAgent: HttpAgent; httpsAgent: HttpsAgent } | null {
-  if (!pick(env, 'HTTPS_PROXY') && !pick(env, 'HTTP_PROXY')) return null;
-  const opts: AgentOptions = { keepAlive: true, maxSockets: 50 };
+/**
+ * The agents for a client: tunnelling ones when the environment sets a proxy, trusting `ca` (PEM
+ * certificates added to Node's own) when given; null when neither (the SDK's own agents).
+ */
+export function proxyAgents(env: NodeJS.ProcessEnv, ca?: string): { httpAgent: HttpAgent; httpsAgent: HttpsAgent } | null {
+  if (!pick(env, 'HTTPS_PROXY') && !pick(env, 'HTTP_PROXY') && ca === undefined) return null;
+  const opts: AgentOptions & { ca?: string[] } = { keepAlive: true, maxSockets: 50, ...(ca !== undefined ? { ca: [...rootCertificates, ca] } : {}) };
   return { httpAgent: new TunnelHttpAgent(env, opts), httpsAgent: new TunnelHttpsAgent(env, opts) };
 }
 
