@@ -14,6 +14,7 @@ import { LakerecError } from '../../shared/errors';
 import { displayLocation } from '../../shared/location';
 import type { ObjectClient, ObjectMeta, RemoteLocation } from './object';
 import { remoteError } from './errors';
+import { azureProxyOptions } from './proxy';
 
 export interface AzureOptions {
   anonymous?: boolean;
@@ -21,6 +22,16 @@ export interface AzureOptions {
 }
 
 type AzureLocation = Extract<RemoteLocation, { kind: 'azure' }>;
+
+/** The Blob endpoint a connection string names (its proxy is chosen by that host). */
+function connectionEndpoint(cs: string): string | null {
+  const field = (k: string): string | null => new RegExp(`(?:^|;)\\s*${k}=([^;]+)`, 'i').exec(cs)?.[1].trim() ?? null;
+  if (/UseDevelopmentStorage=true/i.test(cs)) return 'http://127.0.0.1:10000';
+  const blob = field('BlobEndpoint');
+  if (blob) return blob;
+  const account = field('AccountName');
+  return account ? `${field('DefaultEndpointsProtocol') ?? 'https'}://${account}.blob.${field('EndpointSuffix') ?? 'core.windows.net'}` : null;
+}
 
 function connectionAccount(cs: string): string | null {
   const m = /(?:^|;)\s*AccountName=([^;]+)/i.exec(cs);
@@ -30,6 +41,11 @@ function connectionAccount(cs: string): string | null {
 /** The service client and the credential source the environment gives (exported for the contract tests). */
 export function azureService(loc: AzureLocation, env: NodeJS.ProcessEnv, anonymous: boolean): { service: BlobServiceClient; credentialSource: string } {
   const cs = env.AZURE_STORAGE_CONNECTION_STRING;
+  // The pipeline's own proxy policy reads the process's environment; the run's is given here.
+  const proxied = (endpoint: string | null): { proxyOptions?: ReturnType<typeof azureProxyOptions> } => {
+    const proxyOptions = endpoint ? azureProxyOptions(endpoint, env) : undefined;
+    return proxyOptions ? { proxyOptions } : {};
+  };
   const account = loc.account ?? (env.AZURE_STORAGE_ACCOUNT ? env.AZURE_STORAGE_ACCOUNT.toLowerCase() : null) ?? (cs ? connectionAccount(cs) : null);
   if (cs && !anonymous) {
     const named = connectionAccount(cs);
@@ -37,23 +53,23 @@ export function azureService(loc: AzureLocation, env: NodeJS.ProcessEnv, anonymo
       throw new LakerecError('usage', `AZURE_STORAGE_CONNECTION_STRING is for the account "${named}", the location names "${loc.account}"`);
     }
     try {
-      return { service: BlobServiceClient.fromConnectionString(cs), credentialSource: 'AZURE_STORAGE_CONNECTION_STRING' };
+      return { service: BlobServiceClient.fromConnectionString(cs, proxied(connectionEndpoint(cs))), credentialSource: 'AZURE_STORAGE_CONNECTION_STRING' };
     } catch {
       throw new LakerecError('usage', 'AZURE_STORAGE_CONNECTION_STRING could not be read as a connection string');
     }
   }
   if (!account) throw new LakerecError('usage', `${displayLocation(loc)} names no storage account: use abfss://container@account.dfs.core.windows.net/path, or set AZURE_STORAGE_ACCOUNT or AZURE_STORAGE_CONNECTION_STRING`);
   const endpoint = (env.AZURE_STORAGE_BLOB_ENDPOINT || `https://${account}.blob.core.windows.net`).replace(/\/+$/, '');
-  const retryOptions = { maxTries: 4, retryDelayInMs: 200, maxRetryDelayInMs: 4000 };
-  if (anonymous) return { service: new BlobServiceClient(endpoint, new AnonymousCredential(), { retryOptions }), credentialSource: 'anonymous access, as chosen for this location' };
+  const clientOptions = { retryOptions: { maxTries: 4, retryDelayInMs: 200, maxRetryDelayInMs: 4000 }, ...proxied(endpoint) };
+  if (anonymous) return { service: new BlobServiceClient(endpoint, new AnonymousCredential(), clientOptions), credentialSource: 'anonymous access, as chosen for this location' };
   if (env.AZURE_STORAGE_SAS_TOKEN) {
     const sas = env.AZURE_STORAGE_SAS_TOKEN.replace(/^\?/, '');
-    return { service: new BlobServiceClient(`${endpoint}?${sas}`, new AnonymousCredential(), { retryOptions }), credentialSource: 'the SAS token in AZURE_STORAGE_SAS_TOKEN' };
+    return { service: new BlobServiceClient(`${endpoint}?${sas}`, new AnonymousCredential(), clientOptions), credentialSource: 'the SAS token in AZURE_STORAGE_SAS_TOKEN' };
   }
   if (env.AZURE_STORAGE_KEY) {
-    return { service: new BlobServiceClient(endpoint, new StorageSharedKeyCredential(account, env.AZURE_STORAGE_KEY), { retryOptions }), credentialSource: 'the account key in AZURE_STORAGE_KEY' };
+    return { service: new BlobServiceClient(endpoint, new StorageSharedKeyCredential(account, env.AZURE_STORAGE_KEY), clientOptions), credentialSource: 'the account key in AZURE_STORAGE_KEY' };
   }
-  return { service: new BlobServiceClient(endpoint, new DefaultAzureCredential(), { retryOptions }), credentialSource: 'DefaultAzureCredential (environment, workload identity, managed identity, Azure CLI)' };
+  return { service: new BlobServiceClient(endpoint, new DefaultAzureCredential(), clientOptions), credentialSource: 'DefaultAzureCredential (environment, workload identity, managed identity, Azure CLI)' };
 }
 
 export class AzureObjectClient implements ObjectClient {

@@ -8,3 +8,4 @@ export { ObjectStorage, type ObjectClient, type ObjectMeta, type RemoteLocation,
 export { BlobCache, CACHE_KNOB, DEFAULT_CACHE_MB, cacheCapBytes, sharedCache } from './cache';
 export { storageFor, type StorageOptions } from './open';
 export { storeEnv, storeSettings, withStoreSettings, type StoreSettings } from './settings';
+export { FOOTER_SUFFIX_BYTES, footerOnlyFile, readParquetFooter, type ParquetFooter } from './footer';

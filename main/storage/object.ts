@@ -13,6 +13,7 @@ import { displayLocation, objectKey, type Location } from '../../shared/location
 import { readLimits, type ReadLimits } from './limits';
 import { checkCap, noteAccess, outsideError, relativeSegments, type EngineFile, type FileMeta, type ReadCap, type Storage } from './storage';
 import { sharedCache, type BlobCache } from './cache';
+import { footerOnlyFile, readParquetFooter } from './footer';
 
 export type RemoteLocation = Exclude<Location, { kind: 'local' }>;
 
@@ -199,6 +200,22 @@ export class ObjectStorage implements Storage {
         if (bytes.length !== m.size) throw new LakerecError('io_error', `${this.describe(path)} came back with ${bytes.length} of its ${m.size} bytes; the read is not trusted`, { path });
         return bytes;
       },
+    );
+  }
+
+  /**
+   * A name DuckDB's Parquet metadata functions (parquet_schema, parquet_metadata,
+   * parquet_file_metadata) read the file's footer by, fetched by range requests (footer.ts), not
+   * the whole object; cached like engineFile, under its own key.
+   */
+  async footerFile(path: string, signal?: AbortSignal): Promise<EngineFile> {
+    if (signal?.aborted) throw new LakerecError('cancelled', 'The job was cancelled.');
+    const m = await this.mustMeta(path, 'file');
+    const { footer } = await readParquetFooter(this, path);
+    const bytes = footerOnlyFile(footer);
+    return this.cache.pin(
+      { id: `${this.root}\u0000${path}\u0000footer`, size: bytes.length, mtimeMs: m.mtimeMs, etag: m.etag, name: `footer-${path.split('/').pop() ?? 'file'}` },
+      async () => bytes,
     );
   }
 }

@@ -11,11 +11,13 @@
 //   connection resets), LAKEREC_S3_MAX_ATTEMPTS attempts (default 4), then a clear error.
 import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
 import { fromNodeProviderChain } from '@aws-sdk/credential-providers';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LakerecError } from '../../shared/errors';
 import { displayLocation } from '../../shared/location';
 import type { ObjectClient, ObjectMeta, RemoteLocation } from './object';
 import { remoteError } from './errors';
+import { proxyAgents } from './proxy';
 
 export interface S3Options {
   /** Unsigned requests (a public bucket): an explicit choice per location, never a fallback. */
@@ -62,6 +64,20 @@ export function s3Config(env: NodeJS.ProcessEnv, anonymous: boolean): { config: 
     maxAttempts: Number.isInteger(attempts) && attempts > 0 ? attempts : 4,
     retryMode: 'standard',
   };
+  // The AWS SDK reads no proxy setting itself: tunnelling agents when the environment sets one
+  // (or a CA bundle is given).
+  // AWS_CA_BUNDLE: PEM certificates trusted beside Node's own (a store behind a private CA).
+  let ca: string | undefined;
+  if (env.AWS_CA_BUNDLE) {
+    try {
+      ca = readFileSync(env.AWS_CA_BUNDLE, 'utf8');
+    } catch (e) {
+      throw new LakerecError('usage', `AWS_CA_BUNDLE (${env.AWS_CA_BUNDLE}) could not be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    if (!ca.includes('-----BEGIN CERTIFICATE-----')) throw new LakerecError('usage', `AWS_CA_BUNDLE (${env.AWS_CA_BUNDLE}) holds no PEM certificate`);
+  }
+  const agents = proxyAgents(env, ca);
+  if (agents) config.requestHandler = { ...agents, connectionTimeout: 10_000 };
   let credentialSource: string;
   if (anonymous) {
     // Unsigned: the request goes out as built, with no Authorization header.
