@@ -35,7 +35,7 @@ describe('the dispatcher', () => {
     const bad = await cli('hist\nory');
     expect([bad.code, bad.err]).toEqual([2, 'lakerec: unknown command "hist\\nory" (try lakerec --help)\n']);
     const usage = await cli('diff', '--help');
-    expect([usage.code, usage.out]).toEqual([0, 'usage: lakerec diff TABLE --from V1 --to V2 [--keys K[,K2]] [--check] [--json]\n']);
+    expect([usage.code, usage.out]).toEqual([0, 'usage: lakerec diff TABLE --from V1 --to V2 [--keys K[,K2]] [--check] [--json] [--anonymous]\n']);
   });
 });
 
