@@ -1,6 +1,7 @@
 // Runs the pushed levels through a connector and reads back their partials. Each statement run is
 // logged (level, SQL identity, engine, query id, bytes, time) for the report: what ran where.
 import { LakerecError } from '../../shared/errors';
+import type { PushedStatementRun } from '../../shared/reconcile';
 import { fingerprintFromSqlRow, type OdsFingerprint } from '../../shared/fingerprint';
 import { addGroup, emptyExactSum, type ExactSum } from '../reconcile/checksum';
 import { records, type Connector, type QueryOptions, type QueryResult } from './connector';
@@ -10,18 +11,8 @@ import {
   DEFAULT_ROW_CAP, tolerantFloats, type PushedLevel, type PushedStatement, type PushSide,
 } from './levels';
 
-/** One statement as it ran: the report's "what ran where". */
-export interface RanStatement {
-  level: PushedLevel;
-  purpose: string;
-  sqlId: string;
-  where: string;
-  connection: string;
-  queryId: string | null;
-  bytes: number;
-  rows: number;
-  ms: number;
-}
+/** One statement as it ran: the report's "what ran where" (the result's shape, its level typed). */
+export type RanStatement = PushedStatementRun & { level: PushedLevel };
 
 export class PushLog {
   readonly ran: RanStatement[] = [];
