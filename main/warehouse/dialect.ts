@@ -57,7 +57,7 @@ const quoteTick = (n: string): string => `\`${n.replace(/`/g, '``')}\``;
 const sqlStr = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 
 /** Epoch microseconds of a Trino timestamp(6) without zone (wall clock read as UTC). */
-function trinoMicros(naive: string): string {
+export function trinoMicros(naive: string): string {
   // Trino's date_diff has no microsecond unit: whole seconds from date_diff, the six fraction
   // digits from the value's text ('YYYY-MM-DD HH:MM:SS.ffffff'; date_trunc floors, so the
   // fraction is never negative, also before 1970).
