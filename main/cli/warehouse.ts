@@ -25,6 +25,7 @@ import { isDialect, DIALECTS, type Dialect, type WarehouseColumn } from '../ware
 import { DuckdbConnector } from '../warehouse/duckdb-connector';
 import { PUSHED_LEVELS, statementsFor, type BisectPredicate, type PushedLevel } from '../warehouse/levels';
 import { remoteConnector } from '../warehouse/remote';
+import { derivePartitionSide } from '../warehouse/derive';
 import { PushLog, pushedFingerprint, runStatement } from '../warehouse/run';
 import { duckTypeOf, type WarehouseSide } from '../warehouse/reconcile';
 import { pushedLines, pushedReconcile } from '../warehouse/result';
@@ -76,7 +77,10 @@ async function sqlCommand(argv: string[], io: CliIO): Promise<number> {
   });
   const partitions = str(p, 'partitions')?.split(',').map((x) => x.trim()).filter(Boolean);
   if (level === 'rows' && !partitions?.length) throw new LakerecError('usage', '--level rows fetches the rows of the partitions that disagree: name them with --partitions dt=2026-08-10,...');
-  const sts = statementsFor({ dialect, relation, columns, contract }, level, { partitions, versions, predicate, cap: int(p, 'cap') });
+  // A table without the partition column derives it by the contract's expression, as a pushed reconcile does
+  // (its levels only: the fingerprint and bisect read the table as it is).
+  const side = ['counts', 'checksum', 'keys', 'rows'].includes(level) ? await derivePartitionSide({ dialect, relation, columns }, contract, false) : { relation, columns };
+  const sts = statementsFor({ dialect, relation: side.relation, columns: side.columns, contract }, level, { partitions, versions, predicate, cap: int(p, 'cap') });
   const note = dialect === 'duckdb' ? '' : `-- generated for ${dialect}, parsed by a grammar in lakerec's tests, not run against ${dialect} by lakerec (lakerec warehouse check proves the dialect on yours)\n`;
   io.out(sts.map((s) => `${note}-- ${s.purpose}; sql ${s.id}\n${s.sql};\n`).join('\n'));
   return 0;
