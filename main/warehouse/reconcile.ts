@@ -84,6 +84,8 @@ export function duckTypeOf(engineType: string, dialect: string): string {
   if (t === 'DATE') return 'DATE';
   if (/^(TIMESTAMP_NTZ|DATETIME)/.test(t) || /^TIMESTAMP(\(\d\))?( WITHOUT TIME ZONE)?$/.test(t)) return 'TIMESTAMP';
   if (/^(TIMESTAMP_LTZ|TIMESTAMP_TZ|TIMESTAMPTZ)/.test(t) || /^TIMESTAMP(\(\d\))? WITH TIME ZONE$/.test(t)) return 'TIMESTAMP WITH TIME ZONE';
+  if (/^TIME(\(\d\))?( WITHOUT TIME ZONE)?$/.test(t)) return 'TIME';
+  if (t === 'UUID') return 'UUID';
   if (/^(DOUBLE|FLOAT|REAL|FLOAT4|FLOAT8|DOUBLE PRECISION)/.test(t)) return 'DOUBLE';
   if (/^(BINARY|VARBINARY|BLOB|BYTEA)/.test(t)) return 'BLOB';
   return engineType;
