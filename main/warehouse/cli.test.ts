@@ -105,8 +105,13 @@ describe('lakerec warehouse', () => {
     const r = lakerec(args);
     expect(r.code).toBe(2);
     expect(r.err).toContain('it is not used until you trust it');
+    const listed = () => lakerec(['warehouse', 'list', '--settings', join(repo, 'lakerec.yaml')]).out.split('\n').find((l) => l.startsWith('theirs '));
+    expect(listed()).toContain('needs trust');
     expect(lakerec(['warehouse', 'trust', join(repo, 'lakerec.yaml')]).code).toBe(0);
     expect(lakerec(args).code).toBe(0);
+    // The list says what the reconcile does: a trusted file no longer needs trust.
+    expect(listed()).toMatch(/^theirs  duckdb \(duckdb\)  this machine  from .*lakerec\.yaml/);
+    expect(listed()).not.toContain('needs trust');
   });
 });
 
