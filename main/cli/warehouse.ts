@@ -1,6 +1,6 @@
 // `lakerec warehouse sql|check|list|trust`, and the --warehouse forms of reconcile and
 // fingerprint. Exit: 0 ok / matches, 1 a disagreement, 2 invocation wrong, 3 a side could not be read.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { LakerecError } from '../../shared/errors';
 import { LEVELS, type Level } from '../../shared/reconcile';
@@ -18,13 +18,14 @@ import { ARGS } from './commands';
 import type { CliIO } from './io';
 import { AWKWARD_VALUES } from '../warehouse/awkward';
 import { checkStatements, compareCheck, checkFigures, localFigures } from '../warehouse/check';
-import { connectionFiles, connectionSummary } from '../warehouse/connections';
+import { connectionSummary } from '../warehouse/connections';
 import { records, type Connector } from '../warehouse/connector';
-import { acceptedConnections, connectionNamed, localSide, warehouseSide } from '../warehouse/sides';
+import { acceptedConnections, connectionNamed, listConnections, localSide, warehouseSide } from '../warehouse/sides';
 import { isDialect, DIALECTS, type Dialect, type WarehouseColumn } from '../warehouse/dialect';
 import { DuckdbConnector } from '../warehouse/duckdb-connector';
 import { PUSHED_LEVELS, statementsFor, type BisectPredicate, type PushedLevel } from '../warehouse/levels';
 import { remoteConnector } from '../warehouse/remote';
+import { derivePartitionSide } from '../warehouse/derive';
 import { PushLog, pushedFingerprint, runStatement } from '../warehouse/run';
 import { duckTypeOf, type WarehouseSide } from '../warehouse/reconcile';
 import { pushedLines, pushedReconcile } from '../warehouse/result';
@@ -76,7 +77,10 @@ async function sqlCommand(argv: string[], io: CliIO): Promise<number> {
   });
   const partitions = str(p, 'partitions')?.split(',').map((x) => x.trim()).filter(Boolean);
   if (level === 'rows' && !partitions?.length) throw new LakerecError('usage', '--level rows fetches the rows of the partitions that disagree: name them with --partitions dt=2026-08-10,...');
-  const sts = statementsFor({ dialect, relation, columns, contract }, level, { partitions, versions, predicate, cap: int(p, 'cap') });
+  // A table without the partition column derives it by the contract's expression, as a pushed reconcile does
+  // (its levels only: the fingerprint and bisect read the table as it is).
+  const side = ['counts', 'checksum', 'keys', 'rows'].includes(level) ? await derivePartitionSide({ dialect, relation, columns }, contract, false) : { relation, columns };
+  const sts = statementsFor({ dialect, relation: side.relation, columns: side.columns, contract }, level, { partitions, versions, predicate, cap: int(p, 'cap') });
   const note = dialect === 'duckdb' ? '' : `-- generated for ${dialect}, parsed by a grammar in lakerec's tests, not run against ${dialect} by lakerec (lakerec warehouse check proves the dialect on yours)\n`;
   io.out(sts.map((s) => `${note}-- ${s.purpose}; sql ${s.id}\n${s.sql};\n`).join('\n'));
   return 0;
@@ -122,16 +126,13 @@ async function checkCommand(argv: string[], io: CliIO): Promise<number> {
 
 async function listCommand(argv: string[], io: CliIO): Promise<number> {
   const p = parseArgs(argv, ARGS['warehouse list'].flags);
-  const found: ReturnType<typeof connectionSummary>[] = [];
-  const problems: string[] = [];
-  for (const { file, read } of connectionFiles({ env: io.env, cwd: io.cwd, settings: str(p, 'settings') ?? null })) {
-    if (!existsSync(file) || statSync(file).size > 1024 * 1024) continue;
-    try {
-      for (const c of read(readFileSync(file, 'utf8'), file)) found.push({ ...connectionSummary(c), ...(c.origin.needsTrust ? { from: `${connectionSummary(c).from}, needs trust` } : {}) });
-    } catch (e) {
-      problems.push((e as Error).message);
-    }
-  }
+  // The window's list: a file needs trust only while it is not trusted as it is now.
+  const listed = listConnections(io, str(p, 'settings'));
+  const problems = listed.problems;
+  const found = listed.connections.map(({ connection, needsTrust }) => {
+    const c = connectionSummary(connection);
+    return needsTrust ? { ...c, from: `${c.from}, needs trust` } : c;
+  });
   if (bool(p, 'json')) io.out(JSON.stringify({ connections: found, problems }, null, 2) + '\n');
   else {
     io.out(found.length ? found.map((c) => `${c.name}  ${c.kind} (${c.dialect})  ${c.where}  from ${c.from}`).join('\n') + '\n' : 'no warehouse connections found\n');

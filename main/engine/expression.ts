@@ -34,7 +34,8 @@ const ALLOWED_OPERATORS: ReadonlySet<string> = new Set([
   'OPERATOR_COALESCE', 'OPERATOR_IS_NULL', 'OPERATOR_IS_NOT_NULL', 'OPERATOR_NOT', 'COMPARE_IN', 'COMPARE_NOT_IN', 'OPERATOR_NULLIF',
 ]);
 
-export type ExpressionCheck = { ok: true; sql: string } | { ok: false; problem: string };
+/** On success: the SQL to run (DuckDB's rendering) and the checked tree itself, for a translation to another dialect. */
+export type ExpressionCheck = { ok: true; sql: string; tree: Record<string, unknown> } | { ok: false; problem: string };
 
 type Node = Record<string, unknown>;
 const isNode = (v: unknown): v is Node => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -126,7 +127,7 @@ export async function checkScalarExpression(conn: DuckDBConnection, expr: string
     const r = await conn.runAndReadAll(`SELECT json_deserialize_sql(${sqlString(json)}) AS s`);
     const sql = String(r.getRowsJS()[0][0]);
     if (!sql.startsWith('SELECT ')) return { ok: false, problem: 'the expression could not be re-rendered' };
-    return { ok: true, sql: sql.slice('SELECT '.length) };
+    return { ok: true, sql: sql.slice('SELECT '.length), tree: list[0] };
   } catch {
     return { ok: false, problem: 'the expression could not be re-rendered' };
   }

@@ -59,6 +59,20 @@ describe('lakerec warehouse', () => {
     expect(bad.err.trim().split('\n')).toHaveLength(1);
   });
 
+  it('sql derives a partition column the table lacks from the contract\'s expression, in the dialect', () => {
+    const contract = join(dir, 'derived-day.yaml');
+    writeFileSync(contract, 'version: 1\nkeys: [order_id]\npartitioning: { column: day, expression: "date(ts AT TIME ZONE \'UTC\')" }\ncolumns:\n  amount_float: { float: { tolerance: 1.0e-9 } }\n');
+    const r = lakerec(['warehouse', 'sql', '--dialect', 'spark', '--level', 'counts', '--contract', contract, '--like', lakes.control.tablePath, '--relation', 'main.sales.orders']);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('date_from_unix_date(CAST((unix_micros(`ts`) - pmod(unix_micros(`ts`), 86400000000)) div 86400000000 AS INT)) AS `day` FROM main.sales.orders) lakerec_derived');
+    const bad = join(dir, 'derived-month.yaml');
+    writeFileSync(bad, 'version: 1\nkeys: [order_id]\npartitioning: { column: month, expression: "strftime(ts, \'%Y-%m\')" }\n');
+    const refused = lakerec(['warehouse', 'sql', '--dialect', 'trino', '--level', 'counts', '--contract', bad, '--like', lakes.control.tablePath]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.err.trim().split('\n')).toEqual([expect.stringContaining('function strftime() has no trino translation')]);
+  });
+
   it('check on the duckdb connection: every awkward value agrees with the local engine', () => {
     const r = lakerec(['warehouse', 'check', 'local']);
     expect(r.code).toBe(0);
@@ -91,8 +105,13 @@ describe('lakerec warehouse', () => {
     const r = lakerec(args);
     expect(r.code).toBe(2);
     expect(r.err).toContain('it is not used until you trust it');
+    const listed = () => lakerec(['warehouse', 'list', '--settings', join(repo, 'lakerec.yaml')]).out.split('\n').find((l) => l.startsWith('theirs '));
+    expect(listed()).toContain('needs trust');
     expect(lakerec(['warehouse', 'trust', join(repo, 'lakerec.yaml')]).code).toBe(0);
     expect(lakerec(args).code).toBe(0);
+    // The list says what the reconcile does: a trusted file no longer needs trust.
+    expect(listed()).toMatch(/^theirs  duckdb \(duckdb\)  this machine  from .*lakerec\.yaml/);
+    expect(listed()).not.toContain('needs trust');
   });
 });
 

@@ -57,7 +57,7 @@ const quoteTick = (n: string): string => `\`${n.replace(/`/g, '``')}\``;
 const sqlStr = (s: string): string => `'${s.replace(/'/g, "''")}'`;
 
 /** Epoch microseconds of a Trino timestamp(6) without zone (wall clock read as UTC). */
-function trinoMicros(naive: string): string {
+export function trinoMicros(naive: string): string {
   // Trino's date_diff has no microsecond unit: whole seconds from date_diff, the six fraction
   // digits from the value's text ('YYYY-MM-DD HH:MM:SS.ffffff'; date_trunc floors, so the
   // fraction is never negative, also before 1970).
@@ -137,6 +137,7 @@ export const DIALECT_SQL: Record<Dialect, DialectSql> = {
         // EPOCH_MICROSECOND of a TIMESTAMP_TZ/LTZ is the instant's; of a TIMESTAMP_NTZ, its wall clock read as UTC.
         case 'timestamp': case 'timestamp_naive': return `TO_VARCHAR(DATE_PART(EPOCH_MICROSECOND, ${x}))`;
         case 'blob': return `HEX_ENCODE(${x}, 1)`;
+        case 'time': return `REGEXP_REPLACE(TO_VARCHAR(${x}, 'HH24:MI:SS.FF6'), '[.]?0+$', '')`;
         case 'string': return x;
         default: return `TO_VARCHAR(${x})`;
       }
@@ -164,6 +165,10 @@ export const DIALECT_SQL: Record<Dialect, DialectSql> = {
         case 'timestamp': return `CAST(${trinoMicros(`CAST(${x} AT TIME ZONE 'UTC' AS TIMESTAMP(6))`)} AS VARCHAR)`;
         case 'timestamp_naive': return `CAST(${trinoMicros(`CAST(${x} AS TIMESTAMP(6))`)} AS VARCHAR)`;
         case 'blob': return `to_hex(${x})`;
+        // DuckDB's texts: a uuid lower case with hyphens (Trino's cast writes the same); a time as
+        // HH:MM:SS and only the fraction digits up to the last non-zero one (none: no point).
+        case 'uuid': return `CAST(${x} AS VARCHAR)`;
+        case 'time': return `regexp_replace(CAST(CAST(${x} AS TIME(6)) AS VARCHAR), '[.]?0+$', '')`;
         case 'string': return x;
         default: return `CAST(${x} AS VARCHAR)`;
       }
@@ -183,13 +188,36 @@ export const DIALECT_SQL: Record<Dialect, DialectSql> = {
   },
 };
 
+/**
+ * Why a column of a family outside the portable set has no exact canonical text in a warehouse
+ * dialect (null: it has one, written in valueText). ADR 0003 defines time, uuid and interval as
+ * DuckDB's text, and nested values as DuckDB's JSON text.
+ */
+function notPortable(col: WarehouseColumn, fam: TypeFamily, dialect: Exclude<Dialect, 'duckdb'>): string | null {
+  if (PORTABLE.has(fam)) return null;
+  const zoned = /WITH TIME ZONE|TIMETZ/i.test(col.type);
+  switch (fam) {
+    case 'uuid':
+      return dialect === 'trino' ? null : `${dialect === 'spark' ? 'Databricks SQL' : 'Snowflake'} has no UUID type (a uuid kept there is a string, and compares as one)`;
+    case 'time':
+      if (zoned) return "DuckDB's text of a TIME WITH TIME ZONE carries the offset in DuckDB's own form, which no warehouse dialect writes";
+      return dialect === 'spark' ? 'Databricks SQL has no TIME type' : null;
+    case 'interval':
+      return dialect === 'snowflake' ? 'Snowflake has no interval column type'
+        : `DuckDB's interval text keeps months, days and microseconds apart in one value ('1 month 2 days 03:00:00'), and ${dialect} splits intervals into year-month and day-time types written in other forms`;
+    case 'nested':
+      return `its canonical text is DuckDB's JSON text of the value (its number forms, key order and spacing), and ${dialect}'s JSON text of a ${/^MAP/i.test(col.type) ? 'map' : /^STRUCT/i.test(col.type) ? 'struct' : 'list'} is not the same bytes`;
+    default:
+      return 'pushed digests define integers, decimals, strings, booleans, dates, timestamps, binary, times and (Trino) uuids';
+  }
+}
+
 /** The family a column's canonical field is written in, refused where the dialect has no definition. */
 export function pushedFamily(col: WarehouseColumn, dialect: Dialect, naiveIsUtc: boolean): TypeFamily {
   const fam = compareFamily(col.type, naiveIsUtc);
   if (fam === 'float') throw new LakerecError('contract_mismatch', `column "${col.name}" is a float: it has no canonical bytes (ADR 0003); its exact sums are pushed instead`);
-  if (dialect !== 'duckdb' && !PORTABLE.has(fam)) {
-    throw new LakerecError('contract_mismatch', `column "${col.name}" (${col.type}) has no canonical text written for ${dialect} (pushed digests define integers, decimals, strings, booleans, dates, timestamps and binary); ignore it in the contract or reconcile that side locally`);
-  }
+  const why = dialect === 'duckdb' ? null : notPortable(col, fam, dialect);
+  if (why !== null) throw new LakerecError('contract_mismatch', `column "${col.name}" (${col.type}) has no canonical text for ${dialect}: ${why}; ignore it in the contract or reconcile that side locally`);
   return fam;
 }
 

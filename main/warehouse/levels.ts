@@ -84,11 +84,11 @@ function partitionText(side: PushSide): { sql: string; column: string | null } {
   const d = DIALECT_SQL[side.dialect];
   const part = side.contract.partitioning;
   if (!part) return { sql: 'NULL', column: null };
-  // As the local engine: the side's own partition column when it has one; the contract's
-  // expression (DuckDB SQL) only derives it for a side that lacks it.
+  // As the local engine: the side's own partition column when it has one; a side that lacks it
+  // has it derived by the contract's expression before statements are made (derive.ts).
   const own = side.columns.find((x) => x.name === sideName(side, part.column));
   if (!own) {
-    throw new LakerecError('contract_mismatch', `${side.relation} has no partition column "${part.column}"${part.expression ? ` and the contract's expression to derive it is DuckDB SQL: push a view that has the column, or reconcile this side locally` : ''}`);
+    throw new LakerecError('contract_mismatch', `${side.relation} has no partition column "${part.column}"${part.expression ? ' and it was not derived from the contract\'s expression for this statement' : ''}`);
   }
   const c = own;
   const x = d.ident(c.name);

@@ -11,6 +11,7 @@ import { compareFamily } from '../reconcile/canonical';
 import { exactSumToNumber, exactSumsEqual } from '../reconcile/checksum';
 import type { Connector } from './connector';
 import type { Dialect, WarehouseColumn } from './dialect';
+import { derivePartitionSide } from './derive';
 import { DEFAULT_ROW_CAP, type PushSide } from './levels';
 import { comparable, hex, tableSum } from './partials';
 import { PushLog, pushedChecksum, pushedCounts, pushedKeyDigests, pushedRows, pushedSchema, type PushedRow, type RanStatement } from './run';
@@ -83,6 +84,8 @@ export function duckTypeOf(engineType: string, dialect: string): string {
   if (t === 'DATE') return 'DATE';
   if (/^(TIMESTAMP_NTZ|DATETIME)/.test(t) || /^TIMESTAMP(\(\d\))?( WITHOUT TIME ZONE)?$/.test(t)) return 'TIMESTAMP';
   if (/^(TIMESTAMP_LTZ|TIMESTAMP_TZ|TIMESTAMPTZ)/.test(t) || /^TIMESTAMP(\(\d\))? WITH TIME ZONE$/.test(t)) return 'TIMESTAMP WITH TIME ZONE';
+  if (/^TIME(\(\d\))?( WITHOUT TIME ZONE)?$/.test(t)) return 'TIME';
+  if (t === 'UUID') return 'UUID';
   if (/^(DOUBLE|FLOAT|REAL|FLOAT4|FLOAT8|DOUBLE PRECISION)/.test(t)) return 'DOUBLE';
   if (/^(BINARY|VARBINARY|BLOB|BYTEA)/.test(t)) return 'BLOB';
   return engineType;
@@ -111,8 +114,11 @@ export async function warehouseReconcile(opts: { source: WarehouseSide; target: 
   const log = new PushLog();
   const notes: string[] = [];
   report(ctx, { phase: 'schema', done: 0, total: 5 });
-  const srcCols = await columnsOf(opts.source, contract, true, log, ctx);
-  const tgtCols = await columnsOf(opts.target, contract, false, log, ctx);
+  // A side without the partition column derives it by the contract's expression, in its own dialect.
+  const src = await derivePartitionSide({ dialect: opts.source.connector.dialect, relation: opts.source.relation, columns: await columnsOf(opts.source, contract, true, log, ctx) }, contract, true);
+  const tgt = await derivePartitionSide({ dialect: opts.target.connector.dialect, relation: opts.target.relation, columns: await columnsOf(opts.target, contract, false, log, ctx) }, contract, false);
+  const srcCols = src.columns;
+  const tgtCols = tgt.columns;
   const renamed = (n: string) => contract.renames[n] ?? n;
   const ignore = new Set(contract.ignore);
   const srcT = new Map(srcCols.map((c) => [renamed(c.name), c.type]));
@@ -126,8 +132,8 @@ export async function warehouseReconcile(opts: { source: WarehouseSide; target: 
     onlyInTarget: [...tgtT.keys()].filter((n) => !srcT.has(n) && !ignore.has(n)),
     typeChanges,
   };
-  const sSide: PushSide = { dialect: opts.source.connector.dialect, relation: opts.source.relation, columns: srcCols, contract, isSource: true, compared };
-  const tSide: PushSide = { dialect: opts.target.connector.dialect, relation: opts.target.relation, columns: tgtCols, contract, compared };
+  const sSide: PushSide = { dialect: opts.source.connector.dialect, relation: src.relation, columns: srcCols, contract, isSource: true, compared };
+  const tSide: PushSide = { dialect: opts.target.connector.dialect, relation: tgt.relation, columns: tgtCols, contract, compared };
   const q = { signal: ctx?.signal };
 
   const partitions = new Map<string, WarehousePartition>();
