@@ -66,3 +66,40 @@ describe('one model of a version', () => {
     });
   });
 });
+
+// Bisect's culprit is the same commit as the timeline's: a deletion-vector delete that rewrote one
+// file in place names no file added or removed and one row removed, with operationParameters as
+// the protocol names them, on both (shared/bisect.ts CulpritCommit is a pick of VersionSummary).
+describe('one model of a version: bisect', () => {
+  let broot: string;
+  beforeAll(async () => {
+    broot = join(dir, 'b');
+    const lake = await TinyLake.create(broot, [{ name: 'id', type: 'long' }, { name: 'p', type: 'string' }], ['p']);
+    await lake.append([[{ id: 1, p: 'a' }, { id: 2, p: 'a' }]]); // v1
+    await lake.append([[{ id: 3, p: 'b' }]]); // v2
+    const first = lake.liveFiles().find((f) => f.partitionValues.p === 'a')!;
+    lake.writeCommit([
+      { protocol: { minReaderVersion: 3, minWriterVersion: 7, readerFeatures: ['deletionVectors'], writerFeatures: ['deletionVectors'] } },
+      { remove: { path: first.path, deletionTimestamp: 1, dataChange: true, extendedFileMetadata: true, partitionValues: first.partitionValues, size: first.size, stats: first.stats } },
+      { add: { ...first, deletionVector: DV } },
+    ], { operation: 'DELETE', operationParameters: { predicate: '["id = 1"]', numDeletedRows: 1 } }); // v3
+    lake.close();
+  });
+
+  it('the culprit is the timeline summary of its version, picked', async () => {
+    const r = await service.bisect({ path: broot, predicate: 'row-count', expect: 2, partition: 'p=a' }, ctx);
+    expect(r.outcome).toBe('bad');
+    const { forensics } = await service.forensics({ path: broot }, ctx);
+    const s = forensics.versions.find((v) => v.version === 3)!;
+    const { addedPaths, removedPaths, rewrittenPaths, ...picked } = r.culprit!;
+    expect(picked).toEqual({
+      version: s.version, timestamp: s.timestamp, when: s.when, operation: s.operation, operationParameters: s.operationParameters,
+      who: s.who, addedFiles: s.addedFiles, removedFiles: s.removedFiles, addedRows: s.addedRows, removedRows: s.removedRows,
+      dvDeletedRows: s.dvDeletedRows, rewrittenFiles: s.rewrittenFiles, partitions: s.partitions,
+    });
+    expect(picked).toMatchObject({ addedFiles: 0, removedFiles: 0, removedRows: 1, dvDeletedRows: 1, rewrittenFiles: 1, partitions: ['p=a'] });
+    expect(picked.operationParameters).toEqual({ predicate: '["id = 1"]', numDeletedRows: '1' });
+    // The file rewritten in place is named as such, not as one added and one removed.
+    expect({ addedPaths, removedPaths, rewrittenPaths: rewrittenPaths.map((p) => p.split('/')[0]) }).toEqual({ addedPaths: [], removedPaths: [], rewrittenPaths: ['p=a'] });
+  });
+});
