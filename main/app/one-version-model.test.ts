@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiHandlers } from '../../shared/api';
 import { TinyLake } from '../testing/forensics-tables';
+import { formatBisect } from '../cli/bisect';
 import { diffVersions } from '../views/diff';
 import { createService } from './service';
 
@@ -101,5 +102,7 @@ describe('one model of a version: bisect', () => {
     expect(picked.operationParameters).toEqual({ predicate: '["id = 1"]', numDeletedRows: '1' });
     // The file rewritten in place is named as such, not as one added and one removed.
     expect({ addedPaths, removedPaths, rewrittenPaths: rewrittenPaths.map((p) => p.split('/')[0]) }).toEqual({ addedPaths: [], removedPaths: [], rewrittenPaths: ['p=a'] });
+    // The CLI's culprit line says it from the result: no file added or removed, one row hidden by a DV.
+    expect(formatBisect(r)).toContain('· {"predicate": "[\\"id = 1\\"]", "numDeletedRows": "1"} · +0 file(s)/0 row(s) -0 file(s)/1 row(s) (1 row(s) deleted by deletion vectors, 1 file(s) rewritten in place)');
   });
 });
