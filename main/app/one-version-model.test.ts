@@ -1,5 +1,6 @@
-// One model of a version: the History list's row, the timeline's summary and Compare's commit are
-// views of the same VersionSummary (shared/versions.ts), so a commit reads the same on every screen.
+// One model of a version: the History list's row, the timeline's summary, Compare's commit and
+// bisect's culprit are views of the same VersionSummary (shared/forensics.ts), so a commit reads the
+// same on every screen.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
