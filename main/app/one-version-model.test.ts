@@ -106,4 +106,23 @@ describe('one model of a version: bisect', () => {
     // The CLI's culprit line says it from the result: no file added or removed, one row hidden by a DV.
     expect(formatBisect(r)).toContain('· {"predicate": "[\\"id = 1\\"]", "numDeletedRows": "1"} · +0 file(s)/0 row(s) -0 file(s)/1 row(s) (1 row(s) deleted by deletion vectors, 1 file(s) rewritten in place)');
   });
+
+  it('a remove of a file the readable log never added counts on both: its rows from the remove\'s stats', async () => {
+    const oroot = join(dir, 'o');
+    const lake = await TinyLake.create(oroot, [{ name: 'id', type: 'long' }, { name: 'p', type: 'string' }], ['p']);
+    await lake.append([[{ id: 1, p: 'a' }, { id: 2, p: 'a' }]]); // v1
+    await lake.append([[{ id: 3, p: 'b' }]]); // v2
+    const first = lake.liveFiles().find((f) => f.partitionValues.p === 'a')!;
+    lake.writeCommit([
+      { remove: { path: first.path, deletionTimestamp: 1, dataChange: true, extendedFileMetadata: true, partitionValues: first.partitionValues, size: first.size, stats: first.stats } },
+      { remove: { path: 'p=a/part-gone.parquet', deletionTimestamp: 1, dataChange: true, extendedFileMetadata: true, partitionValues: { p: 'a' }, size: 900, stats: JSON.stringify({ numRecords: 5 }) } },
+    ], { operation: 'DELETE', operationParameters: { predicate: '["p = \'a\'"]' } }); // v3
+    lake.close();
+    const r = await service.bisect({ path: oroot, predicate: 'row-count', expect: 2, partition: 'p=a' }, ctx);
+    expect(r.firstBad).toBe(3);
+    const s = (await service.forensics({ path: oroot }, ctx)).forensics.versions.find((v) => v.version === 3)!;
+    expect(r.culprit).toMatchObject({ removedFiles: s.removedFiles, removedRows: s.removedRows, partitions: s.partitions });
+    expect(r.culprit).toMatchObject({ removedFiles: 2, removedRows: 7 });
+    expect(r.culprit!.removedPaths).toEqual([first.path, 'p=a/part-gone.parquet']);
+  });
 });
