@@ -32,7 +32,8 @@ export const MAIN_LAYERS = [
     { name: 'lineage', folders: ['main/lineage'] },
   ],
   // Above reconcile: bisect's matches-source predicate and trust's mutants run the reconcile; bisect
-  // reads file lifetimes from the reader's one history (main/delta/history.ts), not from forensics.
+  // reads file lifetimes from the reader's one history (main/delta/history.ts) and names its culprit
+  // with forensics' per-version summary (main/forensics/summary.ts).
   [
     { name: 'bisect', folders: ['main/bisect'] },
     { name: 'trust', folders: ['main/trust'] },

@@ -2,7 +2,7 @@
 // can answer alone. Serialisable shapes shared by the engine (main/bisect/), the CLI and the
 // window's version strip.
 
-import type { CommitWho, UnreadableCause } from './forensics';
+import type { UnreadableCause, VersionSummary } from './forensics';
 
 export type PredicateName = 'unique-keys' | 'no-null-keys' | 'row-count' | 'matches-source';
 
@@ -63,24 +63,18 @@ export interface ProbeResult extends ProbeEvent {
   filesRead: number;
 }
 
-/** The commit that introduced the failure, as the log tells it. */
-export interface CulpritCommit {
-  version: number;
-  timestamp: number;
-  when: string;
-  operation: string | null;
-  operationParameters: Record<string, unknown>;
-  /** Who wrote it and why (from commitInfo). */
-  who: CommitWho;
-  addedFiles: number;
-  removedFiles: number;
-  addedRows: number | null;
-  removedRows: number | null;
-  partitions: string[];
-  /** Up to 20 added and removed paths. */
+/**
+ * The commit that introduced the failure, as the log tells it: the timeline's VersionSummary of that
+ * version, picked (the same counts, the same operationParameters), and the paths it touched.
+ */
+export type CulpritCommit = Pick<VersionSummary,
+  'version' | 'timestamp' | 'when' | 'operation' | 'operationParameters' | 'who'
+  | 'addedFiles' | 'removedFiles' | 'addedRows' | 'removedRows' | 'dvDeletedRows' | 'rewrittenFiles' | 'partitions'> & {
+  /** Up to 20 paths of the files counted as added, as removed, and as rewritten in place (a new deletion vector). */
   addedPaths: string[];
   removedPaths: string[];
-}
+  rewrittenPaths: string[];
+};
 
 export interface Transition {
   /** Versions in order: broke at `from -> to` means `from` was good and `to` bad; recovered the reverse. */

@@ -21,8 +21,8 @@ export function operationParametersOf(raw: unknown): OperationParameters {
 /**
  * One version of the table as the log tells it. Rows and bytes come from add/remove stats. The
  * one per-version model the screens, the CLI and the reports read: the History list's row
- * (`VersionRow`, shared/api/shapes.ts) and Compare's commit (`DiffCommit`, shared/views.ts)
- * are picks of it, never computed again.
+ * (`VersionRow`, shared/api/shapes.ts), Compare's commit (`DiffCommit`, shared/views.ts) and
+ * bisect's culprit (`CulpritCommit`, shared/bisect.ts) are picks of it, never computed again.
  */
 export interface VersionSummary {
   version: number;

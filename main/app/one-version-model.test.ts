@@ -1,11 +1,13 @@
-// One model of a version: the History list's row, the timeline's summary and Compare's commit are
-// views of the same VersionSummary (shared/versions.ts), so a commit reads the same on every screen.
+// One model of a version: the History list's row, the timeline's summary, Compare's commit and
+// bisect's culprit are views of the same VersionSummary (shared/forensics.ts), so a commit reads the
+// same on every screen.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiHandlers } from '../../shared/api';
 import { TinyLake } from '../testing/forensics-tables';
+import { formatBisect } from '../cli/bisect';
 import { diffVersions } from '../views/diff';
 import { createService } from './service';
 
@@ -64,5 +66,63 @@ describe('one model of a version', () => {
       version: 2, timestamp: s.timestamp, operation: s.operation, operationParameters: want,
       addedFiles: s.addedFiles, removedFiles: s.removedFiles, addedRows: s.addedRows, removedRows: s.removedRows,
     });
+  });
+});
+
+// Bisect's culprit is the same commit as the timeline's: a deletion-vector delete that rewrote one
+// file in place names no file added or removed and one row removed, with operationParameters as
+// the protocol names them, on both (shared/bisect.ts CulpritCommit is a pick of VersionSummary).
+describe('one model of a version: bisect', () => {
+  let broot: string;
+  beforeAll(async () => {
+    broot = join(dir, 'b');
+    const lake = await TinyLake.create(broot, [{ name: 'id', type: 'long' }, { name: 'p', type: 'string' }], ['p']);
+    await lake.append([[{ id: 1, p: 'a' }, { id: 2, p: 'a' }]]); // v1
+    await lake.append([[{ id: 3, p: 'b' }]]); // v2
+    const first = lake.liveFiles().find((f) => f.partitionValues.p === 'a')!;
+    lake.writeCommit([
+      { protocol: { minReaderVersion: 3, minWriterVersion: 7, readerFeatures: ['deletionVectors'], writerFeatures: ['deletionVectors'] } },
+      { remove: { path: first.path, deletionTimestamp: 1, dataChange: true, extendedFileMetadata: true, partitionValues: first.partitionValues, size: first.size, stats: first.stats } },
+      { add: { ...first, deletionVector: DV } },
+    ], { operation: 'DELETE', operationParameters: { predicate: '["id = 1"]', numDeletedRows: 1 } }); // v3
+    lake.close();
+  });
+
+  it('the culprit is the timeline summary of its version, picked', async () => {
+    const r = await service.bisect({ path: broot, predicate: 'row-count', expect: 2, partition: 'p=a' }, ctx);
+    expect(r.outcome).toBe('bad');
+    const { forensics } = await service.forensics({ path: broot }, ctx);
+    const s = forensics.versions.find((v) => v.version === 3)!;
+    const { addedPaths, removedPaths, rewrittenPaths, ...picked } = r.culprit!;
+    expect(picked).toEqual({
+      version: s.version, timestamp: s.timestamp, when: s.when, operation: s.operation, operationParameters: s.operationParameters,
+      who: s.who, addedFiles: s.addedFiles, removedFiles: s.removedFiles, addedRows: s.addedRows, removedRows: s.removedRows,
+      dvDeletedRows: s.dvDeletedRows, rewrittenFiles: s.rewrittenFiles, partitions: s.partitions,
+    });
+    expect(picked).toMatchObject({ addedFiles: 0, removedFiles: 0, removedRows: 1, dvDeletedRows: 1, rewrittenFiles: 1, partitions: ['p=a'] });
+    expect(picked.operationParameters).toEqual({ predicate: '["id = 1"]', numDeletedRows: '1' });
+    // The file rewritten in place is named as such, not as one added and one removed.
+    expect({ addedPaths, removedPaths, rewrittenPaths: rewrittenPaths.map((p) => p.split('/')[0]) }).toEqual({ addedPaths: [], removedPaths: [], rewrittenPaths: ['p=a'] });
+    // The CLI's culprit line says it from the result: no file added or removed, one row hidden by a DV.
+    expect(formatBisect(r)).toContain('· {"predicate": "[\\"id = 1\\"]", "numDeletedRows": "1"} · +0 file(s)/0 row(s) -0 file(s)/1 row(s) (1 row(s) deleted by deletion vectors, 1 file(s) rewritten in place)');
+  });
+
+  it('a remove of a file the readable log never added counts on both: its rows from the remove\'s stats', async () => {
+    const oroot = join(dir, 'o');
+    const lake = await TinyLake.create(oroot, [{ name: 'id', type: 'long' }, { name: 'p', type: 'string' }], ['p']);
+    await lake.append([[{ id: 1, p: 'a' }, { id: 2, p: 'a' }]]); // v1
+    await lake.append([[{ id: 3, p: 'b' }]]); // v2
+    const first = lake.liveFiles().find((f) => f.partitionValues.p === 'a')!;
+    lake.writeCommit([
+      { remove: { path: first.path, deletionTimestamp: 1, dataChange: true, extendedFileMetadata: true, partitionValues: first.partitionValues, size: first.size, stats: first.stats } },
+      { remove: { path: 'p=a/part-gone.parquet', deletionTimestamp: 1, dataChange: true, extendedFileMetadata: true, partitionValues: { p: 'a' }, size: 900, stats: JSON.stringify({ numRecords: 5 }) } },
+    ], { operation: 'DELETE', operationParameters: { predicate: '["p = \'a\'"]' } }); // v3
+    lake.close();
+    const r = await service.bisect({ path: oroot, predicate: 'row-count', expect: 2, partition: 'p=a' }, ctx);
+    expect(r.firstBad).toBe(3);
+    const s = (await service.forensics({ path: oroot }, ctx)).forensics.versions.find((v) => v.version === 3)!;
+    expect(r.culprit).toMatchObject({ removedFiles: s.removedFiles, removedRows: s.removedRows, partitions: s.partitions });
+    expect(r.culprit).toMatchObject({ removedFiles: 2, removedRows: 7 });
+    expect(r.culprit!.removedPaths).toEqual([first.path, 'p=a/part-gone.parquet']);
   });
 });

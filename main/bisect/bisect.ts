@@ -2,7 +2,9 @@
 // commit from the log.
 import { bisectHeadline, countProbes, type BisectPlan, type BisectResult, type CulpritCommit, type PredicateSpec, type ProbeEvent, type UnreadableVersion } from '../../shared/bisect';
 import type { JobContext } from '../../shared/jobs';
-import { partitionLabel, stateOf, whoOf, type History } from '../delta/history';
+import { stateOf, type History } from '../delta/history';
+import { partitionerOf } from '../forensics/partitions';
+import { commitFilesOf, versionSummary } from '../forensics/summary';
 import { openTable } from '../delta/open';
 import { bindPredicate } from './predicates/index';
 import { EXHAUSTIVE_LIMIT, searchVersions } from './search';
@@ -17,8 +19,6 @@ export interface BisectContext extends JobContext {
   /** Read data files whose paths resolve outside the table root (off by default). */
   allowOutsidePaths?: boolean;
 }
-
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.000Z$/, 'Z');
 
 export async function bisect(root: string, spec: PredicateSpec, ctx: BisectContext = {}): Promise<BisectResult> {
   const table = await openTable(root, { allowOutsidePaths: ctx.allowOutsidePaths ?? false });
@@ -84,28 +84,28 @@ export async function bisectHistory(h: History, spec: PredicateSpec, ctx: Bisect
   }
 }
 
+/** The culprit is the timeline's summary of its version (main/forensics/summary.ts), picked. */
 function culprit(h: History, v: number): CulpritCommit {
   const st = stateOf(h, v);
   if (!st) throw new Error(`bisect: no state for v${v}`);
-  const ci = st.change?.commitInfo ?? null;
-  const adds = (st.commitAdded ?? st.added).map((id) => h.files[id]);
-  const rems = st.commitAdded ? [] : st.removed.map((id) => h.files[id]);
-  const cols = st.metadata?.partitionColumns ?? [];
-  const rows = (xs: typeof adds): number | null => xs.some((x) => x.numRecords === null) ? null : xs.reduce((s, x) => s + (x.numRecords ?? 0), 0);
-  const ts = st.change?.timestamp ?? 0;
+  const s = versionSummary(h, st, partitionerOf(h));
+  const files = commitFilesOf(h, st);
   return {
-    version: v,
-    timestamp: ts,
-    when: ts ? iso(ts) : '',
-    operation: ci?.operation ?? null,
-    operationParameters: (ci?.operationParameters as Record<string, unknown> | undefined) ?? {},
-    who: whoOf(ci),
-    addedFiles: adds.length,
-    removedFiles: rems.length + st.orphanRemoves.length,
-    addedRows: rows(adds),
-    removedRows: rows(rems),
-    partitions: cols.length ? [...new Set([...adds, ...rems].map((f) => partitionLabel(f.partitionValues, cols)))].sort() : [],
-    addedPaths: adds.slice(0, 20).map((f) => f.path),
-    removedPaths: [...rems.map((f) => f.path), ...st.orphanRemoves.map((r) => r.path)].slice(0, 20),
+    version: s.version,
+    timestamp: s.timestamp,
+    when: s.when,
+    operation: s.operation,
+    operationParameters: s.operationParameters,
+    who: s.who,
+    addedFiles: s.addedFiles,
+    removedFiles: s.removedFiles,
+    addedRows: s.addedRows,
+    removedRows: s.removedRows,
+    dvDeletedRows: s.dvDeletedRows,
+    rewrittenFiles: s.rewrittenFiles,
+    partitions: s.partitions,
+    addedPaths: files.adds.slice(0, 20).map((f) => f.path),
+    removedPaths: [...files.rems.map((f) => f.path), ...st.orphanRemoves.map((r) => r.path)].slice(0, 20),
+    rewrittenPaths: files.rewritten.slice(0, 20).map((f) => f.path),
   };
 }

@@ -31,7 +31,8 @@ export function formatBisect(r: BisectResult): string {
     const c = r.culprit;
     const rows = (n: number | null) => (n === null ? '?' : String(n));
     let change = `+${c.addedFiles} file(s)/${rows(c.addedRows)} row(s)`;
-    if (c.removedFiles) change += ` -${c.removedFiles} file(s)/${rows(c.removedRows)} row(s)`;
+    if (c.removedFiles || c.removedRows) change += ` -${c.removedFiles} file(s)/${rows(c.removedRows)} row(s)`;
+    if (c.rewrittenFiles) change += ` (${c.dvDeletedRows} row(s) deleted by deletion vectors, ${c.rewrittenFiles} file(s) rewritten in place)`;
     out.push(`${label('first bad version')}${r.firstBad}`);
     out.push(`${label('culprit')}version ${c.version} · ${c.operation ?? '(no commitInfo)'} · ${toSeconds(c.when) || '?'} · ${params(c.operationParameters)} · ${change}`);
     out.push(`${label('last good')}${r.lastGood ?? 'none (the first version already fails)'}`);

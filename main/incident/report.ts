@@ -157,16 +157,18 @@ function commitTable(v: number, b: BisectResult, f: ForensicsResult | null | und
   const c = b.culprit && b.culprit.version === v ? b.culprit : null;
   const s = f?.versions.find((x) => x.version === v) ?? null;
   if (!c && !s) return `<p>v${v} (the log's summary of this version is not available).</p>`;
-  const when = c?.when ?? s!.when;
-  const op = c ? c.operation : s!.operation;
-  const params = c ? c.operationParameters : s!.operationParameters;
-  const files = c ? `+${c.addedFiles} / −${c.removedFiles} (rows +${fmt(c.addedRows)} / −${fmt(c.removedRows)})` : `+${s!.addedFiles} / −${s!.removedFiles} (rows +${fmt(s!.addedRows)} / −${fmt(s!.removedRows)})`;
-  const parts = c ? c.partitions : s!.partitions;
+  // The culprit is a pick of the same VersionSummary: either says the same of the commit.
+  const sum = c ?? s!;
+  const { when, operation: op, operationParameters: params } = sum;
+  const files = `+${sum.addedFiles} / −${sum.removedFiles} (rows +${fmt(sum.addedRows)} / −${fmt(sum.removedRows)})`
+    + (sum.rewrittenFiles ? `; ${sum.rewrittenFiles} rewritten in place (−${sum.dvDeletedRows} row(s) by deletion vectors)` : '');
+  const parts = sum.partitions;
   return `<table class="kv"><tr><th>commit</th><td>v${v}, ${esc(when)}</td></tr><tr><th>operation</th><td><code>${esc(op ?? '(no commitInfo)')}</code> ${esc(paramsText(params))}</td></tr>`
     + `<tr><th>files</th><td>${files}</td></tr>`
     + `<tr><th>partitions</th><td>${esc(parts.join(', ') || '-')}</td></tr>`
     + (c?.addedPaths.length ? `<tr><th>added</th><td>${c.addedPaths.slice(0, 6).map((x) => `<code>${esc(x)}</code>`).join('<br>')}</td></tr>` : '')
     + (c?.removedPaths.length ? `<tr><th>removed</th><td>${c.removedPaths.slice(0, 6).map((x) => `<code>${esc(x)}</code>`).join('<br>')}</td></tr>` : '')
+    + (c?.rewrittenPaths.length ? `<tr><th>rewritten in place</th><td>${c.rewrittenPaths.slice(0, 6).map((x) => `<code>${esc(x)}</code>`).join('<br>')}</td></tr>` : '')
     + (s?.writer ? `<tr><th>writer</th><td>${esc(s.writer)}</td></tr>` : '')
     + (whoText(c?.who ?? s?.who ?? NO_WHO) ? `<tr><th>who</th><td>${esc(whoText(c?.who ?? s?.who ?? NO_WHO))}</td></tr>` : '')
     + '</table>';

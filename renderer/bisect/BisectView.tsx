@@ -198,12 +198,13 @@ function ResultPanel({ r, elapsed }: { r: BisectResult; elapsed: number }) {
           <dl className="kv">
             <div><dt>Parameters</dt><dd className="mono">{Object.keys(c.operationParameters).length ? Object.entries(c.operationParameters).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`).join('  ') : '—'}</dd></div>
             <div><dt>Files</dt><dd className="mono"><span className="add">+{c.addedFiles}</span> <span className="remove">−{c.removedFiles}</span></dd></div>
-            <div><dt>Rows</dt><dd className="mono"><span className="add">+{formatInt(c.addedRows)}</span> <span className="remove">−{formatInt(c.removedRows)}</span></dd></div>
+            <div><dt>Rows</dt><dd className="mono"><span className="add">+{formatInt(c.addedRows)}</span> <span className="remove">−{formatInt(c.removedRows)}</span>{c.dvDeletedRows ? ` (of which −${formatInt(c.dvDeletedRows)} by deletion vectors)` : ''}</dd></div>
             <div><dt>Partitions</dt><dd className="mono">{c.partitions.length ? c.partitions.join(', ') : '—'}</dd></div>
             {whoLine(c.who) && <div><dt>Who</dt><dd data-testid="culprit-who">{whoLine(c.who)}</dd></div>}
           </dl>
           {c.addedPaths.length > 0 && <div className="paths mono small" title={c.addedPaths.join('\n')}>+ {c.addedPaths.slice(0, 3).join('  ')}{c.addedPaths.length > 3 ? ' …' : ''}</div>}
           {c.removedPaths.length > 0 && <div className="paths mono small remove" title={c.removedPaths.join('\n')}>− {c.removedPaths.slice(0, 3).join('  ')}{c.removedPaths.length > 3 ? ' …' : ''}</div>}
+          {c.rewrittenPaths.length > 0 && <div className="paths mono small" title={c.rewrittenPaths.join('\n')}>rewritten in place: {c.rewrittenPaths.slice(0, 3).join('  ')}{c.rewrittenPaths.length > 3 ? ' …' : ''}</div>}
         </div>
       )}
 
