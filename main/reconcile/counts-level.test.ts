@@ -97,12 +97,14 @@ describe('target counts from the log', () => {
     return root;
   }
 
-  it('says the log does not know the rows and counts them from the data instead', async () => {
+  it('says the log does not know the rows and counts them from the files\' Parquet footers instead (no data page read)', async () => {
     const root = withoutStats('nostats', true);
     const r = await reconcile({ source: join(dir, 'per-day'), target: { root }, contract, level: 'counts' });
     expect(r.verdict).toBe('matches');
-    expect(r.notes.find((n) => /row counts are unknown from its log/.test(n))).toMatch(/3 of 3 files carry no numRecords/);
-    expect(r.reads.targetRowsRead).toBe(90);
+    expect(r.notes.find((n) => /carry no numRecords in the log/.test(n))).toMatch(/3 of 3 files carry no numRecords in the log, so their rows were counted from their Parquet footers/);
+    expect(r.notes.some((n) => /row counts are unknown from its log/.test(n))).toBe(false);
+    expect(r.reads.targetRowsRead).toBe(0);
+    expect(r.partitions.reduce((a, p) => a + p.targetRows, 0)).toBe(90);
   });
 
   it('never reads missing stats as 0 rows: without data files the counts are unknown (a side could not be read)', async () => {
