@@ -4,7 +4,7 @@
 //
 //   npm run bench                 full sizes (10M rows, 10,000 versions)
 //   npm run bench -- --quick      the reconcile bench on 1M rows instead of 10M (ratios stay comparable)
-//   npm run bench -- --only log-replay,bisect --merge   (re-measure some, keep the rest; also: history, timeline-ui, reconcile, reconcile-keys, reconcile-shapes, reconcile-sources, reconcile-tables, demo, lineage)
+//   npm run bench -- --only log-replay,bisect --merge   (re-measure some, keep the rest; also: history, remote-reconcile, timeline-ui, reconcile, reconcile-keys, reconcile-shapes, reconcile-sources, reconcile-tables, demo, lineage)
 //   npm run bench -- --only reconcile-scale --merge [--scale-rows N] [--scale-dir D] [--scale-shape wide]   (peak RSS at 100M rows; minutes; not in --quick; D keeps the data; wide: the 60-column shape, its own section)
 //
 // The modules are imported dynamically so each stays its own chunk (each can also run alone).
@@ -18,7 +18,7 @@ import { repoRoot } from '../engine/repo';
 interface Args { quick: boolean; only: Set<string> | null; runs: number; out: string; merge: boolean; scaleRows: number | null; scaleDir: string | null; scaleShape: 'narrow' | 'wide' }
 
 /** Every section --only may name, in the order they run. */
-const BENCHES = ['log-replay', 'reconcile', 'reconcile-keys', 'reconcile-shapes', 'reconcile-sources', 'reconcile-tables', 'reconcile-counts', 'reconcile-scale', 'bisect', 'trust', 'remote-log', 'lineage', 'history', 'timeline-ui', 'grid', 'demo'];
+const BENCHES = ['log-replay', 'reconcile', 'reconcile-keys', 'reconcile-shapes', 'reconcile-sources', 'reconcile-tables', 'reconcile-counts', 'reconcile-scale', 'bisect', 'trust', 'remote-log', 'remote-reconcile', 'lineage', 'history', 'timeline-ui', 'grid', 'demo'];
 
 function refuse(line: string): never {
   process.stderr.write(`bench: ${line}\n`);
@@ -200,6 +200,15 @@ async function main(): Promise<void> {
     const f = await benchRemoteLog({ runs: args.runs });
     say(formatRemoteLogFigures(f));
     results.remoteLog = f;
+  }
+
+  if (want('remote-reconcile')) {
+    // Issue #29: bytes fetched at counts and rows level from a loopback S3 server, beside the whole
+    // table's bytes (the by-hand baseline), and the local cache's peak beside its cap.
+    const { benchRemoteReconcile, formatRemoteReconcileFigures } = await import('../bench/remote-reconcile');
+    const f = await benchRemoteReconcile();
+    say(formatRemoteReconcileFigures(f));
+    results.remoteReconcile = f;
   }
 
   if (want('lineage')) {

@@ -82,6 +82,22 @@ function benchMetrics(bench: Json, ns: string, put: (name: string, v: unknown) =
   put(`${ns}.reconcile_counts.log.runs`, get(bench, 'reconcileCounts', 'log', 'runs'));
   put(`${ns}.reconcile_counts.rows`, get(bench, 'reconcileCounts', 'process', 'rows'));
   put(`${ns}.reconcile_counts.runs`, get(bench, 'reconcileCounts', 'process', 'runs'));
+  // remote-reconcile (#29): bytes a reconcile fetched from loopback S3, beside the whole table's.
+  const kib = (v: unknown): number | undefined => (num(v) === undefined ? undefined : num(v)! / 1024);
+  put(`${ns}.remote_reconcile.files`, get(bench, 'remoteReconcile', 'files'));
+  put(`${ns}.remote_reconcile.partitions`, get(bench, 'remoteReconcile', 'partitions'));
+  put(`${ns}.remote_reconcile.baseline_kib`, kib(get(bench, 'remoteReconcile', 'baselineBytes')));
+  put(`${ns}.remote_reconcile.divergent_kib`, kib(get(bench, 'remoteReconcile', 'divergentBytes')));
+  for (const [key, field] of [['counts', 'counts'], ['rows', 'rowsLevel'], ['rows_with_baseline', 'rowsWithBaseline']]) {
+    put(`${ns}.remote_reconcile.${key}.kib`, kib(get(bench, 'remoteReconcile', field, 'bytes')));
+    put(`${ns}.remote_reconcile.${key}.data_kib`, kib(get(bench, 'remoteReconcile', field, 'dataBytes')));
+    put(`${ns}.remote_reconcile.${key}.requests`, get(bench, 'remoteReconcile', field, 'requests'));
+    const fr = num(get(bench, 'remoteReconcile', field, 'fraction'));
+    put(`${ns}.remote_reconcile.${key}.percent`, fr === undefined ? undefined : fr * 100);
+  }
+  put(`${ns}.remote_reconcile.cache_peak_kib`, kib(get(bench, 'remoteReconcile', 'cachePeakBytes')));
+  const cap = num(get(bench, 'remoteReconcile', 'cacheCapBytes'));
+  put(`${ns}.remote_reconcile.cache_cap_mb`, cap === undefined ? undefined : cap / 1048576);
   // reconcile-keys: the rows level on a text key and a two-column key (the key hashes of keydiff.ts).
   for (const [key, field] of [['text', 'rowsTextKey'], ['pair', 'rowsPairKey']]) {
     put(`${ns}.reconcile_keys.${key}.ratio`, get(bench, 'reconcileKeys', field, 'ratioMedian'));

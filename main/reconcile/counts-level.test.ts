@@ -2,7 +2,7 @@
 // (only when every row group holds one partition value; otherwise a scan, with the same answer),
 // and the target counted from its add actions' numRecords (unknown, never 0, when a log has none).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { StructType } from '../../shared/delta';
@@ -97,12 +97,14 @@ describe('target counts from the log', () => {
     return root;
   }
 
-  it('says the log does not know the rows and counts them from the data instead', async () => {
+  it('says the log does not know the rows and counts them from the files\' Parquet footers instead (no data page read)', async () => {
     const root = withoutStats('nostats', true);
     const r = await reconcile({ source: join(dir, 'per-day'), target: { root }, contract, level: 'counts' });
     expect(r.verdict).toBe('matches');
-    expect(r.notes.find((n) => /row counts are unknown from its log/.test(n))).toMatch(/3 of 3 files carry no numRecords/);
-    expect(r.reads.targetRowsRead).toBe(90);
+    expect(r.notes.find((n) => /carry no numRecords in the log/.test(n))).toMatch(/3 of 3 files carry no numRecords in the log, so their rows were counted from their Parquet footers/);
+    expect(r.notes.some((n) => /row counts are unknown from its log/.test(n))).toBe(false);
+    expect(r.reads.targetRowsRead).toBe(0);
+    expect(r.partitions.reduce((a, p) => a + p.targetRows, 0)).toBe(90);
   });
 
   it('never reads missing stats as 0 rows: without data files the counts are unknown (a side could not be read)', async () => {
@@ -112,5 +114,37 @@ describe('target counts from the log', () => {
     expect(err).toBeInstanceOf(LakerecError);
     expect((err as LakerecError).message).toMatch(/the target's row counts are unknown: its log has none \(3 of 3 files carry no numRecords\)/);
     expect((err as LakerecError).exitCode).toBe(3);
+  });
+});
+
+describe('target counts from footers when the log has no numRecords, with deletion vectors', () => {
+  const lake = join(__dirname, '..', '..', 'sample-lakes', 'built', 'missing_rows_dv');
+  const haveLake = existsSync(join(lake, 'table', '_delta_log'));
+  let tmp = '';
+  afterAll(() => { if (tmp) rmSync(tmp, { recursive: true, force: true }); });
+
+  it.skipIf(!haveLake)('subtracts each file\'s deleted rows: the same counts as the log\'s stats give', async () => {
+    tmp = mkdtempSync(join(tmpdir(), 'lakerec-footer-dv-'));
+    const root = join(tmp, 'table');
+    cpSync(join(lake, 'table'), root, { recursive: true });
+    for (const f of readdirSync(join(root, '_delta_log')).filter((x) => x.endsWith('.json'))) {
+      const p = join(root, '_delta_log', f);
+      const lines = readFileSync(p, 'utf8').split('\n').filter(Boolean).map((l) => {
+        const a = JSON.parse(l) as { add?: { stats?: string } };
+        if (a.add) delete a.add.stats;
+        return JSON.stringify(a);
+      });
+      writeFileSync(p, lines.join('\n') + '\n');
+    }
+    const c = join(lake, 'contract.yaml');
+    const src = join(lake, 'source', 'orders.parquet');
+    const withStats = await reconcile({ source: src, target: { root: join(lake, 'table') }, contract: c, level: 'counts' });
+    const fromFooters = await reconcile({ source: src, target: { root }, contract: c, level: 'counts' });
+    expect(fromFooters.notes.some((n) => /counted from their Parquet footers/.test(n))).toBe(true);
+    expect(fromFooters.reads.targetRowsRead).toBe(0);
+    // The lake deletes rows by deletion vector: the footers' num_rows alone would be too many.
+    expect(withStats.partitions.some((p) => p.sourceRows !== p.targetRows)).toBe(true);
+    expect(fromFooters.partitions).toEqual(withStats.partitions);
+    expect(fromFooters.verdict).toBe(withStats.verdict);
   });
 });

@@ -20,6 +20,7 @@ import { partitionRemovals, type PartitionRemoval } from '../forensics/removals'
 import { registerTargetView, targetChanges, type SourceSide, type TargetSide } from './sides';
 import { dayOf, execWithProgress, label, num, rows, sideProgress, sourceRowTotal, text, uncast, type PartitionSpec } from './sql';
 import { pushTo } from '../../shared/group';
+import { footerEngineFile } from '../storage';
 
 /** The partition column (or expression) on each side; validates the expression against the source. */
 export async function partitionSpec(conn: DuckDBConnection, contract: Contract, source: SourceSide, target: TargetSide): Promise<PartitionSpec & { srcHasCol: boolean }> {
@@ -128,6 +129,48 @@ export function targetCountsFromLog(target: TargetSide, part: PartitionSpec): Ta
 /** Per-partition target row counts from add-action stats (numRecords minus DV cardinality). */
 export function countsFromStats(target: TargetSide, part: PartitionSpec): Map<string | null, number> | null {
   return targetCountsFromLog(target, part).counts;
+}
+
+/** Footer files asked of the store at once, and named in one metadata query. */
+const FOOTER_BATCH = 64;
+
+/**
+ * The target's per-partition row counts when the log lacks some files' numRecords: those files'
+ * rows from their Parquet footers' num_rows (minus the deletion vector's cardinality), the rest from
+ * the log. Only the footers are fetched (a remote store's range requests, footer.ts), never a data
+ * page. Null when the footers cannot say: a file outside the table, or a partition column that is
+ * not a Delta partition column (a file's partition is then known only from its rows).
+ */
+export async function targetCountsFromFooters(conn: DuckDBConnection, target: TargetSide, part: PartitionSpec, fromLog: TargetLogCounts, ctx?: JobContext): Promise<{ counts: Map<string | null, number>; files: number } | null> {
+  if (fromLog.unattributable > 0 || (part.column !== null && !part.targetIsDeltaPartition)) return null;
+  const files = target.snapshot.files;
+  const todo = files.filter((f) => f.numRecords === null);
+  if (todo.some((f) => f.outside)) return null;
+  const storage = target.table.storage;
+  const valueOf = (f: ActiveFile): string | null => (part.column === null ? null : f.partitionValues[part.column] ?? null);
+  const out = new Map<string | null, number>();
+  for (const f of files) if (f.numRecords !== null) out.set(valueOf(f), (out.get(valueOf(f)) ?? 0) + f.numRecords);
+  for (let i = 0; i < todo.length; i += FOOTER_BATCH) {
+    throwIfCancelled(ctx);
+    const batch = todo.slice(i, i + FOOTER_BATCH);
+    const held = await Promise.all(batch.map((f) => footerEngineFile(storage, f.path, ctx?.signal)));
+    try {
+      const byName = new Map(batch.map((f, j) => [held[j].path, f]));
+      const got = await rows(conn, `SELECT file_name, num_rows FROM parquet_file_metadata([${held.map((h) => sqlString(h.path)).join(', ')}])`);
+      for (const r of got) {
+        const f = byName.get(String(r.file_name));
+        if (!f) return null;
+        byName.delete(String(r.file_name));
+        const n = num(r.num_rows) - (f.deletionVector?.cardinality ?? 0);
+        out.set(valueOf(f), (out.get(valueOf(f)) ?? 0) + n);
+      }
+      if (byName.size > 0) return null;
+    } finally {
+      for (const h of held) await h.release();
+    }
+    report(ctx, { phase: 'reading the target\'s Parquet footers', done: Math.min(i + FOOTER_BATCH, todo.length), total: todo.length });
+  }
+  return { counts: out, files: todo.length };
 }
 
 // Parquet physical types whose footer min/max are the values themselves (never truncated);
@@ -361,8 +404,22 @@ export async function countsLevel(
   if (out.sourceFromFooters) notes.push(`source counted from its Parquet footers: ${fromFooters.toLocaleString('en-US')} rows, no data page read`);
   throwIfCancelled(ctx);
   const fromLog = targetCountsFromLog(target, part);
+  // Files the log gives no numRecords: their footers' row counts (no data page read, and from a
+  // remote store only the footers' bytes) before the data files themselves.
+  let footers: Awaited<ReturnType<typeof targetCountsFromFooters>> = null;
+  if (!fromLog.counts) {
+    try {
+      footers = await targetCountsFromFooters(conn, target, part, fromLog, ctx);
+    } catch (e) {
+      if (e instanceof LakerecError && e.code === 'cancelled') throw e;
+      footers = null;
+    }
+  }
   if (fromLog.counts) {
     for (const [v, n] of fromLog.counts) getP(v).targetRows = n;
+  } else if (footers) {
+    for (const [v, n] of footers.counts) getP(v).targetRows = n;
+    notes.push(`the target's row counts: ${fromLog.withoutNumRecords.toLocaleString('en-US')} of ${fromLog.files.toLocaleString('en-US')} files carry no numRecords in the log, so their rows were counted from their Parquet footers (no data page read)`);
   } else {
     // The log does not know these rows (never read as 0): they are counted from the data files.
     const why = [

@@ -4,7 +4,7 @@ export { bindStorage, storageOf, watchStorage, type StorageAccess } from './stor
 export { LocalStorage, fileKind, type LocalStorageOptions } from './local';
 export { MemoryStorage } from './memory';
 export { LIMIT_KNOBS, readLimits, type ReadLimits } from './limits';
-export { ObjectStorage, type ObjectClient, type ObjectMeta, type RemoteLocation, type TransferStats } from './object';
+export { ObjectStorage, footerEngineFile, type ObjectClient, type ObjectMeta, type RemoteLocation, type TransferStats } from './object';
 export { BlobCache, CACHE_KNOB, DEFAULT_CACHE_MB, cacheCapBytes, sharedCache } from './cache';
 export { storageFor, type StorageOptions } from './open';
 export { storeEnv, storeSettings, withStoreSettings, type StoreSettings } from './settings';

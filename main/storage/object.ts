@@ -220,6 +220,15 @@ export class ObjectStorage implements Storage {
   }
 }
 
+/**
+ * A name DuckDB's Parquet metadata functions can read a data file's footer by: a remote store's
+ * footer-only copy (range requests, never the whole object); any other store's own engine file (a
+ * local file, whose footer DuckDB reads without its data pages). Release it when done.
+ */
+export async function footerEngineFile(storage: Storage, path: string, signal?: AbortSignal): Promise<EngineFile> {
+  return storage instanceof ObjectStorage ? storage.footerFile(path, signal) : storage.engineFile(path, undefined, signal);
+}
+
 /** Runs `fn` over items with at most `limit` in flight, results in order. */
 export async function bounded<T, R>(items: T[], limit: number, fn: (t: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
