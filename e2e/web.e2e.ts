@@ -92,11 +92,11 @@ describe.skipIf(missing !== null)('web mode in Chromium', () => {
   });
 
   it('cancels a long open from the window, through the server', async () => {
-    // Hold the listVersions request in the browser so the Cancel button is there to press; the
+    // Hold the open's first request (historyHead) in the browser so the Cancel button is there to press; the
     // cancel itself goes to the real server, which answers the held call with `cancelled`.
     let release: () => void = () => {};
     const held = new Promise<void>((r) => { release = r; });
-    await page.route('**/api/listVersions', async (route) => {
+    await page.route('**/api/historyHead', async (route) => {
       await held;
       await route.continue();
     });
@@ -107,14 +107,16 @@ describe.skipIf(missing !== null)('web mode in Chromium', () => {
     await new Promise((r) => setTimeout(r, 300)); // the cancel reaches the server first
     release();
     await page.locator('[data-testid=error-panel][data-code=cancelled]').waitFor();
-    await page.unroute('**/api/listVersions');
+    await page.unroute('**/api/historyHead');
+    // A cancelled open is not remembered: the recent list is the drop's.
+    expect(recentOnDisk(fx.userData)).toEqual([fx.copy, fx.table]);
   });
 
   it('remembers recent tables across a reload, and opens one with a click', async () => {
     await page.reload();
     await page.locator('[data-testid=recent-list] li').first().waitFor();
     const names = await page.locator('[data-testid=recent-list] .item-name').allTextContents();
-    expect(names).toEqual(['orders', 'orders-copy']);
+    expect(names).toEqual(['orders-copy', 'orders']);
     await page.locator('[data-testid=recent-list] .item-name', { hasText: 'orders-copy' }).click();
     await expect.poll(() => page.textContent('[data-testid=table-name]')).toBe('orders-copy');
     expect(await versions()).toEqual(['3', '2', '1', '0']);

@@ -6,11 +6,11 @@ import { join, relative, sep } from 'node:path';
 import type {
   ApiHandlers, SampleTable, TableSummary, TransportMode, VersionRow,
 } from '../../shared/api';
-import { FIRST_PAGE_VERSIONS } from '../../shared/api';
+import { FIRST_PAGE_VERSIONS, versionRows } from '../../shared/api';
 import { packRows } from '../../shared/api/packed';
 import { LakerecError } from '../../shared/errors';
 import { report, throwIfCancelled, type JobContext } from '../../shared/jobs';
-import { operationParametersOf, type VersionSummary } from '../../shared/forensics';
+import { operationParametersOf } from '../../shared/forensics';
 import { whoOf } from '../delta/history';
 import type { VersionChange } from '../delta/types';
 import { bisectSpec, InvestigationCache } from './investigate';
@@ -90,18 +90,6 @@ export function summarise(root: string, changes: VersionChange[]): TableSummary 
     minReaderVersion: protocol?.minReaderVersion ?? null,
     minWriterVersion: protocol?.minWriterVersion ?? null,
   };
-}
-
-/** The History list: each version with a commit file, newest first, picked from the one per-version
- *  model (the timeline's summaries), so a commit reads the same on every screen. */
-export function versionRows(versions: VersionSummary[]): VersionRow[] {
-  return versions
-    .filter((v) => v.hasCommitFile)
-    .map((v) => ({
-      version: v.version, timestamp: v.timestamp, operation: v.operation, operationParameters: v.operationParameters,
-      writer: v.writer, who: v.who, addedFiles: v.addedFiles, removedFiles: v.removedFiles,
-    }))
-    .reverse(); // newest first, as a history list reads
 }
 
 /**

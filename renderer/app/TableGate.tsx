@@ -73,12 +73,13 @@ export function TableGate() {
 
 /**
  * The newest versions while the rest of the log is read: "the newest 50 of 10,000" (both counts
- * from the listing), the same columns as the History list. Nothing when no first page has come.
+ * from the listing), the same columns as the History list. Nothing when no first page has come;
+ * the screens show it until their own list is drawn.
  */
 export function FirstPage() {
   const table = useWorkbench((s) => s.table);
   const head = table?.head;
-  if (!table || !head || table.versions) return null;
+  if (!table || !head) return null;
   const shown = head.versions.length;
   return (
     <section className="first-page" data-testid="first-page">

@@ -29,23 +29,21 @@ const head = (path: string, n = 2) => ({ path, name: path.split('/').pop()!, lat
 const row = (version: number) => ({ version, timestamp: 0, operation: 'WRITE', operationParameters: {}, writer: null, who: NO_WHO, addedFiles: 1, removedFiles: 0 });
 
 describe('workbench store', () => {
-  it('boots, opens the initial table, lists its versions', async () => {
+  it('boots and opens the initial table: its header and the log read, no second list of the versions (the History tab picks the timeline\'s)', async () => {
     const c = client({
       appInfo: async () => ({ version: '0.1.0', mode: 'web', canPickFolder: false, canResolveDroppedFiles: false, canPickSource: false, canSaveFiles: false, initialTable: '/t/a', sampleTables: [] }),
       recentTables: async () => ({ tables: [] }),
       historyHead: async ({ path }) => ({ head: head(path) }),
-      openTable: async ({ path }) => ({ table: summary(path), recent: [{ path, name: 'a', openedAt: 1 }] }),
-      listVersions: async (_r, opts) => {
+      openTable: async ({ path }, opts) => {
         opts?.onProgress?.({ phase: 'reading log', done: 1, total: 2 });
-        return { versions: [row(1), row(0)] };
+        return { table: summary(path), recent: [{ path, name: 'a', openedAt: 1 }] };
       },
     });
     const store = createWindowStore(c);
     await store.getState().boot();
     const s = store.getState();
-    expect(c.calls).toEqual(['appInfo', 'recentTables', 'historyHead', 'openTable', 'listVersions']);
-    expect(s.table).toMatchObject({ path: '/t/a', status: 'ready', progress: null, error: null });
-    expect(s.table?.versions?.map((v) => v.version)).toEqual([1, 0]);
+    expect(c.calls).toEqual(['appInfo', 'recentTables', 'historyHead', 'openTable']);
+    expect(s.table).toMatchObject({ path: '/t/a', status: 'ready', progress: null, error: null, summary: { path: '/t/a', commitCount: 2 } });
     expect(s.recent.map((r) => r.path)).toEqual(['/t/a']);
   });
 
@@ -58,7 +56,6 @@ describe('workbench store', () => {
         if (path === '/bad') throw new ApiCallError({ code: 'log_corrupt', message: 'broken' });
         return { table: summary(path), recent: [] };
       },
-      listVersions: async () => ({ versions: [row(0)] }),
     });
     const store = createWindowStore(c);
     await store.getState().openTable('/bad');
@@ -79,17 +76,15 @@ describe('workbench store', () => {
         await new Promise<void>((r) => { releaseOpen = r; });
         return { table: summary(path), recent: [] };
       },
-      listVersions: async () => ({ versions: [row(1), row(0)] }),
     });
     const store = createWindowStore(c);
     const opening = store.getState().openTable('/t/long');
     await new Promise((r) => setTimeout(r, 10));
     // The first page is in, the open is still reading: loading, with the log's size known.
-    expect(store.getState().table).toMatchObject({ status: 'loading', summary: null, versions: null, head: { commitCount: 10_000 }, progress: { done: 1, total: 10_000 } });
+    expect(store.getState().table).toMatchObject({ status: 'loading', summary: null, head: { commitCount: 10_000 }, progress: { done: 1, total: 10_000 } });
     releaseOpen();
     await opening;
-    expect(store.getState().table).toMatchObject({ status: 'ready', head: { commitCount: 10_000 } });
-    expect(store.getState().table?.versions).toHaveLength(2);
+    expect(store.getState().table).toMatchObject({ status: 'ready', head: { commitCount: 10_000 }, summary: { path: '/t/long' } });
   });
 
   it('asks for a path instead of calling the engine with an empty one', async () => {

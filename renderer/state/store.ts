@@ -1,7 +1,7 @@
 // The window's state (zustand). Screens read slices of it; actions call the ApiClient, never a
 // transport. One table is open at a time; a newer open wins over a slower older one.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { ApiClient, AppInfo, RecentTable, TableHead, TableSummary, VersionRow } from '../../shared/api';
+import type { ApiClient, AppInfo, RecentTable, TableHead, TableSummary } from '../../shared/api';
 import type { LakerecErrorData } from '../../shared/errors';
 import type { Progress } from '../../shared/jobs';
 import { createJob, errorOf } from './job';
@@ -13,8 +13,9 @@ export interface OpenTableState {
   status: TableStatus;
   /** The first page of the history (the listing and the newest commits), painted while the whole log is read. */
   head: TableHead | null;
+  /** The open's answer (the whole log read). The History list is the timeline's versions, picked
+   *  (renderer/state/timeline.ts): it is not a second download of the same versions. */
   summary: TableSummary | null;
-  versions: VersionRow[] | null;
   progress: Progress | null;
   error: LakerecErrorData | null;
 }
@@ -65,7 +66,7 @@ export function createWindowStore(client: ApiClient): StoreApi<WindowState> {
       }
       set({
         notice: null,
-        table: { path: trimmed, status: 'loading', head: null, summary: null, versions: null, progress: null, error: null },
+        table: { path: trimmed, status: 'loading', head: null, summary: null, progress: null, error: null },
       });
       await open.run(async ({ signal, current, onProgress }) => {
         // First the first page (the listing and the newest commits: no replay), painted at once;
@@ -77,11 +78,10 @@ export function createWindowStore(client: ApiClient): StoreApi<WindowState> {
         set((s) => ({ table: s.table && { ...s.table, path: head.path, head, progress: s.table.progress ?? { phase: 'reading log', done: head.versions.length, total: head.commitCount } } }));
         const opened = await client.invoke('openTable', { path: trimmed }, { signal, onProgress });
         if (!current()) return null;
-        set((s) => ({ recent: opened.recent, table: s.table && { ...s.table, path: opened.table.path, summary: opened.table, progress: null } }));
-        return client.invoke('listVersions', { path: opened.table.path }, { signal, onProgress });
+        return opened;
       }, {
         progress: (p) => set((s) => (s.table ? { table: { ...s.table, progress: p } } : {})),
-        done: (listed) => set((s) => ({ table: s.table && { ...s.table, status: 'ready', versions: listed?.versions ?? null, progress: null } })),
+        done: (opened) => set((s) => (opened ? { recent: opened.recent, table: s.table && { ...s.table, path: opened.table.path, summary: opened.table, status: 'ready', progress: null } } : {})),
         error: (error) => set((s) => ({ table: s.table && { ...s.table, status: 'error', progress: null, error } })),
       });
     },

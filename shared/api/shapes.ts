@@ -58,6 +58,18 @@ export type TableSummary = Pick<TableOverview, 'path' | 'name' | 'latestVersion'
 export type VersionRow = Pick<VersionSummary,
   'version' | 'timestamp' | 'operation' | 'operationParameters' | 'writer' | 'who' | 'addedFiles' | 'removedFiles'>;
 
+/** The History list: each version with a commit file, newest first, picked from the one per-version
+ *  model (the timeline's summaries), so a commit reads the same on every screen. */
+export function versionRows(versions: VersionSummary[]): VersionRow[] {
+  return versions
+    .filter((v) => v.hasCommitFile)
+    .map((v) => ({
+      version: v.version, timestamp: v.timestamp, operation: v.operation, operationParameters: v.operationParameters,
+      writer: v.writer, who: v.who, addedFiles: v.addedFiles, removedFiles: v.removedFiles,
+    }))
+    .reverse(); // newest first, as a history list reads
+}
+
 /** How many of the newest versions the first page of a history holds (historyHead). */
 export const FIRST_PAGE_VERSIONS = 50;
 
