@@ -47,6 +47,24 @@ describe('workbench store', () => {
     expect(s.recent.map((r) => r.path)).toEqual(['/t/a']);
   });
 
+  it('a Cancel while the first page is read ends the open there: the log read (which remembers the table) is never asked for', async () => {
+    let releaseHead: () => void = () => {};
+    const c = client({
+      // historyHead is not a job the engine can stop: it answers after the Cancel.
+      historyHead: async ({ path }) => { await new Promise<void>((r) => { releaseHead = r; }); return { head: head(path) }; },
+      openTable: async ({ path }) => ({ table: summary(path), recent: [{ path, name: 'a', openedAt: 1 }] }),
+    });
+    const store = createWindowStore(c);
+    const opening = store.getState().openTable('/t/a');
+    await new Promise((r) => setTimeout(r, 0));
+    store.getState().cancelOpen();
+    releaseHead();
+    await opening;
+    expect(c.calls).toEqual(['historyHead']);
+    expect(store.getState().table).toMatchObject({ status: 'error', error: { code: 'cancelled' } });
+    expect(store.getState().recent).toEqual([]);
+  });
+
   it('shows a typed error, and a newer open wins over a slower older one', async () => {
     let releaseSlow: () => void = () => {};
     const c = client({
