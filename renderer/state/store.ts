@@ -1,7 +1,7 @@
 // The window's state (zustand). Screens read slices of it; actions call the ApiClient, never a
 // transport. One table is open at a time; a newer open wins over a slower older one.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { ApiClient, AppInfo, RecentTable, TableHead, TableSummary } from '../../shared/api';
+import { ApiCallError, type ApiClient, type AppInfo, type RecentTable, type TableHead, type TableSummary } from '../../shared/api';
 import type { LakerecErrorData } from '../../shared/errors';
 import type { Progress } from '../../shared/jobs';
 import { createJob, errorOf } from './job';
@@ -73,6 +73,9 @@ export function createWindowStore(client: ApiClient): StoreApi<WindowState> {
         // then the whole log, its progress counted in commits.
         const { head } = await client.invoke('historyHead', { path: trimmed }, { signal });
         if (!current()) return null;
+        // historyHead is not a job the engine can stop, so a Cancel pressed meanwhile is seen here:
+        // the log read (which remembers the table as recent) is never asked for.
+        if (signal.aborted) throw new ApiCallError({ code: 'cancelled', message: 'The open was cancelled.' });
         // The log's size is known from here: the bar is determinate from the first paint on (the
         // first page's commits are read; the log read's own progress takes over as it comes).
         set((s) => ({ table: s.table && { ...s.table, path: head.path, head, progress: s.table.progress ?? { phase: 'reading log', done: head.versions.length, total: head.commitCount } } }));
