@@ -114,9 +114,12 @@ describe.skipIf(missing !== null)('web mode in Chromium', () => {
 
   it('remembers recent tables across a reload, and opens one with a click', async () => {
     await page.reload();
-    await page.locator('[data-testid=recent-list] li').first().waitFor();
-    const names = await page.locator('[data-testid=recent-list] .item-name').allTextContents();
-    expect(names).toEqual(['orders-copy', 'orders']);
+    // The server was started with the table as its initial one: the reloaded window opens it again,
+    // and that open puts it first. Read the list once that open is done, not while it runs.
+    await expect.poll(() => page.textContent('[data-testid=table-name]')).toBe('orders');
+    await page.locator('[data-testid=table-facts]').waitFor();
+    await expect.poll(() => recentOnDisk(fx.userData)).toEqual([fx.table, fx.copy]);
+    await expect.poll(() => page.locator('[data-testid=recent-list] .item-name').allTextContents()).toEqual(['orders', 'orders-copy']);
     await page.locator('[data-testid=recent-list] .item-name', { hasText: 'orders-copy' }).click();
     await expect.poll(() => page.textContent('[data-testid=table-name]')).toBe('orders-copy');
     expect(await versions()).toEqual(['3', '2', '1', '0']);
