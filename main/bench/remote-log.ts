@@ -39,7 +39,8 @@ const median = (xs: number[]): number => {
   return s.length === 0 ? 0 : s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-function filesUnder(dir: string): string[] {
+/** Every file below `dir`, by its path (what a bench uploads). */
+export function filesUnder(dir: string): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);

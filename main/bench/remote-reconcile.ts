@@ -7,7 +7,7 @@
 // printed beside its cap.
 //
 //   node dist/main/bench.js --only remote-reconcile --merge
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
@@ -16,6 +16,7 @@ import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { openDuck, sqlString } from '../engine/duck';
 import { openTable } from '../delta/open';
 import { reconcile } from '../reconcile/reconcile';
+import { filesUnder } from './remote-log';
 import { BlobCache, ObjectStorage, cacheCapBytes } from '../storage';
 import type { Level } from '../../shared/reconcile';
 
@@ -97,16 +98,6 @@ export async function writeRemoteFixture(dir: string, opts: { filesPerDay?: numb
   } finally {
     duck.close();
   }
-}
-
-export function filesUnder(dir: string): string[] {
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...filesUnder(p));
-    else out.push(p);
-  }
-  return out;
 }
 
 export interface RemoteLevelFigures {
